@@ -1,0 +1,130 @@
+# lockshim: a UEFI Secure Boot first-stage loader.
+#
+#   make                 build/lockshimx64.efi, build/lockshim (host CLI), unit tests
+#   make check           every test (unit and QEMU), closing with "N passed, N failed"
+#   make demo            boot firmware -> lockshim -> kernel in QEMU, console visible
+#   make VENDOR_CERT=f   embed f (DER) as the vendor certificate instead of the test one
+#
+# Where each artifact comes from:
+#   build/pki/            tests/pki.sh                  (test keys; never committed)
+#   build/crypto/         lib/crypto/crypto.mk          (OpenSSL for UEFI, cached)
+#   build/efi/*.o         src/*.c compiled for UEFI     (CORE_SRCS + EFI_SRCS)
+#   build/host/*.o        src/*.c compiled for the host (CORE_SRCS, system libcrypto)
+#   build/lockshimx64.efi build/efi/*.o + crypto, objcopy to PE32+
+#   build/lockshim        build/host/*.o + src/cli.c
+#   build/tests/          tests/unit/*.c with ASan/UBSan
+
+BUILD     ?= build
+CACHE_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/lockshim
+VERSION   := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+# The verification core: plain C, no firmware calls, built for both platforms.
+CORE_SRCS := src/pe.c src/authenticode.c src/verify.c src/load_options.c
+
+# Loader-only sources: the thin firmware shell around the core.
+EFI_SRCS  := src/efi_main.c src/efi_file.c src/efi_vars.c src/efi_security_override.c \
+             src/efi_initrd.c
+EFI_ASM   := src/vendor_cert.S src/sbat.S
+
+# Embedded vendor certificate: the test one unless the builder names theirs.
+TEST_VENDOR_CERT := $(BUILD)/pki/vendor.der
+VENDOR_CERT ?= $(TEST_VENDOR_CERT)
+SBAT_CSV    := certs/sbat.csv
+
+HOST_CC      ?= cc
+HOST_CFLAGS  := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Isrc -Iinclude
+SANITIZE     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+HOST_LIBS    := -lcrypto
+
+.PHONY: all check unit-test demo clean
+all: $(BUILD)/lockshimx64.efi $(BUILD)/lockshim unit-tests
+
+# ---- UEFI: lockshimx64.efi ---------------------------------------------------
+EFI_INC    := /usr/include/efi
+EFI_LIBDIR := /usr/lib
+EFI_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -fpic -fshort-wchar -mno-red-zone \
+              -ffreestanding -fno-stack-protector -fno-strict-aliasing -fvisibility=hidden \
+              -ffunction-sections -fdata-sections -DGNU_EFI_USE_MS_ABI -maccumulate-outgoing-args \
+              -I$(EFI_INC) -I$(EFI_INC)/x86_64 -I$(EFI_INC)/protocol -Isrc -Iinclude
+EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
+               --gc-sections --exclude-libs ALL
+# gnu-efi's linker script collects only .bss, not the .bss.* that
+# -fdata-sections makes, and has no place for .sbat: fix both in a copy.
+EFI_LDS := $(BUILD)/efi/elf_x86_64_efi.lds
+EFI_PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela \
+                   -j '.rel.*' -j '.rela.*' -j .reloc -j .sbat
+
+-include lib/crypto/crypto.mk
+
+EFI_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/efi/%.o) $(EFI_SRCS:src/%.c=$(BUILD)/efi/%.o) \
+            $(EFI_ASM:src/%.S=$(BUILD)/efi/%.o)
+
+$(EFI_LDS): $(EFI_LIBDIR)/elf_x86_64_efi.lds
+	@mkdir -p $(@D)
+	sed -e 's/\*(\.bss)/*(.bss .bss.*)/' \
+	    -e 's/\*(\.reloc)/KEEP(*(.reloc))/' \
+	    -e '/^  _data_size = /a\  . = ALIGN(4096);\n  .sbat : { _sbat = .; KEEP(*(.sbat)) _esbat = .; }' \
+	    $< > $@
+
+$(BUILD)/efi/%.o: src/%.c $(CRYPTO_EFI_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(EFI_CFLAGS) $(CRYPTO_EFI_CFLAGS) $(CRYPTO_EFI_INCLUDES) \
+	    -DLOCKSHIM_VERSION='"$(VERSION)"' -MMD -c $< -o $@
+
+# Rebuilt when the certificate file or the VENDOR_CERT setting changes.
+$(BUILD)/efi/vendor_cert.path: FORCE
+	@mkdir -p $(@D)
+	@echo '$(abspath $(VENDOR_CERT))' | cmp -s - $@ || echo '$(abspath $(VENDOR_CERT))' > $@
+
+$(BUILD)/efi/vendor_cert.o: src/vendor_cert.S $(VENDOR_CERT) $(BUILD)/efi/vendor_cert.path
+	@openssl x509 -inform DER -in $(VENDOR_CERT) -noout 2>/dev/null || \
+	    { echo "VENDOR_CERT=$(VENDOR_CERT) is not a DER certificate" >&2; exit 1; }
+	$(CC) -c -DVENDOR_CERT_FILE='"$(abspath $(VENDOR_CERT))"' $< -o $@
+
+$(BUILD)/efi/sbat.o: src/sbat.S $(SBAT_CSV)
+	@mkdir -p $(@D)
+	$(CC) -c -DSBAT_CSV_FILE='"$(abspath $(SBAT_CSV))"' $< -o $@
+
+$(BUILD)/lockshimx64.so: $(EFI_OBJS) $(EFI_LDS) $(CRYPTO_EFI_LIB) $(LIBC_EFI_LIB)
+	$(LD) $(EFI_LDFLAGS) -T $(EFI_LDS) $(EFI_LIBDIR)/crt0-efi-x86_64.o $(EFI_OBJS) \
+	    $(CRYPTO_EFI_LIB) $(LIBC_EFI_LIB) -L$(EFI_LIBDIR) -lefi -lgnuefi \
+	    $(shell $(CC) -print-libgcc-file-name) -o $@
+
+$(BUILD)/lockshimx64.efi: $(BUILD)/lockshimx64.so
+	objcopy $(EFI_PE_SECTIONS) --target efi-app-x86_64 --subsystem=10 $< $@
+
+$(TEST_VENDOR_CERT): $(BUILD)/pki/.complete
+
+# ---- host: CLI and unit tests ----------------------------------------------
+HOST_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/host/%.o)
+SAN_OBJS  := $(CORE_SRCS:src/%.c=$(BUILD)/host-san/%.o)
+
+$(BUILD)/host/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -MMD -c $< -o $@
+
+$(BUILD)/host-san/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SANITIZE) -MMD -c $< -o $@
+
+$(BUILD)/lockshim: $(BUILD)/host/cli.o $(HOST_OBJS)
+	$(HOST_CC) $(HOST_CFLAGS) $^ $(HOST_LIBS) -o $@
+
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
+.PHONY: unit-tests
+unit-tests: $(UNIT_TESTS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(SAN_OBJS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SANITIZE) -Itests/unit $< $(SAN_OBJS) $(HOST_LIBS) -o $@
+
+$(BUILD)/pki/.complete: tests/pki.sh
+	tests/pki.sh $(BUILD)/pki
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: FORCE
+FORCE:
+
+-include $(wildcard $(BUILD)/host/*.d $(BUILD)/host-san/*.d $(BUILD)/efi/*.d)

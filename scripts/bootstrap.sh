@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages lockshim builds and tests with, only those missing.
+# Idempotent: when everything is present it costs one dpkg-query call.
+set -euo pipefail
+
+packages=(
+	make gcc binutils libc6-dev xz-utils cpio dpkg-dev
+	gnu-efi                  # EFI headers, crt0, linker script, libefi/libgnuefi
+	libssl-dev openssl       # host build of the core; test PKI
+	ovmf qemu-system-x86     # Secure Boot firmware and the emulator
+	sbsigntool efitools      # signing, signature lists, .auth payloads
+	mtools                   # FAT images without loop devices
+	busybox-static           # test initramfs
+	mokutil swtpm
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
+	[[ $status == ii* ]] || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if [[ $(id -u) -ne 0 ]]; then
+	echo "bootstrap: missing packages: ${missing[*]}; run as root or install them" >&2
+	exit 1
+fi
+echo "bootstrap: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Sign an EFI binary with sbsign and check the result with sbverify.
+#
+#   scripts/sign.sh --key KEY --cert CERT [--output OUT] IMAGE
+#
+# Any signature IMAGE already carries is removed first, so the result holds
+# exactly one signature: ours. Without --output, IMAGE is signed in place.
+set -euo pipefail
+
+die() { echo "sign.sh: $*" >&2; exit 1; }
+usage() { die "usage: sign.sh --key KEY --cert CERT [--output OUT] IMAGE"; }
+
+key= cert= output= image=
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--key) key=${2:-}; shift 2 || usage ;;
+	--cert) cert=${2:-}; shift 2 || usage ;;
+	--output) output=${2:-}; shift 2 || usage ;;
+	-*) usage ;;
+	*) [[ -z $image ]] || usage; image=$1; shift ;;
+	esac
+done
+[[ -n $key && -n $cert && -n $image ]] || usage
+[[ -n $output ]] || output=$image
+
+for tool in sbsign sbverify sbattach openssl; do
+	command -v "$tool" >/dev/null || die "$tool not found (install sbsigntool and openssl)"
+done
+[[ -r $image ]] || die "$image: no such file"
+[[ -r $key ]] || die "$key: no such key"
+[[ -r $cert ]] || die "$cert: no such certificate"
+
+# sbsign wants PEM; accept DER too.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if openssl x509 -in "$cert" -noout 2>/dev/null; then
+	cp "$cert" "$tmp/cert.pem"
+elif openssl x509 -inform DER -in "$cert" -out "$tmp/cert.pem" 2>/dev/null; then
+	:
+else
+	die "$cert: not a PEM or DER certificate"
+fi
+openssl pkey -in "$key" -noout 2>/dev/null || die "$key: not a readable private key"
+[[ $(openssl x509 -in "$tmp/cert.pem" -noout -pubkey) == "$(openssl pkey -in "$key" -pubout)" ]] ||
+	die "$key does not belong to $cert"
+
+cp "$image" "$tmp/unsigned.efi"
+# sbattach fails on an image without signatures; that is the case we want.
+sbattach --remove "$tmp/unsigned.efi" >/dev/null 2>&1 || true
+sbsign --key "$key" --cert "$tmp/cert.pem" --output "$tmp/signed.efi" "$tmp/unsigned.efi" >/dev/null 2>"$tmp/err" ||
+	die "sbsign failed on $image: $(cat "$tmp/err")"
+sbverify --cert "$tmp/cert.pem" "$tmp/signed.efi" >/dev/null 2>&1 ||
+	die "sbverify does not accept the signed $image"
+mv "$tmp/signed.efi" "$output"

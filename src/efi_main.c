@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+/*
+ * lockshim's entry point: read the Secure Boot state, find the kernel and
+ * its command line, verify the kernel with the core (verify.c), and start it
+ * only if the core allows it or Secure Boot is off.
+ */
+#include <efi.h>
+#include <efilib.h>
+
+#include <openssl/x509.h>
+
+#include "efi_file.h"
+#include "efi_initrd.h"
+#include "efi_security_override.h"
+#include "efi_vars.h"
+#include "load_options.h"
+#include "verify.h"
+
+#define DEFAULT_KERNEL L"vmlinuz.efi"
+#define DEFAULT_INITRD L"initrd.img"
+
+/* The vendor certificate (DER), linked in by src/vendor_cert.S. */
+extern const UINT8 vendor_cert[], vendor_cert_end[];
+
+struct secure_boot_state {
+	UINT8 secure_boot; /* the SecureBoot variable; 0 when unreadable */
+	UINT8 setup_mode;  /* the SetupMode variable; 0 when unreadable */
+	BOOLEAN enforcing; /* SecureBoot=1 and not in setup mode */
+};
+
+static void read_secure_boot_state(struct secure_boot_state *state)
+{
+	if (EFI_ERROR(efi_var_read_u8(L"SecureBoot", &EfiGlobalVariable, &state->secure_boot)))
+		state->secure_boot = 0;
+	if (EFI_ERROR(efi_var_read_u8(L"SetupMode", &EfiGlobalVariable, &state->setup_mode)))
+		state->setup_mode = 0;
+	state->enforcing = state->secure_boot == 1 && state->setup_mode == 0;
+}
+
+/* A new pool string: @dir followed by @len characters of @name, or @name alone if absolute. */
+static CHAR16 *join_path(const CHAR16 *dir, const UINT16 *name, UINTN len)
+{
+	UINTN dir_len = name[0] == L'\\' ? 0 : StrLen(dir);
+	CHAR16 *path = AllocatePool((dir_len + len + 1) * sizeof(CHAR16));
+
+	if (!path)
+		return NULL;
+	CopyMem(path, (void *)dir, dir_len * sizeof(CHAR16));
+	for (UINTN i = 0; i < len; i++)
+		path[dir_len + i] = name[i] == L'/' ? L'\\' : name[i];
+	path[dir_len + len] = L'\0';
+	return path;
+}
+
+static STACK_OF(X509) *embedded_vendor_certs(void)
+{
+	const unsigned char *p = vendor_cert;
+	STACK_OF(X509) *certs = sk_X509_new_null();
+	X509 *cert;
+
+	if (!certs)
+		return NULL;
+	cert = d2i_X509(NULL, &p, vendor_cert_end - vendor_cert);
+	if (!cert || !sk_X509_push(certs, cert)) {
+		X509_free(cert);
+		sk_X509_free(certs);
+		return NULL;
+	}
+	return certs;
+}
+
+static void verify_kernel(const void *data, UINTN size, struct verdict *verdict)
+{
+	struct verify_policy policy = { .vendor_certs = embedded_vendor_certs() };
+
+	if (!policy.vendor_certs) {
+		verdict->allowed = FALSE;
+		verdict->reason = "the embedded vendor certificate cannot be decoded";
+		verdict->detail[0] = '\0';
+		return;
+	}
+	verify_image(data, size, &policy, verdict);
+	sk_X509_pop_free(policy.vendor_certs, X509_free);
+}
+
+/* The initrd beside the kernel, if there is one; not an error when absent. */
+static void load_initrd(EFI_HANDLE device, const CHAR16 *kernel_path, void **data, UINTN *size)
+{
+	CHAR16 *dir, *path;
+	EFI_STATUS status;
+	UINTN cut = 0;
+
+	*data = NULL;
+	*size = 0;
+	dir = StrDuplicate((CHAR16 *)kernel_path);
+	if (!dir)
+		return;
+	for (UINTN i = 0; dir[i]; i++)
+		if (dir[i] == L'\\')
+			cut = i + 1;
+	dir[cut] = L'\0';
+	path = join_path(dir, (const UINT16 *)DEFAULT_INITRD, StrLen(DEFAULT_INITRD));
+	FreePool(dir);
+	if (!path)
+		return;
+	status = efi_file_read(device, path, data, size);
+	if (status == EFI_NOT_FOUND)
+		Print(L"lockshim: no initrd at %s\n", path);
+	else if (EFI_ERROR(status))
+		Print(L"lockshim: cannot read %s: %r; booting without an initrd\n", path, status);
+	FreePool(path);
+}
+
+static EFI_STATUS start_kernel(EFI_HANDLE parent, EFI_HANDLE device, const CHAR16 *path,
+			       void *data, UINTN size, const struct load_options *options)
+{
+	EFI_LOADED_IMAGE *loaded;
+	EFI_DEVICE_PATH *file_path;
+	struct efi_initrd *initrd = NULL;
+	EFI_HANDLE kernel = NULL;
+	void *initrd_data;
+	UINTN initrd_size;
+	CHAR16 *cmdline = NULL;
+	EFI_STATUS status;
+
+	file_path = FileDevicePath(device, (CHAR16 *)path);
+	if (!file_path)
+		return EFI_OUT_OF_RESOURCES;
+	status = efi_load_verified_image(parent, file_path, data, size, &kernel);
+	FreePool(file_path);
+	if (EFI_ERROR(status)) {
+		Print(L"lockshim: firmware cannot load %s: %r\n", path, status);
+		return status;
+	}
+
+	status = uefi_call_wrapper(BS->HandleProtocol, 3, kernel, &LoadedImageProtocol,
+				   (void **)&loaded);
+	if (EFI_ERROR(status))
+		goto out;
+	if (options->cmdline_len) {
+		cmdline = AllocatePool((options->cmdline_len + 1) * sizeof(CHAR16));
+		if (!cmdline) {
+			status = EFI_OUT_OF_RESOURCES;
+			goto out;
+		}
+		CopyMem(cmdline, (void *)options->cmdline, options->cmdline_len * sizeof(CHAR16));
+		cmdline[options->cmdline_len] = L'\0';
+		loaded->LoadOptions = cmdline;
+		loaded->LoadOptionsSize = (UINT32)((options->cmdline_len + 1) * sizeof(CHAR16));
+	}
+
+	load_initrd(device, path, &initrd_data, &initrd_size);
+	if (initrd_data) {
+		status = efi_initrd_register(initrd_data, initrd_size, &initrd);
+		if (EFI_ERROR(status)) {
+			Print(L"lockshim: cannot publish the initrd: %r\n", status);
+			goto out_initrd;
+		}
+	}
+
+	status = uefi_call_wrapper(BS->StartImage, 3, kernel, NULL, NULL);
+	Print(L"lockshim: kernel returned: %r\n", status);
+	efi_initrd_unregister(initrd);
+out_initrd:
+	efi_file_free(initrd_data, initrd_size);
+out:
+	uefi_call_wrapper(BS->UnloadImage, 1, kernel);
+	if (cmdline)
+		FreePool(cmdline);
+	return status;
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
+{
+	struct secure_boot_state sb;
+	struct load_options options = { 0 };
+	struct verdict verdict;
+	EFI_LOADED_IMAGE *self;
+	const char *reason;
+	CHAR16 *dir = NULL, *kernel_path = NULL;
+	void *kernel = NULL;
+	UINTN kernel_size = 0;
+	EFI_STATUS status;
+
+	InitializeLib(image, system_table);
+	Print(L"lockshim %a\n", LOCKSHIM_VERSION);
+	read_secure_boot_state(&sb);
+	Print(L"lockshim: SecureBoot=%d SetupMode=%d\n", sb.secure_boot, sb.setup_mode);
+
+	status = uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol, (void **)&self);
+	if (EFI_ERROR(status)) {
+		Print(L"lockshim: no loaded image protocol: %r\n", status);
+		return status;
+	}
+	if (load_options_parse(self->LoadOptions, self->LoadOptionsSize, &options, &reason) < 0) {
+		Print(L"lockshim: ignoring load options: %a\n", reason);
+		options = (struct load_options){ 0 };
+	}
+
+	dir = efi_file_directory(self->FilePath);
+	if (!dir)
+		return EFI_OUT_OF_RESOURCES;
+	if (options.kernel_path)
+		kernel_path = join_path(dir, options.kernel_path, options.kernel_path_len);
+	else
+		kernel_path = join_path(dir, (const UINT16 *)DEFAULT_KERNEL, StrLen(DEFAULT_KERNEL));
+	if (!kernel_path) {
+		status = EFI_OUT_OF_RESOURCES;
+		goto out;
+	}
+
+	status = efi_file_read(self->DeviceHandle, kernel_path, &kernel, &kernel_size);
+	if (EFI_ERROR(status)) {
+		Print(L"lockshim: cannot read %s: %r\n", kernel_path, status);
+		goto out;
+	}
+
+	verify_kernel(kernel, kernel_size, &verdict);
+	if (!verdict.allowed && sb.enforcing) {
+		Print(L"lockshim: refusing %s: %a\n", kernel_path, verdict.reason);
+		status = EFI_SECURITY_VIOLATION;
+		goto out;
+	}
+	if (!sb.enforcing)
+		Print(L"lockshim: Secure Boot is off: images are not enforced\n");
+	if (verdict.allowed)
+		Print(L"lockshim: booting %s: %a%a%a\n", kernel_path, verdict.reason,
+		      verdict.detail[0] ? ": " : "", verdict.detail);
+	else
+		Print(L"lockshim: booting %s unverified: %a\n", kernel_path, verdict.reason);
+
+	status = start_kernel(image, self->DeviceHandle, kernel_path, kernel, kernel_size, &options);
+out:
+	efi_file_free(kernel, kernel_size);
+	if (kernel_path)
+		FreePool(kernel_path);
+	FreePool(dir);
+	return status;
+}

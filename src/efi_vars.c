@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#include "efi_vars.h"
+
+#include <efilib.h>
+
+EFI_STATUS efi_var_read_u8(const CHAR16 *name, EFI_GUID *vendor, UINT8 *value)
+{
+	UINT8 buffer[2];
+	UINTN size = sizeof(buffer);
+	UINT32 attributes;
+	EFI_STATUS status;
+
+	status = uefi_call_wrapper(RT->GetVariable, 5, (CHAR16 *)name, vendor, &attributes, &size,
+				   buffer);
+	if (status == EFI_BUFFER_TOO_SMALL)
+		return EFI_BAD_BUFFER_SIZE;
+	if (EFI_ERROR(status))
+		return status;
+	if (size != 1)
+		return EFI_BAD_BUFFER_SIZE;
+	*value = buffer[0];
+	return EFI_SUCCESS;
+}

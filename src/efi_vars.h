@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/* Reading the firmware's variables. */
+#ifndef LOCKSHIM_EFI_VARS_H
+#define LOCKSHIM_EFI_VARS_H
+
+#include <efi.h>
+
+/*
+ * A one-byte variable such as SecureBoot or SetupMode. Returns EFI_NOT_FOUND
+ * when absent and EFI_BAD_BUFFER_SIZE when it is not exactly one byte.
+ */
+EFI_STATUS efi_var_read_u8(const CHAR16 *name, EFI_GUID *vendor, UINT8 *value);
+
+#endif

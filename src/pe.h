@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/*
+ * PE/COFF image parsing and the Authenticode image digest.
+ *
+ * Plain C with no firmware calls: the same code runs in the loader and in
+ * the host tools. Every offset and length read from the image is checked
+ * before use; the image is never modified and never copied.
+ */
+#ifndef LOCKSHIM_PE_H
+#define LOCKSHIM_PE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/evp.h>
+
+#define PE_MAX_SECTIONS 96 /* the PE/COFF specification's loader limit */
+
+struct pe_section {
+	char name[9];
+	uint32_t virtual_address;
+	uint32_t virtual_size;
+	uint32_t raw_offset;
+	uint32_t raw_size;
+};
+
+/* What the rest of lockshim needs to know about a validated image. */
+struct pe_image {
+	const uint8_t *data;
+	size_t size;
+	uint32_t headers_size;     /* SizeOfHeaders */
+	uint32_t checksum_offset;  /* file offset of OptionalHeader.CheckSum */
+	uint32_t secdir_offset;    /* file offset of the security data directory entry; 0 if absent */
+	uint32_t cert_table_offset; /* file offset of the attribute certificate table; 0 if unsigned */
+	uint32_t cert_table_size;
+	uint32_t image_size;       /* SizeOfImage */
+	uint32_t entry_point;      /* AddressOfEntryPoint */
+	uint16_t n_sections;
+	struct pe_section sections[PE_MAX_SECTIONS]; /* sorted by raw_offset */
+};
+
+/*
+ * Validate a PE32+ x86_64 image of @size bytes at @data and fill @img.
+ * Returns 0, or -1 with a static explanation in *@reason.
+ */
+int pe_parse(const uint8_t *data, size_t size, struct pe_image *img, const char **reason);
+
+/* The section named @name (at most 8 characters), or NULL. */
+const struct pe_section *pe_find_section(const struct pe_image *img, const char *name);
+
+/*
+ * The Authenticode digest of a parsed image with @md, written to @out
+ * (EVP_MAX_MD_SIZE bytes), its length to *@out_len.
+ * Returns 0, or -1 with a reason.
+ */
+int pe_authenticode_digest(const struct pe_image *img, const EVP_MD *md, uint8_t *out,
+			   unsigned int *out_len, const char **reason);
+
+#endif
