@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# build/lockshim verify: verdicts and exit codes on real signed images.
+# The image under test is lockshim's own EFI binary, signed here with sbsign.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+BUILD=${BUILD:-build}
+cli=$BUILD/lockshim
+pki=$BUILD/pki
+work=$BUILD/cli-test
+failed=0
+
+ok() { echo "ok - $1"; }
+not_ok() { echo "not ok - $1"; failed=1; }
+
+# expect EXIT_CODE OUTPUT_REGEX NAME -- ARGS...
+expect() {
+	local code=$1 regex=$2 name=$3 out rc
+	shift 4
+	out=$("$cli" "$@" 2>&1)
+	rc=$?
+	if [[ $rc -eq $code && $out =~ $regex ]]; then
+		ok "$name"
+	else
+		not_ok "$name (exit $rc, output: $out)"
+	fi
+}
+
+rm -rf "$work" && mkdir -p "$work"
+image=$BUILD/lockshimx64.efi
+[[ -f $image ]] || { not_ok "cli: $image missing (run make)"; exit 1; }
+cp "$image" "$work/unsigned.efi"
+for signer in vendor rogue db; do
+	scripts/sign.sh --key "$pki/$signer.key" --cert "$pki/$signer.crt" \
+		--output "$work/$signer.efi" "$work/unsigned.efi" || not_ok "sign with $signer"
+done
+
+expect 0 '^allowed: .*vendor certificate.*CN ?= ?lockshim test vendor' "cli: vendor-signed image allowed" -- \
+	verify --vendor-cert "$pki/vendor.der" "$work/vendor.efi"
+expect 0 '^allowed:' "cli: PEM vendor certificate accepted" -- \
+	verify --vendor-cert "$pki/vendor.crt" "$work/vendor.efi"
+expect 1 '^refused: .*image is not signed' "cli: unsigned image refused" -- \
+	verify --vendor-cert "$pki/vendor.der" "$work/unsigned.efi"
+expect 1 '^refused: ' "cli: image signed by another key refused" -- \
+	verify --vendor-cert "$pki/vendor.der" "$work/rogue.efi"
+expect 1 '^refused: ' "cli: db-signed image refused when only the vendor is trusted" -- \
+	verify --vendor-cert "$pki/vendor.der" "$work/db.efi"
+
+# One byte changed after signing: the digest no longer matches.
+cp "$work/vendor.efi" "$work/tampered.efi"
+printf '\x01' | dd of="$work/tampered.efi" bs=1 seek=4096 conv=notrunc status=none
+expect 1 '^refused: .*digest does not match' "cli: tampered image refused" -- \
+	verify --vendor-cert "$pki/vendor.der" "$work/tampered.efi"
+
+head -c 100 "$work/vendor.efi" > "$work/truncated.efi"
+expect 1 '^refused: ' "cli: truncated image refused" -- \
+	verify --vendor-cert "$pki/vendor.der" "$work/truncated.efi"
+
+expect 2 'usage' "cli: no arguments is a usage error" --
+expect 2 'usage' "cli: missing image is a usage error" -- verify --vendor-cert "$pki/vendor.der"
+expect 2 'no such file|No such file' "cli: unreadable image exits 2" -- \
+	verify --vendor-cert "$pki/vendor.der" "$work/absent.efi"
+expect 2 'not a DER or PEM certificate' "cli: bad certificate file exits 2" -- \
+	verify --vendor-cert "$work/unsigned.efi" "$work/vendor.efi"
+exit $failed
