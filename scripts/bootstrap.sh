@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-	make gcc binutils libc6-dev xz-utils cpio dpkg-dev
+	make gcc binutils libc6-dev xz-utils cpio dpkg-dev python3
 	gnu-efi                  # EFI headers, crt0, linker script, libefi/libgnuefi
 	libssl-dev openssl       # host build of the core; test PKI
 	ovmf qemu-system-x86     # Secure Boot firmware and the emulator

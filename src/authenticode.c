@@ -266,7 +266,7 @@ int authenticode_check_signer(const struct authenticode_signature *sig, X509_STO
 		goto out;
 	}
 	if (X509_verify_cert(ctx) != 1) {
-		*reason = X509_verify_cert_error_string(X509_STORE_CTX_get_error(ctx));
+		*reason = "signer does not chain to a trusted certificate";
 		goto out;
 	}
 	chain = X509_STORE_CTX_get0_chain(ctx);

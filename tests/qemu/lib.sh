@@ -1,0 +1,347 @@
+# shellcheck shell=bash disable=SC1007,SC2034
+# Shared helpers for lockshim's QEMU tests. Source it from bash:
+#
+#   . "$(dirname "$0")/lib.sh"
+#
+# make_esp IMG SRC ESPPATH [SRC ESPPATH ...]
+#     Build a FAT ESP image IMG with mtools holding each SRC at ESPPATH
+#     (e.g. EFI/BOOT/BOOTX64.EFI; parent directories are created). The image
+#     is sized to fit the files (at least 16 MiB).
+#
+# run_qemu [options]
+#     Boot OVMF (Secure Boot capable CODE, q35 with SMM, TCG, one CPU) with an
+#     ESP on virtio-blk and the serial console on stdio, bounded by timeout.
+#       --esp IMG          the ESP image (required)
+#       --vars FILE        the OVMF VARS file (required); snapshot=on, i.e. left
+#                          untouched, unless --persist
+#       --persist          let the firmware write FILE
+#       --log FILE         clean serial log (ANSI escapes and CRs stripped);
+#                          the raw one goes to FILE with .raw appended, QEMU's
+#                          own stderr to FILE.err (default build/qemu/logs/run.log)
+#       --timeout SECS     kill QEMU after SECS seconds (default 60)
+#       --stop REGEX       kill QEMU once REGEX (grep -E) shows in the clean log,
+#                          after a short grace so the rest of the line lands;
+#                          may be given several times (any one stops)
+#       --grace SECS       how long to let QEMU run on after a --stop match
+#                          (default 0.5)
+#       --send-on REGEX TEXT   write TEXT (printf %b escapes) to the serial input
+#                          once, the first time REGEX shows in the clean log
+#       --tee              also show the serial output live (cleaned) on stdout
+#       -- ARGS...         extra QEMU arguments
+#     Sets QEMU_OUTCOME to "stopped" (a --stop pattern matched), "exited"
+#     (QEMU ended by itself: shutdown, reset with -no-reboot, debug-exit) or
+#     "timeout"; QEMU_RC to QEMU's exit status when it exited; QEMU_STOPPED_ON
+#     to the pattern that matched; QEMU_ELAPSED to wall seconds; LOG to the
+#     clean log. Returns 0, except 2 on timeout and 1 when QEMU failed to run
+#     (bad arguments, missing files: non-zero status with a message on stderr).
+#     Only one QEMU runs at a time: runs take a lock in the cache directory.
+#
+# expect_log [-F] PATTERN [LOG]        PATTERN (ERE, or fixed with -F) is in LOG
+# expect_no_log [-F] PATTERN [LOG]     PATTERN is not in LOG
+# expect_order [-F] PAT1 PAT2 [LOG]    both are in LOG, the first line that
+#                                      matches PAT1 before the first for PAT2
+#     LOG defaults to $LOG (the last run_qemu). On failure they print what was
+#     (not) expected and the tail of the log to stderr, and return 1.
+#
+# clean_serial [--live]       filter: strip ANSI escapes and CRs (stdin->stdout)
+# sign_efi KEYNAME IN OUT      sign IN with build/pki/KEYNAME.{key,crt}
+#                              (scripts/sign.sh: any old signature removed)
+# unsign_efi IN OUT            copy IN to OUT with every signature removed
+#
+# Variables: LOCKSHIM_ROOT (the repository), QEMU_BUILD (build/qemu),
+# LOCKSHIM_CACHE (the cache directory), OVMF_CODE, OVMF_VARS_BLANK.
+
+LOCKSHIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+QEMU_BUILD=${QEMU_BUILD:-$LOCKSHIM_ROOT/build/qemu}
+LOCKSHIM_CACHE=${LOCKSHIM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lockshim}
+OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.secboot.fd}
+OVMF_VARS_BLANK=${OVMF_VARS_BLANK:-/usr/share/OVMF/OVMF_VARS_4M.fd}
+QEMU=${QEMU:-qemu-system-x86_64}
+
+# ---- ESP images --------------------------------------------------------------
+
+make_esp() {
+	local img=$1; shift
+	if (( $# == 0 || $# % 2 )); then
+		echo "make_esp: usage: make_esp IMG SRC ESPPATH [SRC ESPPATH ...]" >&2
+		return 1
+	fi
+	local -a srcs=() dsts=()
+	local total=0 src dst size
+	while (( $# )); do
+		src=$1 dst=${2#/}; shift 2
+		dst=${dst//\\//}
+		if [[ ! -f $src ]]; then
+			echo "make_esp: $src: no such file" >&2
+			return 1
+		fi
+		size=$(stat -c %s "$src")
+		# Round each file up to a 4 KiB cluster.
+		total=$(( total + (size + 4095) / 4096 * 4096 ))
+		srcs+=("$src") dsts+=("$dst")
+	done
+	# Room for the FAT, directories and slack: a quarter more plus 2 MiB,
+	# at least 16 MiB (mformat picks FAT16 at these sizes).
+	local bytes=$(( total + total / 4 + 2 * 1024 * 1024 ))
+	(( bytes >= 16 * 1024 * 1024 )) || bytes=$(( 16 * 1024 * 1024 ))
+	local sectors=$(( (bytes + 511) / 512 ))
+	mkdir -p "$(dirname "$img")"
+	rm -f "$img"
+	mformat -i "$img" -C -T "$sectors" -v ESP :: || { echo "make_esp: mformat failed" >&2; return 1; }
+	local i part dir
+	local -a parts
+	for i in "${!srcs[@]}"; do
+		dst=${dsts[$i]}
+		dir=
+		IFS=/ read -ra parts <<<"$(dirname "$dst")"
+		for part in "${parts[@]}"; do
+			[[ $part == . || -z $part ]] && continue
+			dir+=/$part
+			mmd -D s -i "$img" "::$dir" 2>/dev/null || true
+		done
+		mcopy -o -i "$img" "${srcs[$i]}" "::/$dst" ||
+			{ echo "make_esp: mcopy ${srcs[$i]} -> $dst failed" >&2; return 1; }
+	done
+}
+
+# ---- logs --------------------------------------------------------------------
+
+# Clean a serial log, stdin to stdout: cursor positioning (ESC[r;cH, which
+# OVMF uses to redraw a line) and CRs that do not end a line become newlines;
+# other ANSI/VT100 escapes (CSI sequences, charset selections, keypad modes)
+# and line-ending CRs are dropped; runs of blank lines are squeezed.
+clean_serial() {
+	local -a sedu=()
+	# --live: unbuffered, for showing a console as it runs.
+	[[ ${1:-} == --live ]] && sedu=(-u)
+	LC_ALL=C sed "${sedu[@]}" -E \
+		-e 's/\x1b\[[0-9;]*[Hf]/\n/g' \
+		-e 's/\x1b\[[0-?]*[ -/]*[@-~]//g' \
+		-e 's/\x1b[()][A-Za-z0-9]//g' \
+		-e 's/\x1b[=>78cDEHM]//g' \
+		-e 's/\x1b//g' \
+		-e 's/\r+$//' \
+		-e 's/\r/\n/g' | cat -s
+}
+
+_log_tail() {
+	local log=$1
+	echo "---- last 25 lines of $log ----" >&2
+	tail -n 25 "$log" | sed 's/^/| /' >&2
+	if [[ -s $log.err ]]; then
+		echo "---- QEMU stderr ($log.err) ----" >&2
+		tail -n 10 "$log.err" | sed 's/^/| /' >&2
+	fi
+	echo "----" >&2
+}
+
+_expect() {
+	local want=$1; shift
+	local -a gopt=(-E) ; local kind=regex
+	if [[ ${1:-} == -F ]]; then gopt=(-F); kind=text; shift; fi
+	local pat=${1:?pattern}; local log=${2:-${LOG:-}}
+	if [[ -z $log || ! -f $log ]]; then
+		echo "expect: no log file (${log:-unset})" >&2
+		return 1
+	fi
+	if LC_ALL=C grep -q "${gopt[@]}" -e "$pat" -- "$log"; then
+		[[ $want == yes ]] && return 0
+		echo "FAIL: unexpected $kind '$pat' found in $log:" >&2
+		LC_ALL=C grep -n "${gopt[@]}" -e "$pat" -- "$log" | head -n 5 | sed 's/^/| /' >&2
+		_log_tail "$log"
+		return 1
+	fi
+	[[ $want == no ]] && return 0
+	echo "FAIL: expected $kind '$pat' not found in $log" >&2
+	_log_tail "$log"
+	return 1
+}
+expect_log() { _expect yes "$@"; }
+expect_no_log() { _expect no "$@"; }
+
+expect_order() {
+	local -a gopt=(-E)
+	if [[ ${1:-} == -F ]]; then gopt=(-F); shift; fi
+	local p1=${1:?pattern} p2=${2:?pattern} log=${3:-${LOG:-}}
+	if [[ -z $log || ! -f $log ]]; then
+		echo "expect_order: no log file (${log:-unset})" >&2
+		return 1
+	fi
+	local n1 n2
+	n1=$(LC_ALL=C grep -n -m1 "${gopt[@]}" -e "$p1" -- "$log" | cut -d: -f1)
+	n2=$(LC_ALL=C grep -n -m1 "${gopt[@]}" -e "$p2" -- "$log" | cut -d: -f1)
+	if [[ -z $n1 || -z $n2 ]]; then
+		local missing=
+		[[ -n $n1 ]] || missing+=" '$p1'"
+		[[ -n $n2 ]] || missing+=" '$p2'"
+		echo "FAIL: expected '$p1' then '$p2' in $log; not found:$missing" >&2
+		_log_tail "$log"
+		return 1
+	fi
+	if (( n1 >= n2 )); then
+		echo "FAIL: expected '$p1' (line $n1) before '$p2' (line $n2) in $log" >&2
+		_log_tail "$log"
+		return 1
+	fi
+}
+
+# ---- QEMU --------------------------------------------------------------------
+
+run_qemu() {
+	local esp= vars= persist=0 log=$QEMU_BUILD/logs/run.log timeout=60 tee=0 grace=0.5
+	local -a stops=() sends=() extra=()
+	while (( $# )); do
+		case $1 in
+		--esp) esp=$2; shift 2 ;;
+		--vars) vars=$2; shift 2 ;;
+		--persist) persist=1; shift ;;
+		--log) log=$2; shift 2 ;;
+		--timeout) timeout=$2; shift 2 ;;
+		--stop) stops+=("$2"); shift 2 ;;
+		--grace) grace=$2; shift 2 ;;
+		--send-on) sends+=("$2" "$3"); shift 3 ;;
+		--tee) tee=1; shift ;;
+		--) shift; extra=("$@"); break ;;
+		*) echo "run_qemu: unknown option $1" >&2; return 1 ;;
+		esac
+	done
+	QEMU_OUTCOME=error QEMU_RC= QEMU_STOPPED_ON= QEMU_ELAPSED= LOG=$log
+	if [[ ! -f $esp ]]; then echo "run_qemu: ESP image '${esp}' missing" >&2; return 1; fi
+	if [[ ! -f $vars ]]; then echo "run_qemu: VARS file '${vars}' missing" >&2; return 1; fi
+	if [[ ! -f $OVMF_CODE ]]; then echo "run_qemu: $OVMF_CODE missing (install ovmf)" >&2; return 1; fi
+
+	mkdir -p "$(dirname "$log")" "$LOCKSHIM_CACHE"
+	local raw=$log.raw work
+	work=$(mktemp -d "${TMPDIR:-/tmp}/lockshim-qemu.XXXXXX") || return 1
+	rm -f "$log" "$raw" "$log.err"
+	: >"$raw"; : >"$log"
+
+	local snap=,snapshot=on
+	(( persist )) && snap=
+	local -a cmd=(
+		"$QEMU" -accel tcg -smp 1 -m 1024
+		-machine q35,smm=on
+		-global driver=cfi.pflash01,property=secure,value=on
+		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE"
+		-drive "if=pflash,format=raw,unit=1,file=$vars$snap"
+		-nodefaults -display none -serial stdio -no-reboot
+		-drive "if=none,id=esp,format=raw,file=$esp"
+		-device virtio-blk-pci,drive=esp
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04
+		"${extra[@]}"
+	)
+
+	# One QEMU at a time on this machine.
+	local lockfd
+	exec {lockfd}>"$LOCKSHIM_CACHE/qemu.lock"
+	if ! flock -w $(( timeout + 120 )) "$lockfd"; then
+		echo "run_qemu: another QEMU run holds $LOCKSHIM_CACHE/qemu.lock" >&2
+		exec {lockfd}>&-; rm -rf "$work"; return 1
+	fi
+
+	# Serial input comes from a FIFO that we hold open read-write (so neither
+	# side blocks on open, and QEMU never sees EOF).
+	mkfifo "$work/in"
+	local infd
+	exec {infd}<>"$work/in"
+
+	local t0 t1
+	t0=$(date +%s.%N)
+	timeout -k 5 "$timeout" "${cmd[@]}" <"$work/in" >"$raw" 2>"$log.err" &
+	local qpid=$! tpid=
+	if (( tee )); then
+		tail -n +1 -f --pid="$qpid" "$raw" | clean_serial --live &
+		tpid=$!
+	fi
+
+	# The watcher: refresh the clean log, send input, stop QEMU on a match.
+	(
+		sent=()
+		while kill -0 "$qpid" 2>/dev/null; do
+			clean_serial <"$raw" >"$work/clean"
+			for (( i = 0; i < ${#sends[@]}; i += 2 )); do
+				[[ -n ${sent[i]:-} ]] && continue
+				if LC_ALL=C grep -qE -e "${sends[i]}" "$work/clean"; then
+					printf '%b' "${sends[i+1]}" >&"$infd"
+					sent[i]=1
+				fi
+			done
+			for pat in "${stops[@]}"; do
+				if LC_ALL=C grep -qE -e "$pat" "$work/clean"; then
+					printf '%s' "$pat" >"$work/stopped"
+					sleep "$grace"
+					kill -TERM "$qpid" 2>/dev/null
+					exit 0
+				fi
+			done
+			sleep 0.2
+		done
+	) &
+	local wpid=$!
+
+	# Ctrl-C or TERM: take QEMU down with us (timeout runs it in its own
+	# process group, out of the terminal's reach).
+	local saved_traps
+	saved_traps=$(trap -p INT TERM)
+	# shellcheck disable=SC2064  # expand the PIDs now
+	trap "kill -TERM $qpid $wpid ${tpid} 2>/dev/null; exit 130" INT TERM
+
+	local rc=0
+	wait "$qpid" || rc=$?
+	kill "$wpid" 2>/dev/null
+	wait "$wpid" 2>/dev/null
+	if [[ -n $tpid ]]; then wait "$tpid" 2>/dev/null; echo; fi
+	trap - INT TERM
+	eval "$saved_traps"
+	t1=$(date +%s.%N)
+	exec {infd}>&-
+	flock -u "$lockfd"; exec {lockfd}>&-
+
+	clean_serial <"$raw" >"$log"
+	QEMU_ELAPSED=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	if [[ -f $work/stopped ]]; then
+		QEMU_OUTCOME=stopped
+		QEMU_STOPPED_ON=$(cat "$work/stopped")
+	elif (( rc == 124 || rc == 137 )); then
+		QEMU_OUTCOME=timeout
+	else
+		QEMU_OUTCOME=exited
+		QEMU_RC=$rc
+	fi
+	rm -rf "$work"
+	if [[ $QEMU_OUTCOME == timeout ]]; then
+		echo "run_qemu: timed out after ${timeout}s (log: $log)" >&2
+		return 2
+	fi
+	# A non-zero status with something on stderr: QEMU itself failed (bad
+	# option, missing file). isa-debug-exit statuses come with empty stderr.
+	if [[ $QEMU_OUTCOME == exited ]] && (( rc != 0 )) && [[ -s $log.err ]]; then
+		echo "run_qemu: QEMU failed (status $rc): $(head -n 3 "$log.err")" >&2
+		return 1
+	fi
+	return 0
+}
+
+# ---- signing -----------------------------------------------------------------
+
+# sign_efi KEYNAME IN OUT: sign IN with build/pki/KEYNAME.{key,crt} into OUT.
+sign_efi() {
+	local name=$1 in=$2 out=$3 pki=${PKI_DIR:-$LOCKSHIM_ROOT/build/pki}
+	"$LOCKSHIM_ROOT/scripts/sign.sh" --key "$pki/$name.key" --cert "$pki/$name.crt" --output "$out" "$in"
+}
+
+# unsign_efi IN OUT: copy IN to OUT without any signature.
+unsign_efi() {
+	local in=$1 out=$2
+	cp "$in" "$out.tmp" || return 1
+	# sbattach --remove drops one signature per call.
+	local n
+	for n in 1 2 3 4 5 6 7 8; do
+		sbattach --remove "$out.tmp" >/dev/null 2>&1 || break
+	done
+	if sbverify --list "$out.tmp" 2>/dev/null | grep -q 'signature [0-9]'; then
+		echo "unsign_efi: $out still carries a signature" >&2
+		rm -f "$out.tmp"; return 1
+	fi
+	mv "$out.tmp" "$out"
+}

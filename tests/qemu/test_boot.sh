@@ -1,0 +1,278 @@
+#!/usr/bin/env bash
+# Secure Boot scenarios: OVMF -> lockshim -> Debian's kernel -> test initramfs.
+#
+#   tests/qemu/test_boot.sh [SCENARIO...]     (default: all, in order)
+#
+# Environment:
+#   LOCKSHIM_EFI   the loader to test (default build/lockshimx64.efi); a copy
+#                  is signed with db (and another stripped of signatures)
+#   QEMU_TIMEOUT   bound on each QEMU run in seconds (default 90)
+#
+# Prints `ok - NAME (T s)` or `not ok - NAME` per scenario (diagnostics on
+# stderr), exits 1 if any failed. Logs: build/qemu/logs/NAME.log (clean),
+# NAME.log.raw (as QEMU wrote it), NAME.log.err (QEMU's stderr).
+#
+# Every scenario boots \EFI\BOOT\BOOTX64.EFI (lockshim) from the removable
+# media path, with \EFI\BOOT\vmlinuz.efi and \EFI\BOOT\initrd.img beside it.
+#   sb_vendor_kernel_boots      a: SB on, lockshim signed by db, kernel by vendor
+#   sb_unsigned_kernel_refused  b: SB on, kernel unsigned
+#   sb_rogue_kernel_refused     c: SB on, kernel signed by a key trusted nowhere
+#   sb_unsigned_lockshim_refused d: SB on, lockshim unsigned: OVMF refuses it
+#   sb_off_unsigned_kernel_boots e: SB off (setup mode), kernel unsigned
+#
+# Can also be sourced (demo.sh does): then it only defines the functions.
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+. tests/qemu/lib.sh
+
+LOCKSHIM_EFI=${LOCKSHIM_EFI:-build/lockshimx64.efi}
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-90}
+BOOT_WORK=$QEMU_BUILD/boot
+BOOT_LOGS=$QEMU_BUILD/logs
+BOOT_TEE=${BOOT_TEE:-0}
+PKI=build/pki
+MARKER='LOCKSHIM-TEST-MARKER: init reached'
+KPATH='\EFI\BOOT\vmlinuz.efi'
+# A CPU exception in firmware context (lockshim crashing, say) hangs with a
+# register dump: stop on it at once instead of waiting for the timeout.
+CRASH='!!!! X64 Exception Type'
+
+SCENARIOS=(
+	sb_vendor_kernel_boots
+	sb_unsigned_kernel_refused
+	sb_rogue_kernel_refused
+	sb_unsigned_lockshim_refused
+	sb_off_unsigned_kernel_boots
+	outside_vendor_kernel_boots
+	outside_vendor_refuses_test_vendor
+)
+
+PREP_ERROR=
+LOCKSHIM_MISSING=
+
+# Build everything the scenarios share; on failure set PREP_ERROR (every
+# scenario then fails with it) rather than stopping.
+boot_prepare() {
+	local err=$BOOT_WORK/prepare.err
+	mkdir -p "$BOOT_WORK" "$BOOT_LOGS"
+	: >"$err"
+	_prep() {
+		local what=$1; shift
+		if ! "$@" >/dev/null 2>>"$err"; then
+			PREP_ERROR="$what failed: $(tail -n 3 "$err" | tr '\n' ' ')"
+			return 1
+		fi
+	}
+	_prep "test PKI (tests/pki.sh)" tests/pki.sh "$PKI" &&
+		_prep "OVMF variable stores (tests/qemu/vars.sh)" tests/qemu/vars.sh "$PKI" &&
+		_prep "Debian kernel (tests/qemu/debian-kernel.sh)" tests/qemu/debian-kernel.sh &&
+		_prep "initramfs (tests/initramfs/build.sh)" tests/initramfs/build.sh &&
+		_prep "unsigned kernel" unsign_efi "$QEMU_BUILD/vmlinuz-debian" "$BOOT_WORK/kernel-unsigned.efi" &&
+		_prep "vendor-signed kernel" sign_efi vendor "$BOOT_WORK/kernel-unsigned.efi" "$BOOT_WORK/kernel-vendor.efi" &&
+		_prep "rogue-signed kernel" sign_efi rogue "$BOOT_WORK/kernel-unsigned.efi" "$BOOT_WORK/kernel-rogue.efi" ||
+		return 1
+
+	rm -f "$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/lockshim-unsigned.efi"
+	if [[ ! -s $LOCKSHIM_EFI ]]; then
+		LOCKSHIM_MISSING="lockshim binary $LOCKSHIM_EFI does not exist (build it: make build/lockshimx64.efi, or set LOCKSHIM_EFI)"
+		return 0
+	fi
+	_prep "db-signed lockshim" sign_efi db "$LOCKSHIM_EFI" "$BOOT_WORK/lockshim-db.efi" &&
+		_prep "unsigned lockshim" unsign_efi "$LOCKSHIM_EFI" "$BOOT_WORK/lockshim-unsigned.efi" &&
+		_prep "lockshim built with an outside vendor certificate" outside_vendor_prepare
+}
+
+# f. A vendor certificate from outside the test PKI, embedded with
+# make VENDOR_CERT=: its kernels boot, the test vendor's no longer do.
+OUTSIDE=$QEMU_BUILD/outside
+outside_vendor_prepare() {
+	rm -rf "$OUTSIDE" && mkdir -p "$OUTSIDE" &&
+		openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 30 \
+			-subj '/CN=outside vendor/' -keyout "$OUTSIDE/vendor.key" \
+			-out "$OUTSIDE/vendor.crt" 2>/dev/null &&
+		openssl x509 -in "$OUTSIDE/vendor.crt" -outform DER -out "$OUTSIDE/vendor.der" &&
+		make -s BUILD="$OUTSIDE/build" VENDOR_CERT="$OUTSIDE/vendor.der" \
+			"$OUTSIDE/build/lockshimx64.efi" &&
+		sign_efi db "$OUTSIDE/build/lockshimx64.efi" "$OUTSIDE/lockshim-db.efi" &&
+		PKI_DIR=$OUTSIDE sign_efi vendor "$BOOT_WORK/kernel-unsigned.efi" "$OUTSIDE/kernel.efi"
+}
+
+outside_vendor_kernel_boots() {
+	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
+		"$OUTSIDE/lockshim-db.efi" "$OUTSIDE/kernel.efi" 0.5 \
+		'LOCKSHIM-TEST-DONE' 'lockshim: refusing' 'No bootable option' || return 1
+	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
+		expect_log -F "lockshim: booting $KPATH: signed by a vendor certificate: /CN=outside vendor" &&
+		expect_log -F "$MARKER"
+}
+
+outside_vendor_refuses_test_vendor() {
+	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
+		"$OUTSIDE/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 2 \
+		'lockshim: refusing' 'No bootable option' "$MARKER" || return 1
+	_expect_kernel_refused 'signer does not chain to a trusted certificate'
+}
+
+# boot_lockshim NAME VARS LOCKSHIM KERNEL GRACE STOP...
+# ESP with LOCKSHIM as BOOTX64.EFI, KERNEL as vmlinuz.efi and the test
+# initrd, booted with VARS; the log is $BOOT_LOGS/NAME.log (also $LOG).
+boot_lockshim() {
+	local name=$1 vars=$2 loader=$3 kernel=$4 grace=$5; shift 5
+	local -a stops=() tee=()
+	local s
+	for s in "$@" "$CRASH"; do stops+=(--stop "$s"); done
+	(( BOOT_TEE )) && tee=(--tee)
+	make_esp "$BOOT_WORK/$name.img" \
+		"$loader" EFI/BOOT/BOOTX64.EFI \
+		"$kernel" EFI/BOOT/vmlinuz.efi \
+		build/initramfs/initrd.img EFI/BOOT/initrd.img || return 1
+	run_qemu --esp "$BOOT_WORK/$name.img" --vars "$vars" \
+		--log "$BOOT_LOGS/$name.log" --timeout "$QEMU_TIMEOUT" \
+		--grace "$grace" "${stops[@]}" "${tee[@]}"
+	local rc=$?
+	rm -f "$BOOT_WORK/$name.img"
+	echo "# $name: QEMU $QEMU_OUTCOME${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/} after ${QEMU_ELAPSED}s" >&2
+	if [[ $QEMU_OUTCOME == timeout ]]; then
+		echo "FAIL: no stop condition ($*) within ${QEMU_TIMEOUT}s" >&2
+		_log_tail "$LOG"
+	elif [[ $QEMU_STOPPED_ON == "$CRASH" ]]; then
+		echo "FAIL: CPU exception in firmware context (a crash)" >&2
+		_log_tail "$LOG"
+		return 1
+	fi
+	return $rc
+}
+
+# a. The whole chain under Secure Boot.
+sb_vendor_kernel_boots() {
+	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 0.5 \
+		'LOCKSHIM-TEST-DONE' 'lockshim: refusing' 'No bootable option' || return 1
+	expect_log '^lockshim [^ :]+$' &&
+		expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
+		expect_no_log -F 'lockshim: refusing' &&
+		expect_no_log -F 'lockshim: Secure Boot is off' &&
+		expect_log -F "lockshim: booting $KPATH: " &&
+		expect_log -F 'EFI stub: UEFI Secure Boot is enabled.' &&
+		expect_log -F 'EFI stub: Loaded initrd from LINUX_EFI_INITRD_MEDIA_GUID device path' &&
+		expect_log -F "$MARKER" &&
+		expect_log -F 'LOCKSHIM-TEST-LOCKDOWN: none [integrity] confidentiality' &&
+		expect_order -F 'lockshim: SecureBoot=1' "lockshim: booting $KPATH" &&
+		expect_order -F "lockshim: booting $KPATH" "$MARKER"
+}
+
+# Shared by b and c: lockshim says why it refuses, the kernel's EFI stub never
+# runs, and the firmware gets EFI_SECURITY_VIOLATION back from lockshim.
+_expect_kernel_refused() {
+	local reason=$1
+	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
+		expect_log -F "lockshim: refusing $KPATH: $reason" &&
+		expect_no_log -F "lockshim: booting" &&
+		expect_no_log -F 'EFI stub:' &&
+		expect_no_log -F "$MARKER" &&
+		expect_log 'BdsDxe: failed to start Boot[0-9A-F]{4} .*: Security Violation'
+}
+
+# b. Unsigned kernel.
+sb_unsigned_kernel_refused() {
+	# Stop on the refusal, but give the firmware 2 s to report lockshim's
+	# return status (it does within a fraction of a second).
+	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-unsigned.efi" 2 \
+		'lockshim: refusing' 'No bootable option' "$MARKER" || return 1
+	_expect_kernel_refused 'image is not signed'
+}
+
+# c. Kernel signed by a key neither in db nor lockshim's vendor certificate.
+sb_rogue_kernel_refused() {
+	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-rogue.efi" 2 \
+		'lockshim: refusing' 'No bootable option' "$MARKER" || return 1
+	_expect_kernel_refused 'signer does not chain to a trusted certificate'
+}
+
+# d. Unsigned lockshim: OVMF's own image verification refuses it. OVMF says
+#   BdsDxe: failed to load Boot0001 "UEFI Non-Block Boot Device" from PciRoot(0x0)/Pci(0x1,0x0): Access Denied
+# then fails its built-in shell with "Security Violation", then
+#   BdsDxe: No bootable option or device was found.
+sb_unsigned_lockshim_refused() {
+	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
+		"$BOOT_WORK/lockshim-unsigned.efi" "$BOOT_WORK/kernel-vendor.efi" 0.5 \
+		'No bootable option' "$MARKER" || return 1
+	expect_log 'BdsDxe: failed to load Boot[0-9A-F]{4} .*: Access Denied' &&
+		expect_log -F 'BdsDxe: No bootable option or device was found.' &&
+		expect_no_log 'lockshim' &&
+		expect_no_log -F 'EFI stub:' &&
+		expect_no_log -F "$MARKER"
+}
+
+# e. Secure Boot off: lockshim says so and boots an unsigned kernel.
+sb_off_unsigned_kernel_boots() {
+	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-setup.fd" \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-unsigned.efi" 0.5 \
+		'LOCKSHIM-TEST-DONE' 'lockshim: refusing' 'No bootable option' || return 1
+	expect_log -F 'lockshim: SecureBoot=0 SetupMode=1' &&
+		expect_log -F 'lockshim: Secure Boot is off' &&
+		expect_no_log -F 'lockshim: refusing' &&
+		expect_log -F "lockshim: booting $KPATH" &&
+		expect_log -F 'EFI stub: Loaded initrd from LINUX_EFI_INITRD_MEDIA_GUID device path' &&
+		expect_log -F "$MARKER" &&
+		expect_order -F 'lockshim: Secure Boot is off' "lockshim: booting $KPATH" &&
+		expect_order -F "lockshim: booting $KPATH" "$MARKER"
+}
+
+BOOT_PASSED=0 BOOT_FAILED=0
+
+# run_scenario NAME: run it and print its ok / not ok line.
+run_scenario() {
+	local name=$1 t0 t1 secs
+	if [[ -n $PREP_ERROR ]]; then
+		echo "# $name: $PREP_ERROR" >&2
+		echo "not ok - $name (setup failed)"
+		BOOT_FAILED=$(( BOOT_FAILED + 1 ))
+		return 1
+	fi
+	if [[ -n $LOCKSHIM_MISSING ]]; then
+		echo "# $name: $LOCKSHIM_MISSING" >&2
+		echo "not ok - $name (no lockshim binary)"
+		BOOT_FAILED=$(( BOOT_FAILED + 1 ))
+		return 1
+	fi
+	t0=$(date +%s.%N)
+	"$name"
+	local rc=$?
+	t1=$(date +%s.%N)
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	if (( rc == 0 )); then
+		echo "ok - $name (${secs}s)"
+		BOOT_PASSED=$(( BOOT_PASSED + 1 ))
+	else
+		echo "# $name: see $BOOT_LOGS/$name.log" >&2
+		echo "not ok - $name (${secs}s)"
+		BOOT_FAILED=$(( BOOT_FAILED + 1 ))
+	fi
+	return $rc
+}
+
+boot_main() {
+	local -a which=("$@")
+	(( ${#which[@]} )) || which=("${SCENARIOS[@]}")
+	local s
+	for s in "${which[@]}"; do
+		if ! declare -F "$s" >/dev/null || [[ " ${SCENARIOS[*]} " != *" $s "* ]]; then
+			echo "test_boot.sh: unknown scenario $s (have: ${SCENARIOS[*]})" >&2
+			return 2
+		fi
+	done
+	echo "1..${#which[@]}"
+	boot_prepare
+	for s in "${which[@]}"; do
+		run_scenario "$s"
+	done
+	(( BOOT_FAILED == 0 ))
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -uo pipefail
+	boot_main "$@"
+fi

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# lockshim's test runner (what `make check` runs):
+#
+#   tests/run.sh [--unit-only | --qemu-only]
+#
+# 1. Every executable in build/tests/ (unit tests, built by make; another
+#    directory with UNIT_TEST_DIR=...), and every tests/cli/test_*.sh, then
+# 2. every tests/qemu/test_*.sh (QEMU scenarios), in name order.
+#
+# Counting: each program prints TAP-ish lines, `ok - NAME` / `not ok - NAME`,
+# and every such line counts as one pass or one failure. A program that exits
+# non-zero without printing a `not ok` line (a crash, a sanitizer report, a
+# setup error) adds one failure under its own name; one that exits 0 without
+# any ok/not ok line counts as one pass under its own name. Output is shown
+# as it comes. The run ends with the wall time and then exactly the line
+#   N passed, N failed
+# and exits 1 if anything failed (or nothing ran at all).
+set -uo pipefail
+
+cd "$(dirname "$0")/.." || exit 1
+
+unit=1 qemu=1
+case ${1:-} in
+--unit-only) qemu=0 ;;
+--qemu-only) unit=0 ;;
+"") ;;
+*) echo "usage: tests/run.sh [--unit-only | --qemu-only]" >&2; exit 2 ;;
+esac
+
+unit_dir=${UNIT_TEST_DIR:-build/tests}
+passed=0 failed=0
+declare -a failures=()
+start=$(date +%s.%N)
+
+# run_one LABEL CMD...: run a test program, echo its output, count its lines.
+run_one() {
+	local label=$1; shift
+	local out rc p=0 f=0 line
+	out=$(mktemp)
+	echo "== $label"
+	"$@" 2>&1 | tee "$out"
+	rc=${PIPESTATUS[0]}
+	while IFS= read -r line; do
+		case $line in
+		"not ok "*) f=$(( f + 1 )); failures+=("$label: ${line#not ok }") ;;
+		"ok "*) p=$(( p + 1 )) ;;
+		esac
+	done <"$out"
+	rm -f "$out"
+	if (( rc != 0 && f == 0 )); then
+		echo "not ok - $label (exit status $rc, no failing test reported)"
+		f=1; failures+=("$label: exit status $rc")
+	elif (( rc == 0 && p == 0 && f == 0 )); then
+		echo "ok - $label (no test lines; exit status 0)"
+		p=1
+	fi
+	passed=$(( passed + p )) failed=$(( failed + f ))
+}
+
+if (( unit )); then
+	shopt -s nullglob
+	bins=()
+	for b in "$unit_dir"/*; do
+		[[ -f $b && -x $b ]] && bins+=("$b")
+	done
+	if (( ${#bins[@]} == 0 )); then
+		echo "== unit tests: none found in $unit_dir/ (run make first)"
+	fi
+	for b in "${bins[@]}"; do
+		run_one "$b" "$b"
+	done
+	for t in tests/cli/test_*.sh; do
+		run_one "$t" bash "$t"
+	done
+fi
+
+if (( qemu )); then
+	shopt -s nullglob
+	for t in tests/qemu/test_*.sh; do
+		run_one "$t" bash "$t"
+	done
+fi
+
+end=$(date +%s.%N)
+echo
+if (( ${#failures[@]} )); then
+	echo "Failures:"
+	printf '  %s\n' "${failures[@]}"
+fi
+awk -v a="$start" -v b="$end" 'BEGIN { s = b - a; printf "Wall time: %dm%04.1fs\n", s / 60, s - 60 * int(s / 60) }'
+echo "$passed passed, $failed failed"
+(( failed == 0 && passed > 0 ))
