@@ -72,6 +72,12 @@ $(BUILD)/efi/%.o: src/%.c $(CRYPTO_EFI_LIB)
 	$(CC) $(EFI_CFLAGS) $(CRYPTO_EFI_CFLAGS) $(CRYPTO_EFI_INCLUDES) \
 	    -DLOCKSHIM_VERSION='"$(VERSION)"' -MMD -c $< -o $@
 
+# efi_main.c prints the version: rebuild it when the version changes.
+$(BUILD)/efi/version.stamp: FORCE
+	@mkdir -p $(@D)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+$(BUILD)/efi/efi_main.o: $(BUILD)/efi/version.stamp
+
 # Rebuilt when the certificate file or the VENDOR_CERT setting changes.
 $(BUILD)/efi/vendor_cert.path: FORCE
 	@mkdir -p $(@D)
