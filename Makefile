@@ -19,16 +19,19 @@ CACHE_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/lockshim
 VERSION   := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 # The verification core: plain C, no firmware calls, built for both platforms.
-CORE_SRCS := src/pe.c src/authenticode.c src/verify.c src/load_options.c
+CORE_SRCS := src/pe.c src/authenticode.c src/signature_list.c src/verify.c src/load_options.c
 
 # Loader-only sources: the thin firmware shell around the core.
-EFI_SRCS  := src/efi_main.c src/efi_file.c src/efi_vars.c src/efi_security_override.c \
-             src/efi_initrd.c
-EFI_ASM   := src/vendor_cert.S src/sbat.S
+EFI_SRCS  := src/efi_main.c src/efi_file.c src/efi_vars.c src/efi_policy.c \
+             src/efi_security_override.c src/efi_initrd.c
+EFI_ASM   := src/vendor_certs.S src/sbat.S
 
-# Embedded vendor certificate: the test one unless the builder names theirs.
+# Embedded vendor certificate: the test one unless the builder names theirs;
+# embedded vendor dbx (an EFI signature list): empty unless named.
 TEST_VENDOR_CERT := $(BUILD)/pki/vendor.der
 VENDOR_CERT ?= $(TEST_VENDOR_CERT)
+EMPTY_ESL   := $(BUILD)/efi/empty.esl
+VENDOR_DBX  ?= $(EMPTY_ESL)
 SBAT_CSV    := certs/sbat.csv
 
 HOST_CC      ?= cc
@@ -78,15 +81,21 @@ $(BUILD)/efi/version.stamp: FORCE
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
 $(BUILD)/efi/efi_main.o: $(BUILD)/efi/version.stamp
 
-# Rebuilt when the certificate file or the VENDOR_CERT setting changes.
-$(BUILD)/efi/vendor_cert.path: FORCE
+# Rebuilt when the files or the VENDOR_CERT / VENDOR_DBX settings change.
+$(BUILD)/efi/vendor_certs.path: FORCE
 	@mkdir -p $(@D)
-	@echo '$(abspath $(VENDOR_CERT))' | cmp -s - $@ || echo '$(abspath $(VENDOR_CERT))' > $@
+	@echo '$(abspath $(VENDOR_CERT)) $(abspath $(VENDOR_DBX))' | cmp -s - $@ || \
+	    echo '$(abspath $(VENDOR_CERT)) $(abspath $(VENDOR_DBX))' > $@
 
-$(BUILD)/efi/vendor_cert.o: src/vendor_cert.S $(VENDOR_CERT) $(BUILD)/efi/vendor_cert.path
+$(EMPTY_ESL):
+	@mkdir -p $(@D)
+	: > $@
+
+$(BUILD)/efi/vendor_certs.o: src/vendor_certs.S $(VENDOR_CERT) $(VENDOR_DBX) $(BUILD)/efi/vendor_certs.path
 	@openssl x509 -inform DER -in $(VENDOR_CERT) -noout 2>/dev/null || \
 	    { echo "VENDOR_CERT=$(VENDOR_CERT) is not a DER certificate" >&2; exit 1; }
-	$(CC) -c -DVENDOR_CERT_FILE='"$(abspath $(VENDOR_CERT))"' $< -o $@
+	$(CC) -c -DVENDOR_CERT_FILE='"$(abspath $(VENDOR_CERT))"' \
+	    -DVENDOR_DBX_FILE='"$(abspath $(VENDOR_DBX))"' $< -o $@
 
 $(BUILD)/efi/sbat.o: src/sbat.S $(SBAT_CSV)
 	@mkdir -p $(@D)
@@ -153,3 +162,6 @@ clean:
 FORCE:
 
 -include $(wildcard $(BUILD)/host/*.d $(BUILD)/host-san/*.d $(BUILD)/efi/*.d)
+
+# Keep intermediate objects (the sanitizer builds of the core).
+.SECONDARY:

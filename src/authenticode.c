@@ -27,6 +27,9 @@
 /* 1.3.6.1.4.1.311.2.1.4, SPC_INDIRECT_DATA_OBJID */
 static const uint8_t spc_indirect_data_oid[] = { 0x2b, 0x06, 0x01, 0x04, 0x01,
 						 0x82, 0x37, 0x02, 0x01, 0x04 };
+/* 1.3.6.1.4.1.311.2.4.1, SPC_NESTED_SIGNATURE_OBJID */
+static const uint8_t spc_nested_signature_oid[] = { 0x2b, 0x06, 0x01, 0x04, 0x01,
+						    0x82, 0x37, 0x02, 0x04, 0x01 };
 
 static int refuse(const char **reason, const char *why)
 {
@@ -151,27 +154,22 @@ static int parse_indirect_data(const uint8_t *der, long der_len, struct authenti
 	return 0;
 }
 
-int authenticode_signature_parse(const uint8_t *der, size_t der_len,
-				 struct authenticode_signature *sig, const char **reason)
+/* Take @p7 (owned from here on) as an Authenticode signature. */
+static int signature_from_p7(PKCS7 *p7, struct authenticode_signature *sig, const char **reason)
 {
-	const unsigned char *p = der;
 	PKCS7 *content;
 	ASN1_TYPE *other;
 
 	memset(sig, 0, sizeof(*sig));
-	if (der_len > LONG_MAX)
-		return refuse(reason, "signature too large");
-	sig->p7 = d2i_PKCS7(NULL, &p, (long)der_len);
-	if (!sig->p7)
-		return refuse(reason, "signature is not valid PKCS#7 DER");
-	if (!PKCS7_type_is_signed(sig->p7) || !sig->p7->d.sign)
+	sig->p7 = p7;
+	if (!PKCS7_type_is_signed(p7) || !p7->d.sign)
 		goto bad_type;
-	if (sk_PKCS7_SIGNER_INFO_num(PKCS7_get_signer_info(sig->p7)) != 1) {
+	if (sk_PKCS7_SIGNER_INFO_num(PKCS7_get_signer_info(p7)) != 1) {
 		authenticode_signature_free(sig);
 		return refuse(reason, "signature does not have exactly one signer");
 	}
 
-	content = sig->p7->d.sign->contents;
+	content = p7->d.sign->contents;
 	if (!content || !content->type ||
 	    OBJ_length(content->type) != sizeof(spc_indirect_data_oid) ||
 	    memcmp(OBJ_get0_data(content->type), spc_indirect_data_oid,
@@ -192,25 +190,115 @@ bad_type:
 	return refuse(reason, "signature is not Authenticode SignedData (SpcIndirectDataContent)");
 }
 
+int authenticode_signature_parse(const uint8_t *der, size_t der_len,
+				 struct authenticode_signature *sig, const char **reason)
+{
+	const unsigned char *p = der;
+	PKCS7 *p7;
+
+	memset(sig, 0, sizeof(*sig));
+	if (der_len > LONG_MAX)
+		return refuse(reason, "signature too large");
+	p7 = d2i_PKCS7(NULL, &p, (long)der_len);
+	if (!p7)
+		return refuse(reason, "signature is not valid PKCS#7 DER");
+	return signature_from_p7(p7, sig, reason);
+}
+
+/*
+ * Nested signatures (as osslsigncode -nest and signtool /as add them): an
+ * unauthenticated attribute of the signer, each value a whole SignedData.
+ */
+static int collect_nested(struct authenticode_signatures *all, const struct authenticode_signature *sig,
+			  const char **reason)
+{
+	PKCS7_SIGNER_INFO *si = sk_PKCS7_SIGNER_INFO_value(PKCS7_get_signer_info(sig->p7), 0);
+	STACK_OF(X509_ATTRIBUTE) *attributes = si ? si->unauth_attr : NULL;
+
+	for (int i = 0; i < sk_X509_ATTRIBUTE_num(attributes); i++) {
+		X509_ATTRIBUTE *attribute = sk_X509_ATTRIBUTE_value(attributes, i);
+		ASN1_OBJECT *oid = X509_ATTRIBUTE_get0_object(attribute);
+
+		if (OBJ_length(oid) != sizeof(spc_nested_signature_oid) ||
+		    memcmp(OBJ_get0_data(oid), spc_nested_signature_oid,
+			   sizeof(spc_nested_signature_oid)) != 0)
+			continue;
+		for (int j = 0; j < X509_ATTRIBUTE_count(attribute); j++) {
+			ASN1_TYPE *value = X509_ATTRIBUTE_get0_type(attribute, j);
+			const unsigned char *p;
+			PKCS7 *p7;
+
+			if (!value || value->type != V_ASN1_SEQUENCE || !value->value.sequence)
+				return refuse(reason, "nested signature is not a SEQUENCE");
+			if (all->count == AUTHENTICODE_MAX_SIGNATURES)
+				return refuse(reason, "too many signatures");
+			p = value->value.sequence->data;
+			p7 = d2i_PKCS7(NULL, &p, value->value.sequence->length);
+			if (!p7)
+				return refuse(reason, "nested signature is not valid PKCS#7 DER");
+			if (signature_from_p7(p7, &all->sigs[all->count], reason) < 0)
+				return -1;
+			all->count++;
+		}
+	}
+	return 0;
+}
+
+int authenticode_collect(const struct pe_image *img, struct authenticode_signatures *all,
+			 const char **reason)
+{
+	const uint8_t *der;
+	size_t der_len, cursor = 0;
+	int r;
+
+	memset(all, 0, sizeof(*all));
+	while ((r = authenticode_next_entry(img, &cursor, &der, &der_len, reason)) == 1) {
+		size_t first_nested;
+
+		if (all->count == AUTHENTICODE_MAX_SIGNATURES) {
+			r = refuse(reason, "too many signatures");
+			break;
+		}
+		if (authenticode_signature_parse(der, der_len, &all->sigs[all->count], reason) < 0) {
+			r = -1;
+			break;
+		}
+		all->count++;
+		/* one level: the nested signatures of a top-level signature */
+		first_nested = all->count;
+		if (collect_nested(all, &all->sigs[first_nested - 1], reason) < 0) {
+			r = -1;
+			break;
+		}
+	}
+	if (r < 0) {
+		authenticode_signatures_free(all);
+		return -1;
+	}
+	return 0;
+}
+
+void authenticode_signatures_free(struct authenticode_signatures *all)
+{
+	for (size_t i = 0; i < all->count; i++)
+		authenticode_signature_free(&all->sigs[i]);
+	all->count = 0;
+}
+
 void authenticode_signature_free(struct authenticode_signature *sig)
 {
 	PKCS7_free(sig->p7);
 	memset(sig, 0, sizeof(*sig));
 }
 
-int authenticode_check_image(const struct authenticode_signature *sig, const struct pe_image *img,
-			     const char **reason)
+int authenticode_check_image(const struct authenticode_signature *sig, const uint8_t *digest,
+			     unsigned int digest_len, const char **reason)
 {
-	uint8_t digest[EVP_MAX_MD_SIZE];
-	unsigned int digest_len;
 	BIO *content;
 	int ok;
 
-	if (pe_authenticode_digest(img, sig->md, digest, &digest_len, reason) < 0)
-		return -1;
-	if (digest_len != sig->digest_len || memcmp(digest, sig->digest, digest_len) != 0)
+	if (digest_len != sig->digest_len || CRYPTO_memcmp(digest, sig->digest, digest_len) != 0)
 		return refuse(reason, "image digest does not match the signature");
-
 	if (sig->content_len > INT_MAX)
 		return refuse(reason, "signed content too large");
 	content = BIO_new_mem_buf(sig->content, (int)sig->content_len);
@@ -248,9 +336,9 @@ fail:
 }
 
 int authenticode_check_signer(const struct authenticode_signature *sig, X509_STORE *trusted,
-			      X509 **anchor, const char **reason)
+			      STACK_OF(X509) **chain, const char **reason)
 {
-	STACK_OF(X509) *signers, *chain;
+	STACK_OF(X509) *signers;
 	X509_STORE_CTX *ctx = NULL;
 	int r = -1;
 
@@ -269,9 +357,11 @@ int authenticode_check_signer(const struct authenticode_signature *sig, X509_STO
 		*reason = "signer does not chain to a trusted certificate";
 		goto out;
 	}
-	chain = X509_STORE_CTX_get0_chain(ctx);
-	*anchor = sk_X509_value(chain, sk_X509_num(chain) - 1);
-	X509_up_ref(*anchor);
+	*chain = X509_STORE_CTX_get1_chain(ctx);
+	if (!*chain) {
+		*reason = "out of memory";
+		goto out;
+	}
 	r = 0;
 out:
 	X509_STORE_CTX_free(ctx);

@@ -38,21 +38,40 @@ int authenticode_signature_parse(const uint8_t *der, size_t der_len,
 				 struct authenticode_signature *sig, const char **reason);
 void authenticode_signature_free(struct authenticode_signature *sig);
 
+#define AUTHENTICODE_MAX_SIGNATURES 16
+
+/* Every signature of an image: each certificate table entry, then its nested signatures. */
+struct authenticode_signatures {
+	struct authenticode_signature sigs[AUTHENTICODE_MAX_SIGNATURES];
+	size_t count;
+};
+
 /*
- * Check that @sig signs @img (the digest matches) and that the PKCS#7
- * signature is valid. Returns 0, or -1 with a reason.
+ * Decode all signatures of @img. Any malformed entry or signature refuses the
+ * whole image (it could hide a revoked certificate): returns -1 with a
+ * reason. Free with authenticode_signatures_free.
  */
-int authenticode_check_image(const struct authenticode_signature *sig, const struct pe_image *img,
-			     const char **reason);
+int authenticode_collect(const struct pe_image *img, struct authenticode_signatures *all,
+			 const char **reason);
+void authenticode_signatures_free(struct authenticode_signatures *all);
+
+/*
+ * Check that @sig signs the image whose Authenticode digest with sig->md is
+ * @digest, and that the PKCS#7 signature is valid. Returns 0, or -1 with a
+ * reason.
+ */
+int authenticode_check_image(const struct authenticode_signature *sig, const uint8_t *digest,
+			     unsigned int digest_len, const char **reason);
 
 /*
  * Check that the signer of @sig chains to a certificate in @trusted (the
  * signer itself or any certificate of its chain may be the trusted one).
- * On success returns 0 and the trusted certificate that matched in *@anchor
- * (a new reference: X509_free it). Returns -1 with a reason otherwise.
+ * On success returns 0 and the chain in *@chain, signer first, the trusted
+ * certificate last (free with sk_X509_pop_free(chain, X509_free)).
+ * Returns -1 with a reason otherwise.
  */
 int authenticode_check_signer(const struct authenticode_signature *sig, X509_STORE *trusted,
-			      X509 **anchor, const char **reason);
+			      STACK_OF(X509) **chain, const char **reason);
 
 /* A store for authenticode_check_signer holding @certs as trust anchors; NULL on failure. */
 X509_STORE *authenticode_trust_store(STACK_OF(X509) *certs);

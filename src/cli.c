@@ -3,11 +3,17 @@
  * build/lockshim: the verification core on the host, so that "would this
  * kernel boot?" can be answered without rebooting.
  *
- *   lockshim verify --vendor-cert CERT... IMAGE
+ *   lockshim verify [--db F]... [--dbx F]... [--mok F]... [--mokx F]...
+ *                   [--vendor-cert F]... [--vendor-dbx F]... [--json] IMAGE
+ *   lockshim hash IMAGE
+ *   lockshim esl FILE
  *
- * Exit status: 0 allowed, 1 refused, 2 unusable arguments or files.
+ * F is an EFI signature list or a DER/PEM certificate. Exit status: 0
+ * allowed (or done), 1 refused (or rejected), 2 unusable arguments or files.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +21,8 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
+#include "pe.h"
+#include "signature_list.h"
 #include "verify.h"
 
 #define EXIT_REFUSED  1
@@ -23,7 +31,12 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: lockshim verify --vendor-cert CERT [--vendor-cert CERT]... IMAGE\n");
+	fprintf(stderr,
+		"usage: lockshim verify [--db F]... [--dbx F]... [--mok F]... [--mokx F]...\n"
+		"                       [--vendor-cert F]... [--vendor-dbx F]... [--json] IMAGE\n"
+		"       lockshim hash IMAGE\n"
+		"       lockshim esl FILE\n"
+		"F: an EFI signature list, or a DER or PEM certificate\n");
 	return EXIT_USAGE;
 }
 
@@ -54,49 +67,132 @@ static int read_file(const char *path, uint8_t **data, size_t *size)
 	return 0;
 }
 
-/* A certificate file in DER or PEM form. */
-static X509 *load_certificate(const char *path)
+/* The whole of @data as one DER certificate, or one PEM certificate; NULL otherwise. */
+static X509 *parse_certificate(const uint8_t *data, size_t size)
 {
-	const unsigned char *p;
-	uint8_t *data;
-	size_t size;
+	const unsigned char *p = data;
 	X509 *cert;
 	BIO *bio;
 
-	if (read_file(path, &data, &size) < 0)
-		return NULL;
-	p = data;
 	cert = d2i_X509(NULL, &p, (long)size);
-	if (!cert) {
-		bio = BIO_new_mem_buf(data, (int)size);
-		cert = bio ? PEM_read_bio_X509(bio, NULL, NULL, NULL) : NULL;
-		BIO_free(bio);
-	}
-	free(data);
-	if (!cert)
-		fprintf(stderr, "lockshim: %s: not a DER or PEM certificate\n", path);
+	if (cert && p == data + size)
+		return cert;
+	X509_free(cert);
+	if (size > INT_MAX)
+		return NULL;
+	bio = BIO_new_mem_buf(data, (int)size);
+	cert = bio ? PEM_read_bio_X509(bio, NULL, NULL, NULL) : NULL;
+	BIO_free(bio);
 	return cert;
+}
+
+/* Add a certificate file or a signature-list file to @db. */
+static int load_list_file(struct sig_db *db, const char *path)
+{
+	size_t before, size;
+	const char *reason;
+	uint8_t *data;
+	X509 *cert;
+	int rejected;
+
+	if (read_file(path, &data, &size) < 0)
+		return -1;
+	cert = parse_certificate(data, size);
+	if (cert) {
+		rejected = sig_db_add_cert(db, cert);
+		X509_free(cert);
+		free(data);
+		return rejected;
+	}
+	before = (size_t)sk_X509_num(db->certs) + db->n_digests;
+	rejected = sig_db_add_esl(db, data, size, &reason);
+	free(data);
+	if (rejected < 0)
+		return -1;
+	if (rejected > 0 && (size_t)sk_X509_num(db->certs) + db->n_digests == before) {
+		fprintf(stderr, "lockshim: %s: neither a certificate nor a usable signature list (%s)\n",
+			path, reason);
+		return -1;
+	}
+	if (rejected > 0)
+		fprintf(stderr, "lockshim: %s: %d signature list(s) rejected: %s\n", path, rejected,
+			reason);
+	return 0;
+}
+
+static void print_json_string(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void print_verdict_json(const char *image, const struct verdict *v)
+{
+	printf("{\"image\": ");
+	print_json_string(image);
+	printf(", \"allowed\": %s, \"list\": ", v->allowed ? "true" : "false");
+	if (v->list)
+		print_json_string(v->list);
+	else
+		printf("null");
+	printf(", \"entry\": ");
+	if (v->entry[0])
+		print_json_string(v->entry);
+	else
+		printf("null");
+	printf(", \"message\": ");
+	print_json_string(v->message);
+	printf("}\n");
 }
 
 static int cmd_verify(int argc, char **argv)
 {
-	struct verify_policy policy = { .vendor_certs = sk_X509_new_null() };
+	static const struct {
+		const char *option;
+		size_t offset;
+	} lists[] = {
+		{ "--db", offsetof(struct verify_policy, db) },
+		{ "--dbx", offsetof(struct verify_policy, dbx) },
+		{ "--mok", offsetof(struct verify_policy, mok) },
+		{ "--mokx", offsetof(struct verify_policy, mokx) },
+		{ "--vendor-cert", offsetof(struct verify_policy, vendor) },
+		{ "--vendor-dbx", offsetof(struct verify_policy, vendor_dbx) },
+	};
+	struct verify_policy policy;
 	const char *image_path = NULL;
 	struct verdict verdict;
+	bool json = false;
 	uint8_t *image;
 	size_t size;
 	int r = EXIT_USAGE;
 
-	if (!policy.vendor_certs)
-		return EXIT_USAGE;
+	verify_policy_init(&policy);
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--vendor-cert") == 0 && i + 1 < argc) {
-			X509 *cert = load_certificate(argv[++i]);
+		size_t l;
 
-			if (!cert || !sk_X509_push(policy.vendor_certs, cert)) {
-				X509_free(cert);
+		for (l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
+			if (strcmp(argv[i], lists[l].option) == 0)
+				break;
+		if (l < sizeof(lists) / sizeof(lists[0])) {
+			if (i + 1 >= argc) {
+				usage();
 				goto out;
 			}
+			if (load_list_file((struct sig_db *)((char *)&policy + lists[l].offset),
+					   argv[++i]) < 0)
+				goto out;
+		} else if (strcmp(argv[i], "--json") == 0) {
+			json = true;
 		} else if (argv[i][0] == '-' || image_path) {
 			usage();
 			goto out;
@@ -113,20 +209,97 @@ static int cmd_verify(int argc, char **argv)
 
 	verify_image(image, size, &policy, &verdict);
 	free(image);
-	if (verdict.allowed)
-		printf("allowed: %s: %s%s%s\n", image_path, verdict.reason,
-		       verdict.detail[0] ? ": " : "", verdict.detail);
+	if (json)
+		print_verdict_json(image_path, &verdict);
 	else
-		printf("refused: %s: %s\n", image_path, verdict.reason);
+		printf("%s: %s: %s\n", verdict.allowed ? "allowed" : "refused", image_path,
+		       verdict.message);
 	r = verdict.allowed ? EXIT_SUCCESS : EXIT_REFUSED;
 out:
-	sk_X509_pop_free(policy.vendor_certs, X509_free);
+	verify_policy_free(&policy);
 	return r;
+}
+
+static int cmd_hash(int argc, char **argv)
+{
+	uint8_t digest[EVP_MAX_MD_SIZE], *data;
+	struct pe_image *img;
+	unsigned int len;
+	const char *reason;
+	size_t size;
+	int r = EXIT_REFUSED;
+
+	if (argc != 2)
+		return usage();
+	if (read_file(argv[1], &data, &size) < 0)
+		return EXIT_USAGE;
+	img = malloc(sizeof(*img));
+	if (img && pe_parse(data, size, img, &reason) == 0 &&
+	    pe_authenticode_digest(img, EVP_sha256(), digest, &len, &reason) == 0) {
+		for (unsigned int i = 0; i < len; i++)
+			printf("%02x", digest[i]);
+		printf("\n");
+		r = EXIT_SUCCESS;
+	} else {
+		fprintf(stderr, "lockshim: %s: %s\n", argv[1], img ? reason : "out of memory");
+	}
+	free(img);
+	free(data);
+	return r;
+}
+
+static int print_esl_entry(const struct esl_entry *e, void *ctx)
+{
+	const uint8_t *g = e->owner;
+
+	(void)ctx;
+	printf("%-11s %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x ",
+	       esl_type_name(e->type), g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9],
+	       g[10], g[11], g[12], g[13], g[14], g[15]);
+	if (e->type == ESL_X509) {
+		const unsigned char *p = e->data;
+		X509 *cert = d2i_X509(NULL, &p, (long)e->size);
+		char subject[256] = "(undecodable)";
+
+		if (cert)
+			X509_NAME_oneline(X509_get_subject_name(cert), subject, sizeof(subject));
+		printf("%s\n", subject);
+		X509_free(cert);
+	} else {
+		for (size_t i = 0; i < e->size; i++)
+			printf("%02x", e->data[i]);
+		printf("\n");
+	}
+	return 0;
+}
+
+static int cmd_esl(int argc, char **argv)
+{
+	const char *reason;
+	uint8_t *data;
+	size_t size;
+	int rejected;
+
+	if (argc != 2)
+		return usage();
+	if (read_file(argv[1], &data, &size) < 0)
+		return EXIT_USAGE;
+	rejected = esl_walk(data, size, print_esl_entry, NULL, &reason);
+	free(data);
+	if (rejected > 0) {
+		printf("rejected: %d signature list(s): %s\n", rejected, reason);
+		return EXIT_REFUSED;
+	}
+	return EXIT_SUCCESS;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "verify") == 0)
 		return cmd_verify(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "hash") == 0)
+		return cmd_hash(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "esl") == 0)
+		return cmd_esl(argc - 1, argv + 1);
 	return usage();
 }

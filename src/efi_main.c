@@ -7,10 +7,9 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include <openssl/x509.h>
-
 #include "efi_file.h"
 #include "efi_initrd.h"
+#include "efi_policy.h"
 #include "efi_security_override.h"
 #include "efi_vars.h"
 #include "load_options.h"
@@ -18,9 +17,6 @@
 
 #define DEFAULT_KERNEL L"vmlinuz.efi"
 #define DEFAULT_INITRD L"initrd.img"
-
-/* The vendor certificate (DER), linked in by src/vendor_cert.S. */
-extern const UINT8 vendor_cert[], vendor_cert_end[];
 
 struct secure_boot_state {
 	UINT8 secure_boot; /* the SecureBoot variable; 0 when unreadable */
@@ -52,35 +48,17 @@ static CHAR16 *join_path(const CHAR16 *dir, const UINT16 *name, UINTN len)
 	return path;
 }
 
-static STACK_OF(X509) *embedded_vendor_certs(void)
-{
-	const unsigned char *p = vendor_cert;
-	STACK_OF(X509) *certs = sk_X509_new_null();
-	X509 *cert;
-
-	if (!certs)
-		return NULL;
-	cert = d2i_X509(NULL, &p, vendor_cert_end - vendor_cert);
-	if (!cert || !sk_X509_push(certs, cert)) {
-		X509_free(cert);
-		sk_X509_free(certs);
-		return NULL;
-	}
-	return certs;
-}
-
 static void verify_kernel(const void *data, UINTN size, struct verdict *verdict)
 {
-	struct verify_policy policy = { .vendor_certs = embedded_vendor_certs() };
+	struct verify_policy policy;
 
-	if (!policy.vendor_certs) {
-		verdict->allowed = FALSE;
-		verdict->reason = "the embedded vendor certificate cannot be decoded";
-		verdict->detail[0] = '\0';
-		return;
+	verify_policy_init(&policy);
+	if (EFI_ERROR(efi_policy_load(&policy))) {
+		verdict_refuse(verdict, "no usable vendor certificate");
+	} else {
+		verify_image(data, size, &policy, verdict);
 	}
-	verify_image(data, size, &policy, verdict);
-	sk_X509_pop_free(policy.vendor_certs, X509_free);
+	verify_policy_free(&policy);
 }
 
 /* The initrd beside the kernel, if there is one; not an error when absent. */
@@ -217,17 +195,16 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 
 	verify_kernel(kernel, kernel_size, &verdict);
 	if (!verdict.allowed && sb.enforcing) {
-		Print(L"lockshim: refusing %s: %a\n", kernel_path, verdict.reason);
+		Print(L"lockshim: refusing %s: %a\n", kernel_path, verdict.message);
 		status = EFI_SECURITY_VIOLATION;
 		goto out;
 	}
 	if (!sb.enforcing)
 		Print(L"lockshim: Secure Boot is off: images are not enforced\n");
 	if (verdict.allowed)
-		Print(L"lockshim: booting %s: %a%a%a\n", kernel_path, verdict.reason,
-		      verdict.detail[0] ? ": " : "", verdict.detail);
+		Print(L"lockshim: booting %s: %a\n", kernel_path, verdict.message);
 	else
-		Print(L"lockshim: booting %s unverified: %a\n", kernel_path, verdict.reason);
+		Print(L"lockshim: booting %s unverified: %a\n", kernel_path, verdict.message);
 
 	status = start_kernel(image, self->DeviceHandle, kernel_path, kernel, kernel_size, &options);
 out:

@@ -21,3 +21,28 @@ EFI_STATUS efi_var_read_u8(const CHAR16 *name, EFI_GUID *vendor, UINT8 *value)
 	*value = buffer[0];
 	return EFI_SUCCESS;
 }
+
+EFI_STATUS efi_var_read(const CHAR16 *name, EFI_GUID *vendor, void **data, UINTN *size,
+			UINT32 *attributes)
+{
+	EFI_STATUS status;
+	void *buffer;
+
+	*data = NULL;
+	*size = 0;
+	status = uefi_call_wrapper(RT->GetVariable, 5, (CHAR16 *)name, vendor, attributes, size, NULL);
+	if (status != EFI_BUFFER_TOO_SMALL)
+		return EFI_ERROR(status) ? status : EFI_SUCCESS; /* absent, or empty */
+	buffer = AllocatePool(*size ? *size : 1);
+	if (!buffer)
+		return EFI_OUT_OF_RESOURCES;
+	status = uefi_call_wrapper(RT->GetVariable, 5, (CHAR16 *)name, vendor, attributes, size,
+				   buffer);
+	if (EFI_ERROR(status)) {
+		FreePool(buffer);
+		*size = 0;
+		return status;
+	}
+	*data = buffer;
+	return EFI_SUCCESS;
+}

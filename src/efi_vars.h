@@ -11,4 +11,11 @@
  */
 EFI_STATUS efi_var_read_u8(const CHAR16 *name, EFI_GUID *vendor, UINT8 *value);
 
+/*
+ * A whole variable, in a new pool buffer (FreePool it), with its attributes.
+ * Returns EFI_NOT_FOUND when absent.
+ */
+EFI_STATUS efi_var_read(const CHAR16 *name, EFI_GUID *vendor, void **data, UINTN *size,
+			UINT32 *attributes);
+
 #endif

@@ -3,69 +3,331 @@
 
 #include <string.h>
 
+#include <openssl/bio.h>
+
 #include "authenticode.h"
 #include "pe.h"
 
-static void verdict_set(struct verdict *v, bool allowed, const char *reason, X509 *cert)
+void verify_policy_init(struct verify_policy *policy)
 {
-	v->allowed = allowed;
-	v->reason = reason;
-	v->detail[0] = '\0';
-	if (cert)
-		X509_NAME_oneline(X509_get_subject_name(cert), v->detail, sizeof(v->detail));
+	sig_db_init(&policy->vendor, "vendor");
+	sig_db_init(&policy->vendor_dbx, "vendor dbx");
+	sig_db_init(&policy->db, "db");
+	sig_db_init(&policy->dbx, "dbx");
+	sig_db_init(&policy->mok, "MokList");
+	sig_db_init(&policy->mokx, "MokListX");
 }
 
-/* Is one WIN_CERTIFICATE entry a valid signature of @img by a vendor key? */
-static int check_entry(const struct pe_image *img, const uint8_t *der, size_t der_len,
-		       X509_STORE *vendor, X509 **anchor, const char **reason)
+void verify_policy_free(struct verify_policy *policy)
 {
-	struct authenticode_signature sig;
+	sig_db_free(&policy->vendor);
+	sig_db_free(&policy->vendor_dbx);
+	sig_db_free(&policy->db);
+	sig_db_free(&policy->dbx);
+	sig_db_free(&policy->mok);
+	sig_db_free(&policy->mokx);
+}
+
+/* What one decision needs: the image, its signatures, its digests as computed so far. */
+struct verification {
+	const struct verify_policy *policy;
+	struct pe_image img;
+	struct authenticode_signatures sigs;
+	struct {
+		uint8_t digest[EVP_MAX_MD_SIZE];
+		unsigned int size; /* 0: not computed yet */
+	} image_digest[3];         /* SHA-256, SHA-384, SHA-512 */
+	struct verdict *verdict;
+};
+
+static const enum esl_type image_digest_types[3] = { ESL_SHA256, ESL_SHA384, ESL_SHA512 };
+static const enum esl_type cert_digest_types[3] = { ESL_X509_SHA256, ESL_X509_SHA384,
+						    ESL_X509_SHA512 };
+static const char *const digest_names[3] = { "SHA-256", "SHA-384", "SHA-512" };
+
+static void subject_of(X509 *cert, char *out, size_t size)
+{
+	if (!X509_NAME_oneline(X509_get_subject_name(cert), out, (int)size))
+		BIO_snprintf(out, size, "(unprintable subject)");
+}
+
+static void hex_of(const uint8_t *data, size_t size, char *out, size_t out_size)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < size && 2 * i + 2 < out_size; i++) {
+		out[2 * i] = hex[data[i] >> 4];
+		out[2 * i + 1] = hex[data[i] & 15];
+	}
+	out[2 * i] = '\0';
+}
+
+static void decide(struct verdict *v, bool allowed, const struct sig_db *list, const char *message)
+{
+	v->allowed = allowed;
+	v->list = list ? list->name : NULL;
+	BIO_snprintf(v->message, sizeof(v->message), "%s", message);
+}
+
+void verdict_refuse(struct verdict *verdict, const char *message)
+{
+	memset(verdict, 0, sizeof(*verdict));
+	decide(verdict, false, NULL, message);
+}
+
+static bool has_digest_type(const struct sig_db *db, enum esl_type type)
+{
+	for (size_t i = 0; i < db->n_digests; i++)
+		if (db->digests[i].type == type)
+			return true;
+	return false;
+}
+
+/* The image's digest of kind @k, computed on first use: each is one pass over the image. */
+static int image_digest(struct verification *ver, size_t k)
+{
+	const char *reason;
+
+	if (ver->image_digest[k].size)
+		return 0;
+	if (pe_authenticode_digest(&ver->img, esl_type_md(image_digest_types[k]),
+				   ver->image_digest[k].digest, &ver->image_digest[k].size,
+				   &reason) < 0) {
+		decide(ver->verdict, false, NULL, reason);
+		return -1;
+	}
+	return 0;
+}
+
+static size_t digest_kind(const EVP_MD *md)
+{
+	for (size_t k = 0; k < 3; k++)
+		if (EVP_MD_get_type(md) == EVP_MD_get_type(esl_type_md(image_digest_types[k])))
+			return k;
+	return 0; /* authenticode.c accepts only these three */
+}
+
+/* Is the image's digest of kind @k in @db? */
+static int image_digest_in(struct verification *ver, size_t k, const struct sig_db *db, bool *found)
+{
+	*found = false;
+	if (!has_digest_type(db, image_digest_types[k]))
+		return 0;
+	if (image_digest(ver, k) < 0)
+		return -1;
+	*found = sig_db_has_digest(db, image_digest_types[k], ver->image_digest[k].digest,
+				   ver->image_digest[k].size);
+	return 0;
+}
+
+/* 1 when an image digest is in @db (the verdict says so), 0 when not, -1 on error. */
+static int check_image_digest(struct verification *ver, const struct sig_db *db, bool allow)
+{
+	char message[sizeof(ver->verdict->message)];
+	bool found;
+
+	for (size_t k = 0; k < 3; k++) {
+		if (image_digest_in(ver, k, db, &found) < 0)
+			return -1;
+		if (!found)
+			continue;
+		hex_of(ver->image_digest[k].digest, ver->image_digest[k].size, ver->verdict->entry,
+		       sizeof(ver->verdict->entry));
+		BIO_snprintf(message, sizeof(message), "image %s digest is in %s", digest_names[k],
+			     db->name);
+		decide(ver->verdict, allow, db, message);
+		return 1;
+	}
+	return 0;
+}
+
+/* 1 when @cert matches a deny list (the verdict says which), 0 when not, -1 on error. */
+static int check_cert_denied(struct verification *ver, X509 *cert)
+{
+	const struct sig_db *deny[] = { &ver->policy->dbx, &ver->policy->vendor_dbx,
+					&ver->policy->mokx };
+	char message[sizeof(ver->verdict->message)], subject[200];
+
+	for (size_t l = 0; l < sizeof(deny) / sizeof(deny[0]); l++) {
+		const struct sig_db *db = deny[l];
+
+		for (int i = 0; i < sk_X509_num(db->certs); i++) {
+			if (X509_cmp(cert, sk_X509_value(db->certs, i)) != 0)
+				continue;
+			subject_of(cert, ver->verdict->entry, sizeof(ver->verdict->entry));
+			BIO_snprintf(message, sizeof(message), "certificate %s is in %s",
+				     ver->verdict->entry, db->name);
+			decide(ver->verdict, false, db, message);
+			return 1;
+		}
+		for (size_t k = 0; k < 3; k++) {
+			uint8_t digest[EVP_MAX_MD_SIZE];
+			unsigned int size;
+
+			if (!has_digest_type(db, cert_digest_types[k]))
+				continue;
+			if (esl_cert_tbs_digest(cert, esl_type_md(cert_digest_types[k]), digest, &size) < 0) {
+				decide(ver->verdict, false, NULL, "cannot compute a certificate digest");
+				return -1;
+			}
+			if (!sig_db_has_digest(db, cert_digest_types[k], digest, size))
+				continue;
+			subject_of(cert, subject, sizeof(subject));
+			hex_of(digest, size, ver->verdict->entry, sizeof(ver->verdict->entry));
+			BIO_snprintf(message, sizeof(message), "certificate %s %s digest is in %s",
+				     subject, digest_names[k], db->name);
+			decide(ver->verdict, false, db, message);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int check_chain_denied(struct verification *ver, STACK_OF(X509) *certs)
+{
+	for (int i = 0; i < sk_X509_num(certs); i++) {
+		int r = check_cert_denied(ver, sk_X509_value(certs, i));
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * Deny by certificate: every certificate a signature carries, and any deny
+ * list certificate its signer chains to even when the signature does not
+ * carry it (a revoked CA).
+ */
+static int check_signature_denied(struct verification *ver, const struct authenticode_signature *sig)
+{
+	const struct sig_db *deny[] = { &ver->policy->dbx, &ver->policy->vendor_dbx,
+					&ver->policy->mokx };
+	char message[sizeof(ver->verdict->message)];
+	int r = check_chain_denied(ver, sig->p7->d.sign->cert);
+
+	if (r)
+		return r;
+	for (size_t l = 0; l < sizeof(deny) / sizeof(deny[0]); l++) {
+		STACK_OF(X509) *chain = NULL;
+		X509_STORE *store;
+		const char *reason;
+
+		if (sk_X509_num(deny[l]->certs) <= 0)
+			continue;
+		store = authenticode_trust_store(deny[l]->certs);
+		if (!store) {
+			decide(ver->verdict, false, NULL, "out of memory");
+			return -1;
+		}
+		r = authenticode_check_signer(sig, store, &chain, &reason);
+		X509_STORE_free(store);
+		if (r < 0)
+			continue;
+		subject_of(sk_X509_value(chain, sk_X509_num(chain) - 1), ver->verdict->entry,
+			   sizeof(ver->verdict->entry));
+		sk_X509_pop_free(chain, X509_free);
+		BIO_snprintf(message, sizeof(message), "certificate %s is in %s", ver->verdict->entry,
+			     deny[l]->name);
+		decide(ver->verdict, false, deny[l], message);
+		return 1;
+	}
+	return 0;
+}
+
+/* 1 when @sig is valid and its signer chains to @db (the verdict says so), 0 when not, -1 on error. */
+static int check_signature_allowed(struct verification *ver, const struct authenticode_signature *sig,
+				   const struct sig_db *db, const char **reason)
+{
+	char message[sizeof(ver->verdict->message)], signer[200];
+	STACK_OF(X509) *chain = NULL;
+	X509_STORE *store;
 	int r;
 
-	if (authenticode_signature_parse(der, der_len, &sig, reason) < 0)
+	if (sk_X509_num(db->certs) <= 0)
+		return 0;
+	store = authenticode_trust_store(db->certs);
+	if (!store) {
+		decide(ver->verdict, false, NULL, "out of memory");
 		return -1;
-	r = authenticode_check_image(&sig, img, reason);
-	if (r == 0)
-		r = authenticode_check_signer(&sig, vendor, anchor, reason);
-	authenticode_signature_free(&sig);
+	}
+	r = authenticode_check_signer(sig, store, &chain, reason);
+	X509_STORE_free(store);
+	if (r < 0)
+		return 0;
+	/* the chain as built may reach a certificate the signature did not carry */
+	r = check_chain_denied(ver, chain);
+	if (r == 0) {
+		subject_of(sk_X509_value(chain, 0), signer, sizeof(signer));
+		subject_of(sk_X509_value(chain, sk_X509_num(chain) - 1), ver->verdict->entry,
+			   sizeof(ver->verdict->entry));
+		BIO_snprintf(message, sizeof(message), "signed by %s, trusted through %s certificate %s",
+			     signer, db->name, ver->verdict->entry);
+		decide(ver->verdict, true, db, message);
+		r = 1;
+	}
+	sk_X509_pop_free(chain, X509_free);
 	return r;
+}
+
+static void verify_loaded(struct verification *ver)
+{
+	const struct verify_policy *p = ver->policy;
+	const struct sig_db *deny[] = { &p->dbx, &p->vendor_dbx, &p->mokx };
+	const struct sig_db *allow[] = { &p->vendor, &p->db, &p->mok };
+	const char *reason = "image is not signed";
+	int r;
+
+	for (size_t l = 0; l < 3; l++)
+		if (check_image_digest(ver, deny[l], false))
+			return;
+	for (size_t s = 0; s < ver->sigs.count; s++)
+		if (check_signature_denied(ver, &ver->sigs.sigs[s]))
+			return;
+
+	for (size_t l = 0; l < 3; l++)
+		if (check_image_digest(ver, allow[l], true))
+			return;
+	for (size_t s = 0; s < ver->sigs.count; s++) {
+		const struct authenticode_signature *sig = &ver->sigs.sigs[s];
+		size_t k = digest_kind(sig->md);
+
+		if (image_digest(ver, k) < 0)
+			return;
+		if (authenticode_check_image(sig, ver->image_digest[k].digest,
+					     ver->image_digest[k].size, &reason) < 0)
+			continue;
+		for (size_t l = 0; l < 3; l++) {
+			r = check_signature_allowed(ver, sig, allow[l], &reason);
+			if (r)
+				return;
+		}
+	}
+	decide(ver->verdict, false, NULL, reason);
 }
 
 void verify_image(const uint8_t *data, size_t size, const struct verify_policy *policy,
 		  struct verdict *verdict)
 {
-	struct pe_image *img;
-	X509_STORE *vendor = NULL;
-	const char *reason = "image is not signed";
-	const uint8_t *der;
-	size_t der_len, cursor = 0;
-	X509 *anchor = NULL;
-	int r;
+	struct verification *ver;
+	const char *reason;
 
-	/* struct pe_image is a few KiB: keep it off the firmware's small stack */
-	img = OPENSSL_zalloc(sizeof(*img));
-	if (!img) {
-		verdict_set(verdict, false, "out of memory", NULL);
+	memset(verdict, 0, sizeof(*verdict));
+	/* a few KiB: keep it off the firmware's small stack */
+	ver = OPENSSL_zalloc(sizeof(*ver));
+	if (!ver) {
+		decide(verdict, false, NULL, "out of memory");
 		return;
 	}
-	if (pe_parse(data, size, img, &reason) < 0) {
-		verdict_set(verdict, false, reason, NULL);
-		goto out;
-	}
-	vendor = authenticode_trust_store(policy->vendor_certs);
-	if (!vendor) {
-		verdict_set(verdict, false, "out of memory", NULL);
-		goto out;
-	}
-
-	while ((r = authenticode_next_entry(img, &cursor, &der, &der_len, &reason)) == 1)
-		if (check_entry(img, der, der_len, vendor, &anchor, &reason) == 0) {
-			verdict_set(verdict, true, "signed by a vendor certificate", anchor);
-			X509_free(anchor);
-			goto out;
-		}
-	verdict_set(verdict, false, reason, NULL);
-out:
-	X509_STORE_free(vendor);
-	OPENSSL_free(img);
+	ver->policy = policy;
+	ver->verdict = verdict;
+	if (pe_parse(data, size, &ver->img, &reason) < 0)
+		decide(verdict, false, NULL, reason);
+	else if (authenticode_collect(&ver->img, &ver->sigs, &reason) < 0)
+		decide(verdict, false, NULL, reason);
+	else
+		verify_loaded(ver);
+	authenticode_signatures_free(&ver->sigs);
+	OPENSSL_free(ver);
 }

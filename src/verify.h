@@ -3,6 +3,13 @@
  * The verification policy: given an image and the trust lists, decide
  * whether it may run, and say why. The loader and the host CLI both call
  * verify_image; neither decides anything on its own.
+ *
+ * Deny first: the image is refused if its digest, or any certificate of any
+ * of its signatures (nested ones included) or of any signer's chain, is in
+ * dbx, the vendor dbx or MokListX. Only then is it allowed if its digest is
+ * in the vendor list, db or MokList, or if a valid signature's signer chains
+ * to a certificate in one of them. This is stricter than shim 16.1, which
+ * boots an image with one signature by a revoked key and one by a trusted key.
  */
 #ifndef LOCKSHIM_VERIFY_H
 #define LOCKSHIM_VERIFY_H
@@ -11,17 +18,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <openssl/x509.h>
+#include "signature_list.h"
 
 struct verify_policy {
-	STACK_OF(X509) *vendor_certs; /* the certificates built into lockshim */
+	struct sig_db vendor;     /* certificates (and digests) built into lockshim */
+	struct sig_db vendor_dbx; /* revocations built into lockshim */
+	struct sig_db db, dbx;    /* the firmware's */
+	struct sig_db mok, mokx;  /* MokList, MokListX; empty when not trusted */
 };
+
+/* Every list empty, each with the name verdicts use. */
+void verify_policy_init(struct verify_policy *policy);
+void verify_policy_free(struct verify_policy *policy);
 
 struct verdict {
 	bool allowed;
-	const char *reason;   /* one line, static text */
-	char detail[256];     /* the certificate that decided it, or empty */
+	const char *list;  /* the list whose entry decided, or NULL */
+	char entry[256];   /* that entry: a certificate subject or a hex digest; or empty */
+	char message[384]; /* one line for the console */
 };
+
+/* A refusal decided outside the policy (the loader cannot build its lists). */
+void verdict_refuse(struct verdict *verdict, const char *message);
 
 /* Decide on the PE image of @size bytes at @data. Never fails: a refusal is a verdict. */
 void verify_image(const uint8_t *data, size_t size, const struct verify_policy *policy,

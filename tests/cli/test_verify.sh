@@ -35,7 +35,7 @@ for signer in vendor rogue db; do
 		--output "$work/$signer.efi" "$work/unsigned.efi" || not_ok "sign with $signer"
 done
 
-expect 0 '^allowed: .*vendor certificate.*CN ?= ?lockshim test vendor' "cli: vendor-signed image allowed" -- \
+expect 0 '^allowed: .*signed by /CN=lockshim test vendor, trusted through vendor certificate /CN=lockshim test vendor' "cli: vendor-signed image allowed" -- \
 	verify --vendor-cert "$pki/vendor.der" "$work/vendor.efi"
 expect 0 '^allowed:' "cli: PEM vendor certificate accepted" -- \
 	verify --vendor-cert "$pki/vendor.crt" "$work/vendor.efi"
@@ -60,6 +60,6 @@ expect 2 'usage' "cli: no arguments is a usage error" --
 expect 2 'usage' "cli: missing image is a usage error" -- verify --vendor-cert "$pki/vendor.der"
 expect 2 'no such file|No such file' "cli: unreadable image exits 2" -- \
 	verify --vendor-cert "$pki/vendor.der" "$work/absent.efi"
-expect 2 'not a DER or PEM certificate' "cli: bad certificate file exits 2" -- \
+expect 2 'neither a certificate nor a usable signature list' "cli: bad certificate file exits 2" -- \
 	verify --vendor-cert "$work/unsigned.efi" "$work/vendor.efi"
 exit $failed

@@ -102,7 +102,7 @@ outside_vendor_kernel_boots() {
 		"$OUTSIDE/lockshim-db.efi" "$OUTSIDE/kernel.efi" 0.5 \
 		'LOCKSHIM-TEST-DONE' 'lockshim: refusing' 'No bootable option' || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
-		expect_log -F "lockshim: booting $KPATH: signed by a vendor certificate: /CN=outside vendor" &&
+		expect_log -F "lockshim: booting $KPATH: signed by /CN=outside vendor, trusted through vendor certificate /CN=outside vendor" &&
 		expect_log -F "$MARKER"
 }
 

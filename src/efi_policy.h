@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/*
+ * The trust lists the loader verifies against: the vendor certificate and
+ * vendor dbx built into lockshim, the firmware's db and dbx, and the
+ * machine owner's MokList and MokListX when their attributes show that only
+ * boot-time code (the MOK manager) can have written them.
+ */
+#ifndef LOCKSHIM_EFI_POLICY_H
+#define LOCKSHIM_EFI_POLICY_H
+
+#include <efi.h>
+
+#include "verify.h"
+
+/* rhboot/shim's vendor GUID, under which the MOK variables live */
+#define SHIM_LOCK_GUID \
+	{ 0x605dab50, 0xe046, 0x4300, { 0xab, 0xb6, 0x3d, 0xd8, 0x10, 0xdd, 0x8b, 0x23 } }
+
+/*
+ * Fill @policy (initialised by the caller). Problems with one list are
+ * printed and that list is left out or partly used; the call fails only when
+ * the embedded vendor certificate is unusable.
+ */
+EFI_STATUS efi_policy_load(struct verify_policy *policy);
+
+#endif

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#include "signature_list.h"
+
+#include <limits.h>
+#include <string.h>
+
+#include <openssl/asn1.h>
+#include <openssl/crypto.h>
+
+#include "safe_math.h"
+
+/* A GUID as stored: the first three fields little-endian, the last eight bytes as they are. */
+#define GUID(a, b, c, d0, d1, d2, d3, d4, d5, d6, d7)                                        \
+	{ (a) & 0xff, ((a) >> 8) & 0xff, ((a) >> 16) & 0xff, ((a) >> 24) & 0xff, (b) & 0xff,   \
+	  ((b) >> 8) & 0xff, (c) & 0xff, ((c) >> 8) & 0xff, d0, d1, d2, d3, d4, d5, d6, d7 }
+
+static const struct {
+	enum esl_type type;
+	uint8_t guid[16];
+	const char *name;
+	size_t digest_size; /* 0 for certificates */
+	size_t trailer;     /* bytes after the digest: the EFI_TIME of X509_SHA* entries */
+} esl_types[] = {
+	{ ESL_X509, GUID(0xa5c059a1, 0x94e4, 0x4aa7, 0x87, 0xb5, 0xab, 0x15, 0x5c, 0x2b, 0xf0, 0x72),
+	  "X509", 0, 0 },
+	{ ESL_SHA256, GUID(0xc1c41626, 0x504c, 0x4092, 0xac, 0xa9, 0x41, 0xf9, 0x36, 0x93, 0x43, 0x28),
+	  "SHA256", 32, 0 },
+	{ ESL_SHA384, GUID(0xff3e5307, 0x9fd0, 0x48c9, 0x85, 0xf1, 0x8a, 0xd5, 0x6c, 0x70, 0x1e, 0x01),
+	  "SHA384", 48, 0 },
+	{ ESL_SHA512, GUID(0x093e0fae, 0xa6c4, 0x4f50, 0x9f, 0x1b, 0xd4, 0x1e, 0x2b, 0x89, 0xc1, 0x9a),
+	  "SHA512", 64, 0 },
+	{ ESL_X509_SHA256,
+	  GUID(0x3bd2a492, 0x96c0, 0x4079, 0xb4, 0x20, 0xfc, 0xf9, 0x8e, 0xf1, 0x03, 0xed),
+	  "X509_SHA256", 32, 16 },
+	{ ESL_X509_SHA384,
+	  GUID(0x7076876e, 0x80c2, 0x4ee6, 0xaa, 0xd2, 0x28, 0xb3, 0x49, 0xa6, 0x86, 0x5b),
+	  "X509_SHA384", 48, 16 },
+	{ ESL_X509_SHA512,
+	  GUID(0x446dbf63, 0x2502, 0x4cda, 0xbc, 0xfa, 0x24, 0x65, 0xd2, 0xb0, 0xfe, 0x9d),
+	  "X509_SHA512", 64, 16 },
+};
+
+#define N_TYPES (sizeof(esl_types) / sizeof(esl_types[0]))
+
+static size_t type_index(const uint8_t *guid)
+{
+	for (size_t i = 0; i < N_TYPES; i++)
+		if (memcmp(guid, esl_types[i].guid, 16) == 0)
+			return i;
+	return N_TYPES;
+}
+
+const char *esl_type_name(enum esl_type type)
+{
+	for (size_t i = 0; i < N_TYPES; i++)
+		if (esl_types[i].type == type)
+			return esl_types[i].name;
+	return "unknown";
+}
+
+const EVP_MD *esl_type_md(enum esl_type type)
+{
+	switch (type) {
+	case ESL_SHA256:
+	case ESL_X509_SHA256:
+		return EVP_sha256();
+	case ESL_SHA384:
+	case ESL_X509_SHA384:
+		return EVP_sha384();
+	case ESL_SHA512:
+	case ESL_X509_SHA512:
+		return EVP_sha512();
+	default:
+		return NULL;
+	}
+}
+
+/* Is @der exactly one DER certificate? */
+static bool is_one_certificate(const uint8_t *der, size_t size)
+{
+	const unsigned char *p = der;
+	X509 *cert;
+
+	if (size == 0 || size > LONG_MAX)
+		return false;
+	cert = d2i_X509(NULL, &p, (long)size);
+	X509_free(cert);
+	return cert && p == der + size;
+}
+
+/* Check one list's entries against its type; the list's sizes are already consistent. */
+static const char *check_entries(size_t t, const uint8_t *entries, size_t count, size_t sig_size)
+{
+	if (t == N_TYPES)
+		return NULL; /* unused type: nothing to check */
+	if (esl_types[t].digest_size) {
+		if (sig_size != ESL_OWNER_SIZE + esl_types[t].digest_size + esl_types[t].trailer)
+			return "signature size does not match the list's digest type";
+		return NULL;
+	}
+	for (size_t i = 0; i < count; i++)
+		if (!is_one_certificate(entries + i * sig_size + ESL_OWNER_SIZE,
+					sig_size - ESL_OWNER_SIZE))
+			return "X509 entry is not exactly one DER certificate";
+	return NULL;
+}
+
+int esl_walk(const uint8_t *data, size_t size, esl_visit_fn visit, void *ctx, const char **reason)
+{
+	size_t offset = 0;
+	int rejected = 0;
+
+	while (offset < size) {
+		const uint8_t *list = data + offset;
+		uint32_t list_size, header_size, sig_size;
+		size_t body, count, t;
+		const char *why = NULL;
+
+		if (size - offset < ESL_HEADER_SIZE) {
+			*reason = "signature list header truncated";
+			return rejected + 1;
+		}
+		list_size = read_le32(list + 16);
+		header_size = read_le32(list + 20);
+		sig_size = read_le32(list + 24);
+		if (list_size < ESL_HEADER_SIZE || list_size > size - offset) {
+			/* without a usable size there is no way to find the next list */
+			*reason = "SignatureListSize does not fit the data";
+			return rejected + 1;
+		}
+		offset += list_size;
+
+		body = list_size - ESL_HEADER_SIZE;
+		if (header_size > body)
+			why = "SignatureHeaderSize larger than the list";
+		else if (sig_size < ESL_OWNER_SIZE)
+			why = "SignatureSize smaller than an owner GUID";
+		else if ((body - header_size) % sig_size)
+			why = "list size is not a whole number of signatures";
+		if (!why) {
+			t = type_index(list);
+			count = (body - header_size) / sig_size;
+			why = check_entries(t, list + ESL_HEADER_SIZE + header_size, count, sig_size);
+		}
+		if (why) {
+			if (!rejected)
+				*reason = why;
+			rejected++;
+			continue;
+		}
+		if (t == N_TYPES)
+			continue;
+
+		for (size_t i = 0; i < count; i++) {
+			const uint8_t *entry = list + ESL_HEADER_SIZE + header_size + i * sig_size;
+			struct esl_entry e = {
+				.type = esl_types[t].type,
+				.owner = entry,
+				.data = entry + ESL_OWNER_SIZE,
+				.size = esl_types[t].digest_size ? esl_types[t].digest_size
+								 : sig_size - ESL_OWNER_SIZE,
+			};
+			int r = visit(&e, ctx);
+
+			if (r)
+				return r;
+		}
+	}
+	return rejected;
+}
+
+int esl_cert_tbs_digest(X509 *cert, const EVP_MD *md, uint8_t *out, unsigned int *out_len)
+{
+	unsigned char *der = NULL;
+	const unsigned char *p, *tbs;
+	long len, tbs_len;
+	int der_len, tag, class, r = -1;
+
+	der_len = i2d_X509(cert, &der);
+	if (der_len <= 0)
+		return -1;
+	p = der;
+	/* Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm, signature } */
+	if (ASN1_get_object(&p, &len, &tag, &class, der_len) & 0x80 || tag != V_ASN1_SEQUENCE)
+		goto out;
+	tbs = p;
+	if (ASN1_get_object(&p, &tbs_len, &tag, &class, der + der_len - p) & 0x80 ||
+	    tag != V_ASN1_SEQUENCE || tbs_len > der + der_len - p)
+		goto out;
+	if (EVP_Digest(tbs, (size_t)(p - tbs) + (size_t)tbs_len, out, out_len, md, NULL) == 1)
+		r = 0;
+out:
+	OPENSSL_free(der);
+	return r;
+}
+
+void sig_db_init(struct sig_db *db, const char *name)
+{
+	memset(db, 0, sizeof(*db));
+	db->name = name;
+}
+
+void sig_db_free(struct sig_db *db)
+{
+	sk_X509_pop_free(db->certs, X509_free);
+	OPENSSL_free(db->digests);
+	sig_db_init(db, db->name);
+}
+
+int sig_db_add_cert(struct sig_db *db, X509 *cert)
+{
+	if (!db->certs && !(db->certs = sk_X509_new_null()))
+		return -1;
+	if (!X509_up_ref(cert))
+		return -1;
+	if (!sk_X509_push(db->certs, cert)) {
+		X509_free(cert);
+		return -1;
+	}
+	return 0;
+}
+
+static int sig_db_add_digest(struct sig_db *db, enum esl_type type, const uint8_t *digest,
+			     size_t size)
+{
+	if (size > EVP_MAX_MD_SIZE)
+		return -1;
+	if (db->n_digests == db->capacity) {
+		size_t capacity = db->capacity ? db->capacity * 2 : 16;
+		struct esl_digest *grown;
+
+		if (capacity > SIZE_MAX / sizeof(*grown))
+			return -1;
+		grown = OPENSSL_realloc(db->digests, capacity * sizeof(*grown));
+		if (!grown)
+			return -1;
+		db->digests = grown;
+		db->capacity = capacity;
+	}
+	db->digests[db->n_digests].type = type;
+	memcpy(db->digests[db->n_digests].digest, digest, size);
+	db->digests[db->n_digests].size = (unsigned int)size;
+	db->n_digests++;
+	return 0;
+}
+
+static int add_entry(const struct esl_entry *e, void *ctx)
+{
+	struct sig_db *db = ctx;
+	const unsigned char *p = e->data;
+	X509 *cert;
+	int r;
+
+	if (e->type != ESL_X509)
+		return sig_db_add_digest(db, e->type, e->data, e->size) < 0 ? -1 : 0;
+	cert = d2i_X509(NULL, &p, (long)e->size); /* esl_walk checked it decodes */
+	if (!cert)
+		return -1;
+	r = sig_db_add_cert(db, cert);
+	X509_free(cert);
+	return r;
+}
+
+int sig_db_add_esl(struct sig_db *db, const uint8_t *data, size_t size, const char **reason)
+{
+	return esl_walk(data, size, add_entry, db, reason);
+}
+
+bool sig_db_has_digest(const struct sig_db *db, enum esl_type type, const uint8_t *digest,
+		       unsigned int size)
+{
+	for (size_t i = 0; i < db->n_digests; i++)
+		if (db->digests[i].type == type && db->digests[i].size == size &&
+		    CRYPTO_memcmp(db->digests[i].digest, digest, size) == 0)
+			return true;
+	return false;
+}
+
+bool sig_db_is_empty(const struct sig_db *db)
+{
+	return sk_X509_num(db->certs) <= 0 && db->n_digests == 0;
+}
