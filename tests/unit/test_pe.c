@@ -174,6 +174,9 @@ int main(void)
 	CHECK(REFUSED_AFTER(put32(m + SECTIONS + 40 + 16, 0xfffffe00)), "SizeOfRawData near 4 GiB refused");
 	CHECK(REFUSED_AFTER(put32(m + SECTIONS + 40 + 8, 0x3000)), "section past SizeOfImage refused");
 	CHECK(REFUSED_AFTER(put32(m + OPT + 16, 0x3000)), "entry point outside the image refused");
+	CHECK(REFUSED_AFTER(put32(m + SECTIONS + 40 + 8, 0); put32(m + SECTIONS + 40 + 12, 0x2f00)),
+	      "VirtualSize 0: SizeOfRawData past SizeOfImage refused");
+	CHECK(REFUSED_AFTER(put32(m + SECTIONS + 12, 0x100)), "section mapped over the headers refused");
 	CHECK(REFUSED_AFTER(put32(m + OPT + 112 + 32, CERT_OFFSET + 8)), "certificate table past the end refused");
 	CHECK(REFUSED_AFTER(put32(m + OPT + 112 + 32, 0x100)), "certificate table over the headers refused");
 	CHECK(REFUSED_AFTER(put32(m + OPT + 112 + 32, CERT_OFFSET - 4)), "unaligned certificate table refused");
