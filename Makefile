@@ -19,7 +19,8 @@ CACHE_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/lockshim
 VERSION   := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 # The verification core: plain C, no firmware calls, built for both platforms.
-CORE_SRCS := src/pe.c src/authenticode.c src/signature_list.c src/verify.c src/load_options.c
+CORE_SRCS := src/pe.c src/authenticode.c src/signature_list.c src/verify.c src/load_options.c \
+             src/lockdown_table.c
 
 # Loader-only sources: the thin firmware shell around the core.
 EFI_SRCS  := src/efi_main.c src/efi_file.c src/efi_vars.c src/efi_policy.c \
@@ -131,7 +132,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/t
 .PHONY: unit-tests
 unit-tests: $(UNIT_TESTS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(SAN_OBJS)
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(SAN_OBJS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(SANITIZE) -Itests/unit $< $(SAN_OBJS) $(HOST_LIBS) -o $@
 

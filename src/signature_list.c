@@ -280,3 +280,84 @@ bool sig_db_is_empty(const struct sig_db *db)
 {
 	return sk_X509_num(db->certs) <= 0 && db->n_digests == 0;
 }
+
+static int append(uint8_t **data, size_t *size, size_t extra, uint8_t **at)
+{
+	uint8_t *grown;
+
+	if (extra > SIZE_MAX - *size || *size + extra > UINT32_MAX)
+		goto fail;
+	grown = OPENSSL_realloc(*data, *size + extra);
+	if (!grown)
+		goto fail;
+	*data = grown;
+	*at = grown + *size;
+	*size += extra;
+	return 0;
+fail:
+	OPENSSL_free(*data);
+	*data = NULL;
+	*size = 0;
+	return -1;
+}
+
+static void write_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void write_list_header(uint8_t *p, size_t t, size_t list_size, size_t sig_size)
+{
+	memcpy(p, esl_types[t].guid, 16);
+	write_le32(p + 16, (uint32_t)list_size);
+	write_le32(p + 20, 0);
+	write_le32(p + 24, (uint32_t)sig_size);
+}
+
+int sig_db_to_esl(const struct sig_db *db, const uint8_t *owner, bool certs_only, uint8_t **data,
+		  size_t *size)
+{
+	uint8_t *at;
+
+	for (int i = 0; i < sk_X509_num(db->certs); i++) {
+		unsigned char *der = NULL;
+		int der_len = i2d_X509(sk_X509_value(db->certs, i), &der);
+
+		if (der_len <= 0 ||
+		    append(data, size, ESL_HEADER_SIZE + ESL_OWNER_SIZE + (size_t)der_len, &at) < 0) {
+			OPENSSL_free(der);
+			return -1;
+		}
+		write_list_header(at, 0, ESL_HEADER_SIZE + ESL_OWNER_SIZE + (size_t)der_len,
+				  ESL_OWNER_SIZE + (size_t)der_len);
+		memcpy(at + ESL_HEADER_SIZE, owner, ESL_OWNER_SIZE);
+		memcpy(at + ESL_HEADER_SIZE + ESL_OWNER_SIZE, der, (size_t)der_len);
+		OPENSSL_free(der);
+	}
+	if (certs_only)
+		return 0;
+	for (size_t t = 1; t < N_TYPES; t++) {
+		size_t sig_size = ESL_OWNER_SIZE + esl_types[t].digest_size + esl_types[t].trailer;
+		size_t count = 0;
+
+		for (size_t i = 0; i < db->n_digests; i++)
+			count += db->digests[i].type == esl_types[t].type;
+		if (!count)
+			continue;
+		if (append(data, size, ESL_HEADER_SIZE + count * sig_size, &at) < 0)
+			return -1;
+		write_list_header(at, t, ESL_HEADER_SIZE + count * sig_size, sig_size);
+		at += ESL_HEADER_SIZE;
+		for (size_t i = 0; i < db->n_digests; i++) {
+			if (db->digests[i].type != esl_types[t].type)
+				continue;
+			memcpy(at, owner, ESL_OWNER_SIZE);
+			memcpy(at + ESL_OWNER_SIZE, db->digests[i].digest, esl_types[t].digest_size);
+			/* the revocation time of X509_SHA* entries: zero, "always revoked" */
+			memset(at + ESL_OWNER_SIZE + esl_types[t].digest_size, 0, esl_types[t].trailer);
+			at += sig_size;
+		}
+	}
+	return 0;
+}

@@ -101,4 +101,13 @@ bool sig_db_has_digest(const struct sig_db *db, enum esl_type type, const uint8_
 
 bool sig_db_is_empty(const struct sig_db *db);
 
+/*
+ * Serialise @db as EFI_SIGNATURE_LISTs (one list per certificate, one per
+ * digest type), owned by @owner (16 bytes), appended to the OPENSSL_malloc'd
+ * buffer *@data of *@size bytes. With @certs_only, digests are left out.
+ * Returns 0 or -1 (out of memory; the buffer is then freed).
+ */
+int sig_db_to_esl(const struct sig_db *db, const uint8_t *owner, bool certs_only, uint8_t **data,
+		  size_t *size);
+
 #endif

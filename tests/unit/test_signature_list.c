@@ -6,10 +6,10 @@
  */
 #include "signature_list.h"
 #include "unit.h"
+#include "unit_x509.h"
 
 #include <stdlib.h>
 
-#include <openssl/rsa.h>
 #include <openssl/sha.h>
 
 static const uint8_t sha256_guid[16] = { 0x26, 0x16, 0xc4, 0xc1, 0x4c, 0x50, 0x92, 0x40,
@@ -67,24 +67,6 @@ static int walk(const struct buf *b, size_t size, struct sig_db *db, const char 
 	r = sig_db_add_esl(db, copy, size, reason);
 	free(copy);
 	return r;
-}
-
-static X509 *make_cert(void)
-{
-	EVP_PKEY *key = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)1024);
-	X509 *cert = X509_new();
-
-	X509_set_version(cert, 2);
-	ASN1_INTEGER_set(X509_get_serialNumber(cert), 1);
-	X509_NAME_add_entry_by_txt(X509_get_subject_name(cert), "CN", MBSTRING_ASC,
-				   (const unsigned char *)"unit test", -1, -1, 0);
-	X509_set_issuer_name(cert, X509_get_subject_name(cert));
-	X509_gmtime_adj(X509_getm_notBefore(cert), 0);
-	X509_gmtime_adj(X509_getm_notAfter(cert), 3600);
-	X509_set_pubkey(cert, key);
-	X509_sign(cert, key, EVP_sha256());
-	EVP_PKEY_free(key);
-	return cert;
 }
 
 static void test_valid(const uint8_t *der, size_t der_len)
@@ -175,7 +157,7 @@ static void bad_list_size_zero(struct buf *b)
 
 int main(void)
 {
-	X509 *cert = make_cert();
+	X509 *cert = unit_make_cert("unit test");
 	unsigned char *der = NULL;
 	int der_len = i2d_X509(cert, &der);
 	struct buf b = { 0 };

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#include "lockdown_table.h"
+
+#include <string.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+
+#include "safe_math.h"
+
+/* The owner GUID of the entries lockshim writes: the table's own GUID, as stored. */
+static const uint8_t table_owner[16] = { 0x72, 0xc4, 0xee, 0x85, 0xa6, 0xa2, 0xf6, 0x46,
+					 0x87, 0x2c, 0xff, 0x2c, 0xe7, 0x41, 0xed, 0x80 };
+
+static int table_digest(const uint8_t *table, size_t size, uint8_t *out)
+{
+	const size_t digest_at = offsetof(struct lockshim_table, digest);
+	static const uint8_t zero[32];
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned int len;
+	int ok;
+
+	ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1 &&
+	     EVP_DigestUpdate(ctx, table, digest_at) == 1 &&
+	     EVP_DigestUpdate(ctx, zero, sizeof(zero)) == 1 &&
+	     EVP_DigestUpdate(ctx, table + digest_at + 32, size - digest_at - 32) == 1 &&
+	     EVP_DigestFinal_ex(ctx, out, &len) == 1;
+	EVP_MD_CTX_free(ctx);
+	return ok ? 0 : -1;
+}
+
+static void put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	put_le16(p, (uint16_t)v);
+	put_le16(p + 2, (uint16_t)(v >> 16));
+}
+
+#define FIELD(name) offsetof(struct lockshim_table, name)
+
+int lockdown_table_build(const struct lockdown_state *state, const struct verify_policy *policy,
+			 uint8_t **table, size_t *size)
+{
+	uint8_t *trusted = NULL, *denied = NULL, *t;
+	size_t trusted_size = 0, denied_size = 0, total;
+	int r = -1;
+
+	*table = NULL;
+	if (sig_db_to_esl(&policy->vendor, table_owner, true, &trusted, &trusted_size) < 0 ||
+	    sig_db_to_esl(&policy->mok, table_owner, true, &trusted, &trusted_size) < 0 ||
+	    sig_db_to_esl(&policy->vendor_dbx, table_owner, false, &denied, &denied_size) < 0 ||
+	    sig_db_to_esl(&policy->mokx, table_owner, false, &denied, &denied_size) < 0)
+		goto out;
+	total = sizeof(struct lockshim_table) + trusted_size + denied_size;
+	if (total > UINT32_MAX)
+		goto out;
+	t = OPENSSL_zalloc(total);
+	if (!t)
+		goto out;
+
+	memcpy(t + FIELD(magic), LOCKSHIM_TABLE_MAGIC, 8);
+	put_le16(t + FIELD(version), LOCKSHIM_TABLE_VERSION);
+	put_le16(t + FIELD(header_size), sizeof(struct lockshim_table));
+	put_le32(t + FIELD(total_size), (uint32_t)total);
+	put_le32(t + FIELD(flags), state->locked ? LOCKSHIM_TABLE_LOCKED : 0);
+	put_le32(t + FIELD(lock_reason), state->locked ? state->lock_reason : LOCKSHIM_LOCK_NONE);
+	t[FIELD(secure_boot)] = state->secure_boot;
+	t[FIELD(setup_mode)] = state->setup_mode;
+	t[FIELD(mok_sb_state)] = state->mok_sb_state;
+	put_le32(t + FIELD(trusted_keys_offset), sizeof(struct lockshim_table));
+	put_le32(t + FIELD(trusted_keys_size), (uint32_t)trusted_size);
+	put_le32(t + FIELD(denied_offset), (uint32_t)(sizeof(struct lockshim_table) + trusted_size));
+	put_le32(t + FIELD(denied_size), (uint32_t)denied_size);
+	if (trusted_size)
+		memcpy(t + sizeof(struct lockshim_table), trusted, trusted_size);
+	if (denied_size)
+		memcpy(t + sizeof(struct lockshim_table) + trusted_size, denied, denied_size);
+	if (table_digest(t, total, t + FIELD(digest)) < 0) {
+		OPENSSL_free(t);
+		goto out;
+	}
+	*table = t;
+	*size = total;
+	r = 0;
+out:
+	OPENSSL_free(trusted);
+	OPENSSL_free(denied);
+	return r;
+}
+
+int lockdown_table_check(const uint8_t *data, size_t size, const char **reason)
+{
+	uint8_t digest[32];
+	uint32_t total, off, len;
+
+	if (size < sizeof(struct lockshim_table)) {
+		*reason = "table smaller than its header";
+		return -1;
+	}
+	if (memcmp(data + FIELD(magic), LOCKSHIM_TABLE_MAGIC, 8) != 0) {
+		*reason = "bad magic";
+		return -1;
+	}
+	if (read_le16(data + FIELD(version)) != LOCKSHIM_TABLE_VERSION ||
+	    read_le16(data + FIELD(header_size)) != sizeof(struct lockshim_table)) {
+		*reason = "unknown version or header size";
+		return -1;
+	}
+	total = read_le32(data + FIELD(total_size));
+	if (total < sizeof(struct lockshim_table) || total > size) {
+		*reason = "total size out of range";
+		return -1;
+	}
+	off = read_le32(data + FIELD(trusted_keys_offset));
+	len = read_le32(data + FIELD(trusted_keys_size));
+	if (!range_inside(off, len, total) || (len && off < sizeof(struct lockshim_table))) {
+		*reason = "trusted keys outside the table";
+		return -1;
+	}
+	off = read_le32(data + FIELD(denied_offset));
+	len = read_le32(data + FIELD(denied_size));
+	if (!range_inside(off, len, total) || (len && off < sizeof(struct lockshim_table))) {
+		*reason = "denied entries outside the table";
+		return -1;
+	}
+	if (table_digest(data, total, digest) < 0 ||
+	    CRYPTO_memcmp(digest, data + FIELD(digest), sizeof(digest)) != 0) {
+		*reason = "digest mismatch";
+		return -1;
+	}
+	return 0;
+}
