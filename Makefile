@@ -24,7 +24,7 @@ CORE_SRCS := src/pe.c src/authenticode.c src/signature_list.c src/verify.c src/l
 
 # Loader-only sources: the thin firmware shell around the core.
 EFI_SRCS  := src/efi_main.c src/efi_file.c src/efi_vars.c src/efi_policy.c \
-             src/efi_security_override.c src/efi_initrd.c
+             src/efi_security_override.c src/efi_initrd.c src/efi_handoff.c
 EFI_ASM   := src/vendor_certs.S src/sbat.S
 
 # Embedded vendor certificate: the test one unless the builder names theirs;

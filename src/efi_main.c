@@ -8,6 +8,7 @@
 #include <efilib.h>
 
 #include "efi_file.h"
+#include "efi_handoff.h"
 #include "efi_initrd.h"
 #include "efi_policy.h"
 #include "efi_security_override.h"
@@ -48,17 +49,19 @@ static CHAR16 *join_path(const CHAR16 *dir, const UINT16 *name, UINTN len)
 	return path;
 }
 
-static void verify_kernel(const void *data, UINTN size, struct verdict *verdict)
+/* What the kernel is told: locked when Secure Boot is enforced (lockshim then verified it). */
+static void lockdown_state_of(const struct secure_boot_state *sb, struct lockdown_state *state)
 {
-	struct verify_policy policy;
+	UINT8 mok_sb_state;
+	EFI_GUID shim_lock = SHIM_LOCK_GUID;
 
-	verify_policy_init(&policy);
-	if (EFI_ERROR(efi_policy_load(&policy))) {
-		verdict_refuse(verdict, "no usable vendor certificate");
-	} else {
-		verify_image(data, size, &policy, verdict);
-	}
-	verify_policy_free(&policy);
+	if (EFI_ERROR(efi_var_read_u8(L"MokSBState", &shim_lock, &mok_sb_state)))
+		mok_sb_state = LOCKSHIM_VAR_ABSENT;
+	state->locked = sb->enforcing;
+	state->lock_reason = sb->enforcing ? LOCKSHIM_LOCK_SECURE_BOOT : LOCKSHIM_LOCK_NONE;
+	state->secure_boot = sb->secure_boot;
+	state->setup_mode = sb->setup_mode;
+	state->mok_sb_state = mok_sb_state;
 }
 
 /* The initrd beside the kernel, if there is one; not an error when absent. */
@@ -151,6 +154,8 @@ out:
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 {
 	struct secure_boot_state sb;
+	struct lockdown_state lockdown;
+	struct verify_policy policy;
 	struct load_options options = { 0 };
 	struct verdict verdict;
 	EFI_LOADED_IMAGE *self;
@@ -161,6 +166,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	EFI_STATUS status;
 
 	InitializeLib(image, system_table);
+	verify_policy_init(&policy);
 	Print(L"lockshim %a\n", LOCKSHIM_VERSION);
 	read_secure_boot_state(&sb);
 	Print(L"lockshim: SecureBoot=%d SetupMode=%d\n", sb.secure_boot, sb.setup_mode);
@@ -176,8 +182,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	}
 
 	dir = efi_file_directory(self->FilePath);
-	if (!dir)
-		return EFI_OUT_OF_RESOURCES;
+	if (!dir) {
+		status = EFI_OUT_OF_RESOURCES;
+		goto out;
+	}
 	if (options.kernel_path)
 		kernel_path = join_path(dir, options.kernel_path, options.kernel_path_len);
 	else
@@ -193,7 +201,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		goto out;
 	}
 
-	verify_kernel(kernel, kernel_size, &verdict);
+	if (EFI_ERROR(efi_policy_load(&policy)))
+		verdict_refuse(&verdict, "no usable vendor certificate");
+	else
+		verify_image(kernel, kernel_size, &policy, &verdict);
 	if (!verdict.allowed && sb.enforcing) {
 		Print(L"lockshim: refusing %s: %a\n", kernel_path, verdict.message);
 		status = EFI_SECURITY_VIOLATION;
@@ -206,11 +217,22 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	else
 		Print(L"lockshim: booting %s unverified: %a\n", kernel_path, verdict.message);
 
+	lockdown_state_of(&sb, &lockdown);
+	status = efi_handoff_install(&lockdown, &policy);
+	if (EFI_ERROR(status)) {
+		/* a kernel that cannot be told to lock down must not run when it should */
+		Print(L"lockshim: cannot install the lockdown table: %r\n", status);
+		if (sb.enforcing)
+			goto out;
+	}
+	Print(L"lockshim: lockdown table: %a\n", lockdown.locked ? "locked (Secure Boot)" : "not locked");
 	status = start_kernel(image, self->DeviceHandle, kernel_path, kernel, kernel_size, &options);
 out:
+	verify_policy_free(&policy);
 	efi_file_free(kernel, kernel_size);
 	if (kernel_path)
 		FreePool(kernel_path);
-	FreePool(dir);
+	if (dir)
+		FreePool(dir);
 	return status;
 }

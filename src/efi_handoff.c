@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#include "efi_handoff.h"
+
+#include <efilib.h>
+
+#include "efi_policy.h"
+
+/* The MokVar table's GUID, as rhboot/shim and Linux's mokvar-table.c define it */
+#define LINUX_EFI_MOK_VARIABLE_TABLE_GUID \
+	{ 0xc451ed2b, 0x9694, 0x45d3, { 0xba, 0xba, 0xed, 0x9f, 0x89, 0x88, 0xa3, 0x89 } }
+
+#define MOKVAR_NAME_SIZE 256 /* each entry: char name[256]; u64 size; u8 data[size] */
+
+struct mokvar {
+	const char *name;
+	const CHAR16 *variable;
+	const uint8_t *data;
+	size_t size;
+};
+
+/* A copy of @data in runtime-services memory, where the kernel can still find it. */
+static void *runtime_copy(const void *data, UINTN size, UINTN *pages)
+{
+	EFI_PHYSICAL_ADDRESS address;
+
+	*pages = EFI_SIZE_TO_PAGES(size);
+	/* whole pages: the kernel wants the table inside one memory descriptor */
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages,
+					EfiRuntimeServicesData, *pages, &address)))
+		return NULL;
+	ZeroMem((void *)(UINTN)address, *pages * EFI_PAGE_SIZE);
+	CopyMem((void *)(UINTN)address, (void *)data, size);
+	return (void *)(UINTN)address;
+}
+
+static EFI_STATUS install_lockdown_table(const struct lockdown_state *state,
+					 const struct verify_policy *policy)
+{
+	EFI_GUID guid = LOCKSHIM_TABLE_GUID_INIT;
+	uint8_t *table;
+	size_t size;
+	UINTN pages;
+	void *copy;
+	EFI_STATUS status;
+
+	if (lockdown_table_build(state, policy, &table, &size) < 0)
+		return EFI_OUT_OF_RESOURCES;
+#ifdef LOCKSHIM_TEST_CORRUPT_TABLE
+	table[size - 1] ^= 0xff; /* test builds only: the kernel must fail closed */
+#endif
+	copy = runtime_copy(table, size, &pages);
+	OPENSSL_free(table);
+	if (!copy)
+		return EFI_OUT_OF_RESOURCES;
+	status = uefi_call_wrapper(BS->InstallConfigurationTable, 2, &guid, copy);
+	if (EFI_ERROR(status))
+		uefi_call_wrapper(BS->FreePages, 2, (EFI_PHYSICAL_ADDRESS)(UINTN)copy, pages);
+	return status;
+}
+
+static void install_mokvar_table(const struct mokvar *vars, size_t n)
+{
+	EFI_GUID guid = LINUX_EFI_MOK_VARIABLE_TABLE_GUID;
+	UINTN size = MOKVAR_NAME_SIZE + 8, pages; /* the all-zero terminating entry */
+	uint8_t *table, *at;
+	void *copy;
+
+	for (size_t i = 0; i < n; i++)
+		if (vars[i].size)
+			size += MOKVAR_NAME_SIZE + 8 + vars[i].size;
+	table = AllocateZeroPool(size);
+	if (!table) {
+		Print(L"lockshim: cannot build the MokVar table: out of memory\n");
+		return;
+	}
+	at = table;
+	for (size_t i = 0; i < n; i++) {
+		UINT64 entry_size = vars[i].size;
+
+		if (!vars[i].size)
+			continue;
+		CopyMem(at, (void *)vars[i].name, strlena((CHAR8 *)vars[i].name));
+		CopyMem(at + MOKVAR_NAME_SIZE, &entry_size, 8);
+		CopyMem(at + MOKVAR_NAME_SIZE + 8, (void *)vars[i].data, vars[i].size);
+		at += MOKVAR_NAME_SIZE + 8 + vars[i].size;
+	}
+	copy = runtime_copy(table, size, &pages);
+	FreePool(table);
+	if (!copy ||
+	    EFI_ERROR(uefi_call_wrapper(BS->InstallConfigurationTable, 2, &guid, copy)))
+		Print(L"lockshim: cannot install the MokVar table\n");
+}
+
+/* The volatile, runtime-visible copies an OS reads (mokutil, older kernels). */
+static void set_runtime_mirrors(const struct mokvar *vars, size_t n)
+{
+	EFI_GUID shim_lock = SHIM_LOCK_GUID;
+
+	for (size_t i = 0; i < n; i++) {
+		EFI_STATUS status;
+
+		/* delete first: a stale copy must not outlive a list that is now empty */
+		uefi_call_wrapper(RT->SetVariable, 5, (CHAR16 *)vars[i].variable, &shim_lock, 0, 0, NULL);
+		if (!vars[i].size)
+			continue;
+		status = uefi_call_wrapper(RT->SetVariable, 5, (CHAR16 *)vars[i].variable, &shim_lock,
+					   EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS,
+					   vars[i].size, (void *)vars[i].data);
+		if (EFI_ERROR(status))
+			Print(L"lockshim: cannot set %s: %r\n", vars[i].variable, status);
+	}
+}
+
+EFI_STATUS efi_handoff_install(const struct lockdown_state *state, const struct verify_policy *policy)
+{
+	static const uint8_t owner[16] = { 0x50, 0xab, 0x5d, 0x60, 0x46, 0xe0, 0x00, 0x43,
+					   0xab, 0xb6, 0x3d, 0xd8, 0x10, 0xdd, 0x8b, 0x23 };
+	uint8_t *mok_list = NULL, *mok_list_x = NULL, sb_state = 1;
+	size_t mok_list_size = 0, mok_list_x_size = 0;
+	EFI_STATUS status;
+
+	status = install_lockdown_table(state, policy);
+	if (EFI_ERROR(status))
+		return status;
+
+	/* As shim does: the built-in vendor keys first, then the owner's lists. */
+	if (sig_db_to_esl(&policy->vendor, owner, false, &mok_list, &mok_list_size) < 0 ||
+	    sig_db_to_esl(&policy->mok, owner, false, &mok_list, &mok_list_size) < 0 ||
+	    sig_db_to_esl(&policy->vendor_dbx, owner, false, &mok_list_x, &mok_list_x_size) < 0 ||
+	    sig_db_to_esl(&policy->mokx, owner, false, &mok_list_x, &mok_list_x_size) < 0) {
+		Print(L"lockshim: cannot mirror the MOK lists: out of memory\n");
+	} else {
+		struct mokvar vars[] = {
+			{ "MokListRT", L"MokListRT", mok_list, mok_list_size },
+			{ "MokListXRT", L"MokListXRT", mok_list_x, mok_list_x_size },
+			{ "MokSBStateRT", L"MokSBStateRT", &sb_state, state->mok_sb_state == 1 },
+		};
+
+		install_mokvar_table(vars, sizeof(vars) / sizeof(vars[0]));
+		set_runtime_mirrors(vars, sizeof(vars) / sizeof(vars[0]));
+	}
+	OPENSSL_free(mok_list);
+	OPENSSL_free(mok_list_x);
+	return EFI_SUCCESS;
+}
