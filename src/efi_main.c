@@ -37,7 +37,7 @@ static void read_secure_boot_state(struct secure_boot_state *state)
 /* A new pool string: @dir followed by @len characters of @name, or @name alone if absolute. */
 static CHAR16 *join_path(const CHAR16 *dir, const UINT16 *name, UINTN len)
 {
-	UINTN dir_len = name[0] == L'\\' ? 0 : StrLen(dir);
+	UINTN dir_len = name[0] == L'\\' || name[0] == L'/' ? 0 : StrLen(dir);
 	CHAR16 *path = AllocatePool((dir_len + len + 1) * sizeof(CHAR16));
 
 	if (!path)
@@ -64,8 +64,13 @@ static void lockdown_state_of(const struct secure_boot_state *sb, struct lockdow
 	state->mok_sb_state = mok_sb_state;
 }
 
-/* The initrd beside the kernel, if there is one; not an error when absent. */
-static void load_initrd(EFI_HANDLE device, const CHAR16 *kernel_path, void **data, UINTN *size)
+/*
+ * The initrd: the initrd= file of the command line (from the device's root,
+ * as the kernel's EFI stub reads it), else initrd.img beside the kernel; not
+ * an error when the default is absent.
+ */
+static void load_initrd(EFI_HANDLE device, const CHAR16 *kernel_path,
+			const struct load_options *options, void **data, UINTN *size)
 {
 	CHAR16 *dir, *path;
 	EFI_STATUS status;
@@ -73,22 +78,28 @@ static void load_initrd(EFI_HANDLE device, const CHAR16 *kernel_path, void **dat
 
 	*data = NULL;
 	*size = 0;
-	dir = StrDuplicate((CHAR16 *)kernel_path);
-	if (!dir)
-		return;
-	for (UINTN i = 0; dir[i]; i++)
-		if (dir[i] == L'\\')
-			cut = i + 1;
-	dir[cut] = L'\0';
-	path = join_path(dir, (const UINT16 *)DEFAULT_INITRD, StrLen(DEFAULT_INITRD));
-	FreePool(dir);
+	if (options->initrd_path) {
+		path = join_path(L"\\", options->initrd_path, options->initrd_path_len);
+	} else {
+		dir = StrDuplicate((CHAR16 *)kernel_path);
+		if (!dir)
+			return;
+		for (UINTN i = 0; dir[i]; i++)
+			if (dir[i] == L'\\')
+				cut = i + 1;
+		dir[cut] = L'\0';
+		path = join_path(dir, (const UINT16 *)DEFAULT_INITRD, StrLen(DEFAULT_INITRD));
+		FreePool(dir);
+	}
 	if (!path)
 		return;
 	status = efi_file_read(device, path, data, size);
-	if (status == EFI_NOT_FOUND)
+	if (status == EFI_NOT_FOUND && !options->initrd_path)
 		Print(L"lockshim: no initrd at %s\n", path);
 	else if (EFI_ERROR(status))
-		Print(L"lockshim: cannot read %s: %r; booting without an initrd\n", path, status);
+		Print(L"lockshim: cannot read initrd %s: %r; booting without one\n", path, status);
+	else
+		Print(L"lockshim: initrd %s (%ld bytes)\n", path, *size);
 	FreePool(path);
 }
 
@@ -130,7 +141,7 @@ static EFI_STATUS start_kernel(EFI_HANDLE parent, EFI_HANDLE device, const CHAR1
 		loaded->LoadOptionsSize = (UINT32)((options->cmdline_len + 1) * sizeof(CHAR16));
 	}
 
-	load_initrd(device, path, &initrd_data, &initrd_size);
+	load_initrd(device, path, options, &initrd_data, &initrd_size);
 	if (initrd_data) {
 		status = efi_initrd_register(initrd_data, initrd_size, &initrd);
 		if (EFI_ERROR(status)) {

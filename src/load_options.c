@@ -26,6 +26,45 @@ static bool ends_with_efi(const uint16_t *word, size_t len)
 	return true;
 }
 
+static bool starts_with_initrd(const uint16_t *word, size_t len)
+{
+	static const char prefix[] = "initrd=";
+
+	if (len < sizeof(prefix) - 1)
+		return false;
+	for (size_t i = 0; i < sizeof(prefix) - 1; i++)
+		if (word[i] != (uint16_t)prefix[i])
+			return false;
+	return true;
+}
+
+/* The first initrd= argument of the command line. */
+static int find_initrd(struct load_options *out, const char **reason)
+{
+	const uint16_t *s = out->cmdline;
+	size_t i = 0, len = out->cmdline_len;
+
+	while (i < len) {
+		size_t end = i;
+
+		while (end < len && !is_space(s[end]))
+			end++;
+		if (starts_with_initrd(s + i, end - i)) {
+			out->initrd_path = s + i + 7;
+			out->initrd_path_len = end - i - 7;
+			if (out->initrd_path_len == 0 || out->initrd_path_len > LOAD_OPTIONS_MAX_PATH) {
+				*reason = "initrd= path empty or too long";
+				return -1;
+			}
+			return 0;
+		}
+		i = end;
+		while (i < len && is_space(s[i]))
+			i++;
+	}
+	return 0;
+}
+
 int load_options_parse(const void *data, size_t size, struct load_options *out,
 		       const char **reason)
 {
@@ -74,5 +113,5 @@ int load_options_parse(const void *data, size_t size, struct load_options *out,
 		out->cmdline = s + start;
 		out->cmdline_len = len - start;
 	}
-	return 0;
+	return find_initrd(out, reason);
 }

@@ -7,7 +7,10 @@
  *
  * The first word names the kernel when it ends in ".efi": relative to
  * lockshim's directory, or absolute on its device when it starts with '\'.
- * Everything else is the kernel's command line.
+ * Everything else is the kernel's command line. An initrd= argument in it
+ * names the initrd (from the root of lockshim's device, as the kernel's EFI
+ * stub reads it; the first one counts); without one, lockshim serves
+ * initrd.img from the kernel's directory.
  */
 #ifndef LOCKSHIM_LOAD_OPTIONS_H
 #define LOCKSHIM_LOAD_OPTIONS_H
@@ -23,6 +26,8 @@ struct load_options {
 	size_t kernel_path_len;      /* in characters, no terminator */
 	const uint16_t *cmdline;     /* points into the options; NULL when empty */
 	size_t cmdline_len;
+	const uint16_t *initrd_path; /* the value of the first initrd= argument; NULL when none */
+	size_t initrd_path_len;
 };
 
 /*

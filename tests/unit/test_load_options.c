@@ -49,10 +49,21 @@ int main(void)
 	      "absolute path, upper-case suffix, no terminator, blanks trimmed");
 	free(s);
 
+	s = ucs2("linux.efi quiet initrd=\\boot\\a.img initrd=b.img", &bytes, 1);
+	CHECK(load_options_parse(s, bytes, &o, &reason) == 0 &&
+		      equals(o.initrd_path, o.initrd_path_len, "\\boot\\a.img") &&
+		      equals(o.cmdline, o.cmdline_len, "quiet initrd=\\boot\\a.img initrd=b.img"),
+	      "first initrd= names the initrd; the command line keeps it");
+	free(s);
+
+	s = ucs2("quiet initrd= ro", &bytes, 1);
+	CHECK(load_options_parse(s, bytes, &o, &reason) < 0, "empty initrd= refused");
+	free(s);
+
 	s = ucs2("root=/dev/vda1 ro", &bytes, 1);
 	CHECK(load_options_parse(s, bytes, &o, &reason) == 0 && !o.kernel_path &&
-		      equals(o.cmdline, o.cmdline_len, "root=/dev/vda1 ro"),
-	      "command line only");
+		      equals(o.cmdline, o.cmdline_len, "root=/dev/vda1 ro") && !o.initrd_path,
+	      "command line only, no initrd");
 	free(s);
 
 	s = ucs2("abc", &bytes, 1);
