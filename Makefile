@@ -71,9 +71,13 @@ $(EFI_LDS): $(EFI_LIBDIR)/elf_x86_64_efi.lds
 	    -e '/^  _data_size = /a\  . = ALIGN(4096);\n  .sbat : { _sbat = .; KEEP(*(.sbat)) _esbat = .; }' \
 	    $< > $@
 
+# EFI_TEST_CFLAGS: test builds only, in their own BUILD directory, e.g.
+# -DLOCKSHIM_TEST_CORRUPT_TABLE (a lockdown table with a bad digest).
+EFI_TEST_CFLAGS ?=
+
 $(BUILD)/efi/%.o: src/%.c $(CRYPTO_EFI_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(EFI_CFLAGS) $(CRYPTO_EFI_CFLAGS) $(CRYPTO_EFI_INCLUDES) \
+	$(CC) $(EFI_CFLAGS) $(EFI_TEST_CFLAGS) $(CRYPTO_EFI_CFLAGS) $(CRYPTO_EFI_INCLUDES) \
 	    -DLOCKSHIM_VERSION='"$(VERSION)"' -MMD -c $< -o $@
 
 # efi_main.c prints the version: rebuild it when the version changes.
