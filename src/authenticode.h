@@ -66,8 +66,9 @@ int authenticode_check_image(const struct authenticode_signature *sig, const uin
 /*
  * Check that the signer of @sig chains to a certificate in @trusted (the
  * signer itself or any certificate of its chain may be the trusted one).
- * On success returns 0 and the chain in *@chain, signer first, the trusted
- * certificate last (free with sk_X509_pop_free(chain, X509_free)).
+ * On success returns 0 and the chain in *@chain, signer first (free with
+ * sk_X509_pop_free(chain, X509_free)); with a partial chain the trusted
+ * certificate need not be the last one.
  * Returns -1 with a reason otherwise.
  */
 int authenticode_check_signer(const struct authenticode_signature *sig, X509_STORE *trusted,

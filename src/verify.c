@@ -184,6 +184,19 @@ static int check_cert_denied(struct verification *ver, X509 *cert)
 	return 0;
 }
 
+/*
+ * The certificate of @chain (signer first) that @db lists: the entry that
+ * made it trusted. A partial chain may go on past it, so it need not be last.
+ */
+static X509 *first_listed(STACK_OF(X509) *chain, const struct sig_db *db)
+{
+	for (int i = 0; i < sk_X509_num(chain); i++)
+		for (int j = 0; j < sk_X509_num(db->certs); j++)
+			if (X509_cmp(sk_X509_value(chain, i), sk_X509_value(db->certs, j)) == 0)
+				return sk_X509_value(chain, i);
+	return sk_X509_value(chain, sk_X509_num(chain) - 1);
+}
+
 static int check_chain_denied(struct verification *ver, STACK_OF(X509) *certs)
 {
 	for (int i = 0; i < sk_X509_num(certs); i++) {
@@ -225,8 +238,7 @@ static int check_signature_denied(struct verification *ver, const struct authent
 		X509_STORE_free(store);
 		if (r < 0)
 			continue;
-		subject_of(sk_X509_value(chain, sk_X509_num(chain) - 1), ver->verdict->entry,
-			   sizeof(ver->verdict->entry));
+		subject_of(first_listed(chain, deny[l]), ver->verdict->entry, sizeof(ver->verdict->entry));
 		sk_X509_pop_free(chain, X509_free);
 		BIO_snprintf(message, sizeof(message), "certificate %s is in %s", ver->verdict->entry,
 			     deny[l]->name);
@@ -260,8 +272,7 @@ static int check_signature_allowed(struct verification *ver, const struct authen
 	r = check_chain_denied(ver, chain);
 	if (r == 0) {
 		subject_of(sk_X509_value(chain, 0), signer, sizeof(signer));
-		subject_of(sk_X509_value(chain, sk_X509_num(chain) - 1), ver->verdict->entry,
-			   sizeof(ver->verdict->entry));
+		subject_of(first_listed(chain, db), ver->verdict->entry, sizeof(ver->verdict->entry));
 		BIO_snprintf(message, sizeof(message), "signed by %s, trusted through %s certificate %s",
 			     signer, db->name, ver->verdict->entry);
 		decide(ver->verdict, true, db, message);
@@ -298,6 +309,8 @@ static void verify_loaded(struct verification *ver)
 		if (authenticode_check_image(sig, ver->image_digest[k].digest,
 					     ver->image_digest[k].size, &reason) < 0)
 			continue;
+		/* a valid signature: refused from here on only for want of trust */
+		reason = "signer does not chain to a trusted certificate";
 		for (size_t l = 0; l < 3; l++) {
 			r = check_signature_allowed(ver, sig, allow[l], &reason);
 			if (r)
