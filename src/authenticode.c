@@ -168,6 +168,20 @@ static int signature_from_p7(PKCS7 *p7, struct authenticode_signature *sig, cons
 		authenticode_signature_free(sig);
 		return refuse(reason, "signature does not have exactly one signer");
 	}
+	/*
+	 * Only SHA-2 digests, checked here: OpenSSL 3.0's PKCS7_verify leaks its
+	 * content BIO when it meets a digest algorithm it cannot set up.
+	 */
+	for (int i = 0; i < sk_X509_ALGOR_num(p7->d.sign->md_algs); i++)
+		if (!digest_by_oid(sk_X509_ALGOR_value(p7->d.sign->md_algs, i)->algorithm)) {
+			authenticode_signature_free(sig);
+			return refuse(reason, "signature uses a digest algorithm other than SHA-2");
+		}
+	if (!digest_by_oid(sk_PKCS7_SIGNER_INFO_value(PKCS7_get_signer_info(p7), 0)
+				   ->digest_alg->algorithm)) {
+		authenticode_signature_free(sig);
+		return refuse(reason, "signer uses a digest algorithm other than SHA-2");
+	}
 
 	content = p7->d.sign->contents;
 	if (!content || !content->type ||
