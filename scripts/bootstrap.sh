@@ -9,6 +9,8 @@ packages=(
 	libssl-dev openssl       # host build of the core; test PKI
 	ovmf qemu-system-x86     # Secure Boot firmware and the emulator
 	sbsigntool efitools      # signing, signature lists, .auth payloads
+	osslsigncode pesign libnss3-tools  # other signers, for interoperability tests
+	clang                    # libFuzzer targets (make fuzz)
 	mtools                   # FAT images without loop devices
 	busybox-static           # test initramfs
 	mokutil swtpm

@@ -1,0 +1,652 @@
+#!/usr/bin/env bash
+# build/lockshim verify/esl: the deny-first policy over db, dbx, MokList,
+# MokListX and the vendor lists, checked with a CA hierarchy made here:
+#
+#   root CA -> intermediate CA -> leaf signer   (the image is signed by the
+#   leaf with sbsign, the intermediate carried in the signature via --addcert)
+#
+# Signature lists come from efitools (cert-to-efi-sig-list,
+# hash-to-efi-sig-list) and from a small Python helper below for what efitools
+# does not make: EFI_CERT_X509_SHA256/384/512 entries (digest of the
+# certificate's TBSCertificate and a 16-byte EFI_TIME), SHA-384/512 image
+# digests, malformed lists for `lockshim esl`, and bad certificate table
+# entries appended to a signed image.
+#
+# The malformed lists are also fed to a copy of the CLI built here with
+# AddressSanitizer and UBSan (build/cli-policy/san/lockshim) when it builds;
+# LOCKSHIM_SAN=0 skips that.
+#
+# Everything is made under build/cli-policy/ (rebuilt each run; keys are kept).
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+
+BUILD=${BUILD:-build}
+cli=$BUILD/lockshim
+pki=$BUILD/pki
+work=$BUILD/cli-policy
+failed=0
+
+ok() { echo "ok - $1"; }
+not_ok() { echo "not ok - $1"; failed=1; }
+
+# run_cli ARGS...: sets $out (stdout and stderr) and $rc
+run_cli() {
+	out=$("$cli" "$@" 2>&1)
+	rc=$?
+}
+
+# expect EXIT_CODE OUTPUT_REGEX NAME -- ARGS...   (stdout and stderr together)
+expect() {
+	local code=$1 regex=$2 name=$3
+	shift 4
+	run_cli "$@"
+	if [[ $rc -eq $code && $out =~ $regex ]]; then
+		ok "$name"
+	else
+		not_ok "$name (exit $rc, output: $out)"
+	fi
+}
+
+# ---- prerequisites -----------------------------------------------------------
+for tool in sbsign sbattach osslsigncode cert-to-efi-sig-list hash-to-efi-sig-list openssl python3; do
+	command -v "$tool" >/dev/null || { not_ok "policy: $tool missing"; exit 1; }
+done
+[[ -x $cli ]] || { not_ok "policy: $cli missing (run make)"; exit 1; }
+[[ -f $BUILD/lockshimx64.efi ]] || { not_ok "policy: $BUILD/lockshimx64.efi missing (run make)"; exit 1; }
+tests/pki.sh "$pki" || { not_ok "policy: tests/pki.sh failed"; exit 1; }
+
+keys=$work/keys
+mkdir -p "$keys"
+find "$work" -mindepth 1 -maxdepth 1 ! -name keys ! -name san -exec rm -rf {} +
+
+owner=4c6f636b-5368-696d-5465-737450726f6f
+
+# ---- the CA hierarchy (kept across runs) ----------------------------------------
+root_cn="lockshim policy root CA" inter_cn="lockshim policy intermediate CA" leaf_cn="lockshim policy leaf signer"
+if [[ ! -f $keys/.complete ]]; then
+	cat >"$keys/ext.cnf" <<-'EOF'
+	[root]
+	basicConstraints = critical, CA:TRUE
+	keyUsage = critical, keyCertSign, cRLSign
+	subjectKeyIdentifier = hash
+	[inter]
+	basicConstraints = critical, CA:TRUE, pathlen:0
+	keyUsage = critical, keyCertSign, cRLSign
+	subjectKeyIdentifier = hash
+	authorityKeyIdentifier = keyid
+	[leaf]
+	basicConstraints = critical, CA:FALSE
+	keyUsage = critical, digitalSignature
+	extendedKeyUsage = codeSigning
+	subjectKeyIdentifier = hash
+	authorityKeyIdentifier = keyid
+	EOF
+	(
+		set -e
+		cd "$keys"
+		openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 3650 -subj "/CN=$root_cn" \
+			-config /dev/null -extensions root -extfile ext.cnf -keyout root.key -out root.crt 2>/dev/null ||
+			openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 3650 -subj "/CN=$root_cn" \
+				-addext 'basicConstraints=critical,CA:TRUE' -addext 'keyUsage=critical,keyCertSign,cRLSign' \
+				-keyout root.key -out root.crt 2>/dev/null
+		# issue NAME CN ISSUER SECTION
+		issue() {
+			openssl req -new -newkey rsa:2048 -nodes -subj "/CN=$2" -keyout "$1.key" -out "$1.csr" 2>/dev/null
+			openssl x509 -req -sha256 -days 3650 -in "$1.csr" -CA "$3.crt" -CAkey "$3.key" \
+				-set_serial "0x$(openssl rand -hex 8)" -extfile ext.cnf -extensions "$4" -out "$1.crt" 2>/dev/null
+		}
+		issue inter "$inter_cn" root inter
+		issue leaf "$leaf_cn" inter leaf
+		for n in root inter leaf; do
+			openssl x509 -in "$n.crt" -outform DER -out "$n.der"
+		done
+		openssl verify -x509_strict -CAfile root.crt -untrusted inter.crt leaf.crt >/dev/null
+		# a subject that needs escaping in JSON: a quote and a backslash
+		openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 3650 -subj '/CN=odd \"quoted\" back\\slash' \
+			-keyout odd.key -out odd.crt 2>/dev/null
+		openssl x509 -in odd.crt -outform DER -out odd.der
+		touch .complete
+	) || { not_ok "policy: cannot make the CA hierarchy"; exit 1; }
+fi
+for n in root inter leaf; do
+	cert-to-efi-sig-list -g "$owner" "$keys/$n.crt" "$work/$n.esl" >/dev/null
+done
+
+# ---- the Python helper: signature lists efitools does not make ------------------
+cat >"$work/esl.py" <<-'EOF'
+	import hashlib, struct, sys, uuid
+
+	GUIDS = {
+	    "X509": "a5c059a1-94e4-4aa7-87b5-ab155c2bf072",
+	    "SHA256": "c1c41626-504c-4092-aca9-41f936934328",
+	    "SHA384": "ff3e5307-9fd0-48c9-85f1-8ad56c701e01",
+	    "SHA512": "093e0fae-a6c4-4f50-9f1b-d41e2b89c19a",
+	    "SHA1": "826ca512-cf10-4ac9-b187-be01496631bd",
+	    "X509_SHA256": "3bd2a492-96c0-4079-b420-fcf98ef103ed",
+	    "X509_SHA384": "7076876e-80c2-4ee6-aad2-28b349a6865b",
+	    "X509_SHA512": "446dbf63-2502-4cda-bcfa-2465d2b0fe9d",
+	}
+	OWNER = uuid.UUID("4c6f636b-5368-696d-5465-737450726f6f").bytes_le
+	# EFI_TIME 2024-01-02 03:04:05 (any time: the policy ignores it)
+	EFI_TIME = struct.pack("<HBBBBBBIhBB", 2024, 1, 2, 3, 4, 5, 0, 0, 0, 0, 0)
+	assert len(EFI_TIME) == 16
+
+	def esl(kind, entries, list_size=None, sig_size=None, header=b""):
+	    """One EFI_SIGNATURE_LIST; list_size/sig_size override the true values."""
+	    if sig_size is None:
+	        sig_size = 16 + (len(entries[0]) if entries else 32)
+	    body = b"".join(OWNER + e for e in entries)
+	    if list_size is None:
+	        list_size = 28 + len(header) + len(body)
+	    return (uuid.UUID(GUIDS[kind]).bytes_le
+	            + struct.pack("<III", list_size & 0xFFFFFFFF, len(header), sig_size & 0xFFFFFFFF)
+	            + header + body)
+
+	def der_element(data, pos):
+	    """(start, end) of the DER element at pos, header included."""
+	    length = data[pos + 1]
+	    hdr = 2
+	    if length & 0x80:
+	        n = length & 0x7F
+	        length = int.from_bytes(data[pos + 2:pos + 2 + n], "big")
+	        hdr += n
+	    return pos, pos + hdr + length
+
+	def tbs(cert_der):
+	    # Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm, signature }
+	    _, _ = der_element(cert_der, 0)
+	    inner = 2 + (cert_der[1] & 0x7F if cert_der[1] & 0x80 else 0)
+	    start, end = der_element(cert_der, inner)
+	    assert cert_der[start] == 0x30
+	    return cert_der[start:end]
+
+	def read(path):
+	    with open(path, "rb") as f:
+	        return f.read()
+
+	cmd, out = sys.argv[1], sys.argv[2]
+	args = sys.argv[3:]
+	if cmd in ("X509_SHA256", "X509_SHA384", "X509_SHA512"):
+	    alg = cmd[5:].lower()
+	    data = esl(cmd, [hashlib.new(alg, tbs(read(a))).digest() + EFI_TIME for a in args])
+	elif cmd in ("SHA1", "SHA256", "SHA384", "SHA512"):
+	    data = esl(cmd, [bytes.fromhex(a) for a in args])
+	elif cmd == "wincert":
+	    # wincert OUT IN MODE: IN with one more certificate table entry, of kind MODE
+	    img = bytearray(read(args[0]))
+	    mode = args[1]
+	    pe = struct.unpack_from("<I", img, 0x3C)[0]
+	    opt = pe + 24
+	    assert struct.unpack_from("<H", img, opt)[0] == 0x20B, "not PE32+"
+	    sec = opt + 112 + 4 * 8
+	    off, size = struct.unpack_from("<II", img, sec)
+	    assert off + size == len(img), "certificate table is not at the end"
+	    first_len = struct.unpack_from("<I", img, off)[0]
+	    first = bytes(img[off + 8:off + first_len])
+	    payload, rev, typ, length = {
+	        "garbage": (bytes(range(7, 255)) * 2, 0x200, 2, None),
+	        "truncated-pkcs7": (first[:len(first) // 2], 0x200, 2, None),
+	        "x509-type": (read(args[2]), 0x200, 1, None),
+	        "bad-revision": (first, 0x100, 2, None),
+	        "overlong": (first, 0x200, 2, 8 + len(first) + 4096),
+	        "header-only": (b"", 0x200, 2, 8),
+	    }[mode]
+	    if length is None:
+	        length = 8 + len(payload)
+	    entry = struct.pack("<IHH", length, rev, typ) + payload
+	    entry += b"\0" * (-len(entry) % 8)
+	    img += entry
+	    struct.pack_into("<II", img, sec, off, size + len(entry))
+	    data = bytes(img)
+	elif cmd == "tbs-hex":
+	    print(hashlib.new(args[0], tbs(read(args[1]))).hexdigest())
+	    sys.exit(0)
+	elif cmd == "malformed":
+	    kind = args[0]
+	    cert = read(args[1]) if len(args) > 1 else b""
+	    h = bytes(range(32))
+	    data = {
+	        "zero-list-size": esl("SHA256", [h], list_size=0),
+	        "sig-size-8": esl("SHA256", [h[:0]] * 4, sig_size=8, list_size=28 + 4 * 16),
+	        "sig-size-0": esl("SHA256", [h], sig_size=0),
+	        "not-multiple": esl("SHA256", [h, h], list_size=28 + 2 * 48 - 5),
+	        "past-end": esl("SHA256", [h, h], list_size=28 + 3 * 48),
+	        "huge-list-size": esl("SHA256", [h], list_size=0xFFFFFFFF),
+	        "huge-list-size-aligned": esl("SHA256", [h], list_size=28 + 48 * ((0xFFFFFFFF - 28) // 48)),
+	        "huge-sig-size": esl("SHA256", [h], sig_size=0xFFFFFFF0),
+	        # 28 + header size wraps to 0 in 32 bits
+	        "huge-header-size": esl("SHA256", [h])[:20] + struct.pack("<I", 0xFFFFFFE4) + esl("SHA256", [h])[24:],
+	        "truncated-header": esl("SHA256", [h])[:20],
+	        "truncated-cert": esl("X509", [cert[:len(cert) // 2]]),
+	        "cert-trailing-garbage": esl("X509", [cert + b"\0\0\0\0"]),
+	        "cert-not-der": esl("X509", [b"\x30\x82\x01\x00" + b"\xff" * 252]),
+	        "sha256-sig-size-36": esl("SHA256", [h[:20]], sig_size=16 + 20),
+	        "x509-sha256-no-time": esl("X509_SHA256", [h], sig_size=16 + 32),
+	    }[kind]
+	else:
+	    sys.exit("esl.py: unknown command " + cmd)
+	with open(out, "wb") as f:
+	    f.write(data)
+EOF
+esl_py() { python3 "$work/esl.py" "$@"; }
+
+# ---- images ------------------------------------------------------------------
+# unsign IN OUT: copy IN without any signature, padded to 8 bytes as signing does
+unsign() {
+	local size
+	cp "$1" "$2"
+	for _ in 1 2 3 4 5 6 7 8; do
+		sbattach --remove "$2" >/dev/null 2>&1 || break
+	done
+	size=$(stat -c %s "$2")
+	truncate -s $(( (size + 7) / 8 * 8 )) "$2"
+}
+unsigned=$work/unsigned.efi
+unsign "$BUILD/lockshimx64.efi" "$unsigned"
+
+# sbsign_as KEY-PREFIX IN OUT [sbsign options]: add a signature with sbsign
+sbsign_as() {
+	local k=$1 in=$2 o=$3
+	shift 3
+	sbsign --key "$k.key" --cert "$k.crt" "$@" --output "$o" "$in" >/dev/null 2>&1 ||
+		not_ok "policy: sbsign ${k##*/} -> ${o##*/}"
+}
+sbsign_as "$keys/leaf" "$unsigned" "$work/leaf.efi" --addcert "$keys/inter.crt"
+sbsign_as "$keys/leaf" "$unsigned" "$work/leaf-alone.efi"
+sbsign_as "$pki/vendor" "$unsigned" "$work/vendor.efi"
+sbsign_as "$pki/vendor" "$unsigned" "$work/vendor-carrying-revoked.efi" --addcert "$pki/revoked.crt"
+# Two WIN_CERTIFICATE entries (sbsign appends to a signed image), both orders.
+sbsign_as "$pki/revoked" "$work/vendor.efi" "$work/vendor+revoked.efi"
+sbsign_as "$pki/revoked" "$unsigned" "$work/revoked.efi"
+sbsign_as "$pki/vendor" "$work/revoked.efi" "$work/revoked+vendor.efi"
+# One entry with a nested signature (osslsigncode -nest), both orders.
+for pair in vendor:revoked revoked:vendor vendor:rogue; do
+	first=${pair%:*} second=${pair#*:}
+	osslsigncode sign -h sha256 -certs "$pki/$first.crt" -key "$pki/$first.key" \
+		-in "$unsigned" -out "$work/tmp.efi" >/dev/null 2>&1 &&
+		osslsigncode sign -nest -h sha256 -certs "$pki/$second.crt" -key "$pki/$second.key" \
+			-in "$work/tmp.efi" -out "$work/$first-nest-$second.efi" >/dev/null 2>&1 ||
+		not_ok "policy: osslsigncode -nest $first then $second"
+	rm -f "$work/tmp.efi"
+done
+# Leaf signature with the intermediate, plus a nested vendor signature.
+osslsigncode sign -nest -h sha256 -certs "$pki/vendor.crt" -key "$pki/vendor.key" \
+	-in "$work/leaf.efi" -out "$work/leaf-nest-vendor.efi" >/dev/null 2>&1 ||
+	not_ok "policy: osslsigncode -nest vendor on the leaf-signed image"
+# The RSA signature value (the end of the certificate table, before up to 7
+# bytes of padding) changed: digest and chain are fine, the signature is not.
+cp "$work/leaf.efi" "$work/badsig.efi"
+size=$(stat -c %s "$work/badsig.efi")
+printf '\x5a' | dd of="$work/badsig.efi" bs=1 seek=$(( size - 24 )) conv=notrunc status=none
+cp "$work/leaf.efi" "$work/tampered.efi"
+printf '\x01' | dd of="$work/tampered.efi" bs=1 seek=4096 conv=notrunc status=none
+
+# ---- digest lists ---------------------------------------------------------------
+hash-to-efi-sig-list "$unsigned" "$work/hash.esl" >/dev/null 2>&1
+sha256=$(tail -c 32 "$work/hash.esl" | od -An -v -tx1 | tr -d ' \n')
+[[ $sha256 =~ ^[0-9a-f]{64}$ && $sha256 != 0000000000000000000000000000000000000000000000000000000000000000 ]] ||
+	not_ok "policy: hash-to-efi-sig-list on $unsigned"
+# SHA-384/512 Authenticode digests as osslsigncode computes them.
+for alg in sha384 sha512; do
+	osslsigncode sign -h "$alg" -certs "$pki/rogue.crt" -key "$pki/rogue.key" \
+		-in "$unsigned" -out "$work/tmp.efi" >/dev/null 2>&1
+	d=$(osslsigncode verify -in "$work/tmp.efi" 2>/dev/null |
+		sed -n 's/^Calculated message digest *: *\([0-9A-Fa-f]*\).*/\1/p' | head -n1 | tr A-F a-f)
+	rm -f "$work/tmp.efi"
+	[[ -n $d ]] || not_ok "policy: no $alg digest from osslsigncode"
+	esl_py "${alg^^}" "$work/hash-$alg.esl" "$d"
+	declare "$alg=$d"
+done
+other=$(printf '%064d' 7)
+esl_py SHA256 "$work/other-hash.esl" "$other"
+esl_py X509_SHA256 "$work/leaf-tbs256.esl" "$keys/leaf.der"
+esl_py X509_SHA384 "$work/inter-tbs384.esl" "$keys/inter.der"
+esl_py X509_SHA512 "$work/root-tbs512.esl" "$keys/root.der"
+esl_py X509_SHA256 "$work/vendor-tbs256.esl" "$pki/vendor.der"
+esl_py X509_SHA256 "$work/leaf-wrong-tbs.esl" "$keys/inter.der" "$keys/root.der"
+leaf_tbs256=$(esl_py tbs-hex - sha256 "$keys/leaf.der")
+
+# Name patterns for verdicts
+L="/CN=$leaf_cn" I="/CN=$inter_cn" R="/CN=$root_cn" V="/CN=lockshim test vendor" X="/CN=lockshim test revoked"
+rx() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'; } # regex-quote
+signed_by() { echo "^allowed: [^:]*: signed by $(rx "$1"), trusted through $2 certificate $(rx "$3")\$"; }
+
+# ---- deny ----------------------------------------------------------------------
+v="verify --vendor-cert $pki/vendor.der"
+expect 1 '^refused: [^:]*: image SHA-256 digest is in dbx' \
+	"policy: digest in dbx refused although vendor-signed" -- $v --dbx "$work/hash.esl" "$work/vendor.efi"
+expect 1 '^refused: [^:]*: image SHA-256 digest is in dbx' \
+	"policy: digest in both db and dbx refused (deny first)" -- \
+	verify --db "$work/hash.esl" --dbx "$work/hash.esl" "$unsigned"
+expect 1 '^refused: [^:]*: image SHA-384 digest is in dbx' \
+	"policy: SHA-384 digest in dbx refused" -- $v --dbx "$work/hash-sha384.esl" "$work/vendor.efi"
+expect 1 '^refused: [^:]*: image SHA-512 digest is in MokListX' \
+	"policy: SHA-512 digest in MokListX refused" -- $v --mokx "$work/hash-sha512.esl" "$work/vendor.efi"
+expect 1 "^refused: [^:]*: certificate $(rx "$L") is in dbx" \
+	"policy: signer certificate in dbx refused" -- \
+	verify --db "$work/root.esl" --dbx "$work/leaf.esl" "$work/leaf.efi"
+expect 1 "^refused: [^:]*: certificate $(rx "$I") is in dbx" \
+	"policy: intermediate CA in dbx refused (root trusted via --db)" -- \
+	verify --db "$work/root.esl" --dbx "$work/inter.esl" "$work/leaf.efi"
+expect 1 "^refused: [^:]*: certificate $(rx "$R") is in dbx" \
+	"policy: root CA in dbx and in db refused (deny first)" -- \
+	verify --db "$work/root.esl" --dbx "$work/root.esl" "$work/leaf.efi"
+expect 1 "^refused: [^:]*: certificate $(rx "$I") is in dbx" \
+	"policy: intermediate CA in dbx refused even when trusted itself via --mok" -- \
+	verify --mok "$work/inter.esl" --dbx "$keys/inter.der" "$work/leaf.efi"
+expect 1 "^refused: [^:]*: certificate $(rx "$L") SHA-256 digest is in dbx" \
+	"policy: signer TBSCertificate SHA-256 (X509_SHA256) in dbx refused" -- \
+	verify --db "$work/root.esl" --dbx "$work/leaf-tbs256.esl" "$work/leaf.efi"
+expect 1 "^refused: [^:]*: certificate $(rx "$I") SHA-384 digest is in dbx" \
+	"policy: intermediate TBSCertificate SHA-384 (X509_SHA384) in dbx refused" -- \
+	verify --db "$work/root.esl" --dbx "$work/inter-tbs384.esl" "$work/leaf.efi"
+expect 1 "^refused: [^:]*: certificate $(rx "$R") SHA-512 digest is in MokListX" \
+	"policy: root TBSCertificate SHA-512 (X509_SHA512) in MokListX refused" -- \
+	verify --db "$work/root.esl" --mokx "$work/root-tbs512.esl" "$work/leaf.efi"
+expect 1 "^refused: [^:]*: certificate $(rx "$V") SHA-256 digest is in vendor dbx" \
+	"policy: vendor TBSCertificate SHA-256 in vendor dbx refused" -- \
+	$v --vendor-dbx "$work/vendor-tbs256.esl" "$work/vendor.efi"
+expect 1 "^refused: [^:]*: certificate $(rx "$L") is in MokListX" \
+	"policy: signer certificate in MokListX (--mokx) refused" -- \
+	verify --db "$work/root.esl" --mokx "$work/leaf.esl" "$work/leaf.efi"
+expect 1 '^refused: [^:]*: image SHA-256 digest is in MokListX' \
+	"policy: digest in MokListX refused although db-trusted" -- \
+	verify --db "$work/root.esl" --mokx "$work/hash.esl" "$work/leaf.efi"
+expect 1 '^refused: [^:]*: image SHA-256 digest is in vendor dbx' \
+	"policy: digest in vendor dbx (--vendor-dbx) refused" -- \
+	$v --vendor-dbx "$work/hash.esl" "$work/vendor.efi"
+expect 1 "^refused: [^:]*: certificate $(rx "$I") is in vendor dbx" \
+	"policy: intermediate CA in vendor dbx refused" -- \
+	verify --db "$work/root.esl" --vendor-dbx "$work/inter.esl" "$work/leaf.efi"
+for img in vendor+revoked revoked+vendor vendor-nest-revoked revoked-nest-vendor; do
+	expect 0 "$(signed_by "$V" vendor "$V")" "policy: $img allowed when nothing is revoked (control)" -- \
+		$v "$work/$img.efi"
+	expect 1 "^refused: [^:]*: certificate $(rx "$X") is in dbx" \
+		"policy: $img (two signatures, one by a key in dbx) refused" -- \
+		$v --dbx "$pki/revoked.esl" "$work/$img.efi"
+done
+expect 1 "^refused: [^:]*: certificate $(rx "$I") is in dbx" \
+	"policy: signer issued by a CA in dbx that the signature does not carry refused" -- \
+	verify --db "$work/leaf.esl" --dbx "$work/inter.esl" "$work/leaf-alone.efi"
+expect 1 "^refused: [^:]*: certificate $(rx "$I") SHA-384 digest is in dbx" \
+	"policy: trust anchor (from db, not carried in the signature) with its TBS digest in dbx refused" -- \
+	verify --db "$work/inter.esl" --dbx "$work/inter-tbs384.esl" "$work/leaf-alone.efi"
+expect 1 "^refused: [^:]*: certificate $(rx "$X") is in dbx" \
+	"policy: a dbx certificate merely carried in a signature (sbsign --addcert) refused" -- \
+	$v --dbx "$pki/revoked.esl" "$work/vendor-carrying-revoked.efi"
+expect 1 "^refused: [^:]*: certificate $(rx "$V") is in dbx" \
+	"policy: leaf signature + nested vendor signature, vendor in dbx, refused" -- \
+	verify --db "$work/root.esl" --dbx "$pki/vendor.esl" "$work/leaf-nest-vendor.efi"
+
+# Structure: a bad certificate table entry after a good vendor signature could
+# hide a revoked certificate, so it refuses the image (README: "stricter about
+# structure").
+for m in garbage truncated-pkcs7 x509-type bad-revision overlong header-only; do
+	esl_py wincert "$work/vendor+$m.efi" "$work/vendor.efi" "$m" "$pki/vendor.der"
+	expect 1 '^refused: ' "policy: vendor signature followed by a bad certificate table entry ($m) refused" -- \
+		$v "$work/vendor+$m.efi"
+done
+osslsigncode sign -nest -h sha256 -certs "$pki/revoked.crt" -key "$pki/revoked.key" \
+	-in "$work/vendor-nest-rogue.efi" -out "$work/vendor-nest-rogue-nest-revoked.efi" >/dev/null 2>&1 ||
+	not_ok "policy: osslsigncode -nest (third signature)"
+expect 1 "^refused: [^:]*: certificate $(rx "$X") is in dbx" \
+	"policy: second nested signature (osslsigncode -nest twice) by a key in dbx refused" -- \
+	$v --dbx "$pki/revoked.esl" "$work/vendor-nest-rogue-nest-revoked.efi"
+
+# ---- allow ---------------------------------------------------------------------
+expect 0 "$(signed_by "$L" db "$R")" "policy: root CA in --db, leaf+intermediate signature allowed" -- \
+	verify --db "$work/root.esl" "$work/leaf.efi"
+expect 0 "$(signed_by "$L" db "$R")" "policy: root CA as a DER certificate in --db allowed" -- \
+	verify --db "$keys/root.der" "$work/leaf.efi"
+expect 0 "$(signed_by "$L" db "$R")" "policy: root CA as a PEM certificate in --db allowed" -- \
+	verify --db "$keys/root.crt" "$work/leaf.efi"
+expect 0 "$(signed_by "$L" MokList "$I")" "policy: intermediate CA in --mok allowed" -- \
+	verify --mok "$work/inter.esl" "$work/leaf.efi"
+expect 0 "$(signed_by "$L" vendor "$L")" "policy: leaf itself in --vendor-cert allowed" -- \
+	verify --vendor-cert "$keys/leaf.der" "$work/leaf.efi"
+expect 0 "$(signed_by "$L" db "$L")" "policy: leaf itself in --db allowed" -- \
+	verify --db "$work/leaf.esl" "$work/leaf.efi"
+expect 0 "$(signed_by "$L" db "$L")" "policy: leaf in --db, signature without the intermediate allowed" -- \
+	verify --db "$work/leaf.esl" "$work/leaf-alone.efi"
+expect 0 "$(signed_by "$L" db "$R")" "policy: unrelated dbx entries (revoked cert, other hash, other TBS) do not refuse" -- \
+	verify --db "$work/root.esl" --dbx "$pki/revoked.esl" --dbx "$work/other-hash.esl" \
+	--dbx "$work/vendor-tbs256.esl" --mokx "$work/other-hash.esl" "$work/leaf.efi"
+expect 0 "$(signed_by "$L" db "$R")" "policy: several --db files add up" -- \
+	verify --db "$pki/db.der" --db "$work/other-hash.esl" --db "$work/root.esl" "$work/leaf.efi"
+cat "$pki/db.esl" "$work/other-hash.esl" "$work/root.esl" >"$work/several.esl"
+expect 0 "$(signed_by "$L" db "$R")" "policy: db with several lists (cat of ESLs) allowed" -- \
+	verify --db "$work/several.esl" "$work/leaf.efi"
+expect 0 '^allowed: [^:]*: image SHA-256 digest is in db$' \
+	"policy: unsigned image allowed by its digest in --db" -- verify --db "$work/hash.esl" "$unsigned"
+expect 0 '^allowed: [^:]*: image SHA-256 digest is in MokList$' \
+	"policy: unsigned image allowed by its digest in --mok" -- verify --mok "$work/hash.esl" "$unsigned"
+expect 0 '^allowed: [^:]*: image SHA-256 digest is in vendor$' \
+	"policy: unsigned image allowed by its digest in --vendor-cert (an ESL)" -- verify --vendor-cert "$work/hash.esl" "$unsigned"
+esl_py SHA1 "$work/sha1.esl" 0123456789abcdef0123456789abcdef01234567
+cat "$work/sha1.esl" "$work/root.esl" >"$work/sha1-then-root.esl"
+expect 0 "$(signed_by "$L" db "$R")" "policy: a list of a type lockshim does not use (SHA1) is skipped in db" -- \
+	verify --db "$work/sha1-then-root.esl" "$work/leaf.efi"
+expect 0 '^allowed: [^:]*: image SHA-384 digest is in db$' \
+	"policy: unsigned image allowed by its SHA-384 digest in --db" -- verify --db "$work/hash-sha384.esl" "$unsigned"
+expect 0 '^allowed: [^:]*: image SHA-256 digest is in db$' \
+	"policy: signed image by an untrusted key allowed by its digest in --db" -- \
+	verify --db "$work/hash.esl" "$work/leaf.efi"
+expect 0 "$(signed_by "$V" vendor "$V")" "policy: leaf signature untrusted, nested vendor signature trusted: allowed" -- \
+	$v "$work/leaf-nest-vendor.efi"
+
+# ---- refuse --------------------------------------------------------------------
+expect 1 '^refused: [^:]*: image is not signed' "policy: unsigned image without a digest entry refused" -- \
+	verify --db "$work/root.esl" --db "$work/other-hash.esl" --mok "$work/inter.esl" "$unsigned"
+expect 1 '^refused: [^:]*: image digest does not match the signature' "policy: tampered image refused" -- \
+	verify --db "$work/root.esl" "$work/tampered.efi"
+expect 1 '^refused: ' "policy: image with a corrupted RSA signature value refused" -- \
+	verify --db "$work/root.esl" "$work/badsig.efi"
+expect 1 '^refused: [^:]*: signer does not chain to a trusted certificate' \
+	"policy: leaf signature without the intermediate, root in db, refused" -- \
+	verify --db "$work/root.esl" "$work/leaf-alone.efi"
+expect 1 '^refused: [^:]*: signer does not chain to a trusted certificate' \
+	"policy: leaf-signed image refused with only the vendor certificate" -- \
+	$v "$work/leaf.efi"
+expect 1 '^refused: [^:]*: signer does not chain to a trusted certificate' \
+	"policy: certificates only in dbx/MokListX do not trust: refused" -- \
+	verify --dbx "$work/root.esl" --mokx "$work/inter.esl" "$work/vendor.efi"
+expect 1 '^refused: [^:]*: signer does not chain to a trusted certificate' \
+	"policy: TBS digest of the root in --db is not a trust anchor" -- \
+	verify --db "$work/leaf-wrong-tbs.esl" "$work/leaf.efi"
+
+# ---- --json --------------------------------------------------------------------
+# json_check NAME JSON-EXPECT -- ARGS...: run with --json, parse stdout, compare fields.
+# JSON-EXPECT: python expression over the dict j and the plain-output message m.
+json_check() {
+	local name=$1 cond=$2 plain jout jrc
+	shift 3
+	plain=$("$cli" "$@" 2>/dev/null)
+	local image=${*: -1}
+	jout=$("$cli" "${@:1:1}" --json "${@:2}" 2>/dev/null)
+	jrc=$?
+	if python3 - "$cond" "$plain" "$image" "$jout" <<-'EOF'; then
+		import json, os, sys
+		NEEDLE = os.environ.get("NEEDLE", "")
+		cond, plain, image, text = sys.argv[1:5]
+		j = json.loads(text)
+		assert isinstance(j, dict), "not an object"
+		for k in ("image", "allowed", "list", "entry", "message"):
+		    assert k in j, "no field " + k
+		assert j["image"] == image, "image %r != %r" % (j["image"], image)
+		assert isinstance(j["allowed"], bool)
+		assert j["list"] is None or isinstance(j["list"], str)
+		assert j["entry"] is None or isinstance(j["entry"], str)
+		verdict = "allowed" if j["allowed"] else "refused"
+		m = plain[len(verdict + ": " + image + ": "):] if plain.startswith(verdict + ": " + image + ": ") else None
+		assert m is not None, "plain output %r does not start with %s: IMAGE:" % (plain, verdict)
+		assert j["message"] == m, "message %r != plain %r" % (j["message"], m)
+		assert eval(cond), "failed: " + cond + " on " + text
+	EOF
+		ok "$name"
+	else
+		not_ok "$name (exit $jrc, json: $jout)"
+	fi
+}
+json_check "json: allowed by db root CA" \
+	'j["allowed"] is True and j["list"] == "db" and "'"$root_cn"'" in j["entry"]' -- \
+	verify --db "$work/root.esl" "$work/leaf.efi"
+json_check "json: allowed by digest in MokList" \
+	'j["allowed"] is True and j["list"] == "MokList" and j["entry"] and "SHA-256 digest" in j["message"]' -- \
+	verify --mok "$work/hash.esl" "$unsigned"
+json_check "json: refused by digest in dbx" \
+	'j["allowed"] is False and j["list"] == "dbx" and j["entry"]' -- \
+	verify --vendor-cert "$pki/vendor.der" --dbx "$work/hash.esl" "$work/vendor.efi"
+json_check "json: refused by intermediate in vendor dbx" \
+	'j["allowed"] is False and j["list"] == "vendor dbx" and "'"$inter_cn"'" in j["entry"]' -- \
+	verify --db "$work/root.esl" --vendor-dbx "$work/inter.esl" "$work/leaf.efi"
+json_check "json: unsigned refused, list and entry null" \
+	'j["allowed"] is False and j["list"] is None and j["entry"] is None and j["message"] == "image is not signed"' -- \
+	verify --db "$work/root.esl" "$unsigned"
+# Exit codes are the same with --json.
+run_cli verify --json --db "$work/root.esl" "$unsigned" >/dev/null
+[[ $rc -eq 1 ]] && ok "json: refused exits 1" || not_ok "json: refused exits 1 (exit $rc)"
+# Names that need escaping in JSON.
+odd=$work/'we"ird\name	tab.efi'
+cp "$work/leaf.efi" "$odd"
+json_check "json: image name with a quote, a backslash and a tab is escaped" \
+	'j["allowed"] is True' -- verify --db "$work/root.esl" "$odd"
+sbsign_as "$keys/odd" "$unsigned" "$work/odd-signer.efi"
+odd_cn='odd "quoted" back\slash'
+NEEDLE=$odd_cn json_check "json: signer subject with a quote and a backslash is escaped" \
+	'j["allowed"] is True and j["list"] == "vendor" and j["entry"] == "/CN=" + NEEDLE' -- \
+	verify --vendor-cert "$keys/odd.der" "$work/odd-signer.efi"
+NEEDLE=$odd_cn json_check "json: refused by a subject with a quote in dbx is escaped" \
+	'j["allowed"] is False and j["list"] == "dbx" and NEEDLE in j["message"]' -- \
+	verify --vendor-cert "$keys/odd.der" --dbx "$keys/odd.crt" "$work/odd-signer.efi"
+
+# ---- esl listing -----------------------------------------------------------------
+cat "$work/root.esl" "$work/hash.esl" "$work/leaf-tbs256.esl" "$work/hash-sha384.esl" \
+	"$work/hash-sha512.esl" "$work/inter-tbs384.esl" "$pki/vendor.esl" >"$work/mixed.esl"
+esl_py SHA256 "$work/two-hashes.esl" "$sha256" "$other"
+cat "$work/two-hashes.esl" >>"$work/mixed.esl"
+run_cli esl "$work/mixed.esl"
+g='[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}'
+want=(
+	"^X509 +$owner +$(rx "$R")\$"
+	"^SHA256 +605dab50-e046-4300-abb6-3dd810dd8b23 +$sha256\$"
+	"^X509_SHA256 +$owner +$leaf_tbs256\$"
+	"^SHA384 +$owner +$sha384\$"
+	"^SHA512 +$owner +$sha512\$"
+	"^X509_SHA384 +$owner +$(esl_py tbs-hex - sha384 "$keys/inter.der")\$"
+	"^X509 +$owner +$(rx "$V")\$"
+	"^SHA256 +$owner +$sha256\$"
+	"^SHA256 +$owner +$other\$"
+)
+mapfile -t lines <<<"$out"
+bad=
+if [[ $rc -ne 0 || ${#lines[@]} -ne ${#want[@]} ]]; then
+	bad="exit $rc, ${#lines[@]} lines for ${#want[@]} entries"
+else
+	for i in "${!want[@]}"; do
+		shopt -s nocasematch
+		[[ ${lines[i]} =~ ${want[i]} ]] || bad="line $((i + 1)) '${lines[i]}' does not match ${want[i]}"
+		shopt -u nocasematch
+		[[ -n $bad ]] && break
+	done
+fi
+[[ -z $bad ]] && ok "esl: mixed list (X509, SHA256/384/512, X509_SHA256/384) lists each entry in order" ||
+	not_ok "esl: mixed list lists each entry in order ($bad; output: $out)"
+expect 0 "^X509 +$g +$(rx "$L")\$" "esl: a certificate list from cert-to-efi-sig-list" -- esl "$work/leaf.esl"
+: >"$work/empty.esl"
+expect 0 '^$' "esl: an empty file has no entries, exit 0" -- esl "$work/empty.esl"
+
+# Sanitizer build of the CLI, for the malformed lists (cached by source time).
+san=
+if [[ ${LOCKSHIM_SAN:-1} != 0 ]]; then
+	san=$work/san/lockshim
+	mkdir -p "$work/san"
+	srcs=()
+	for s in src/*.c; do [[ ${s##*/} == efi_* ]] || srcs+=("$s"); done
+	if [[ ! -x $san || -n $(find src -newer "$san" \( -name '*.c' -o -name '*.h' \) | head -n1) ]]; then
+		nice cc -std=gnu11 -O1 -g -Wall -Isrc -Iinclude -DOPENSSL_NO_DEPRECATED \
+			-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+			"${srcs[@]}" -lcrypto -o "$san.tmp" 2>"$work/san/build.log" && mv "$san.tmp" "$san" ||
+			{ echo "# sanitizer build failed (see $work/san/build.log); malformed lists checked with $cli only"; san=; }
+	fi
+fi
+
+# malformed NAME: each is rejected (exit 1, a reason), never a crash, with both builds
+for m in zero-list-size sig-size-8 sig-size-0 not-multiple past-end huge-list-size huge-list-size-aligned \
+	huge-sig-size huge-header-size truncated-header truncated-cert cert-trailing-garbage cert-not-der \
+	sha256-sig-size-36 x509-sha256-no-time; do
+	f=$work/bad-$m.esl
+	esl_py malformed "$f" "$m" "$keys/leaf.der"
+	for bin in "$cli" $san; do
+		tag=
+		[[ $bin == "$san" ]] && tag=" [asan]"
+		o=$("$bin" esl "$f" 2>&1)
+		r=$?
+		if [[ $r -eq 1 && -n $o && ! $o =~ (Sanitizer|runtime\ error) && ! $o =~ ^(X509|SHA) ]]; then
+			ok "esl: malformed list ($m) rejected with a reason$tag"
+		else
+			not_ok "esl: malformed list ($m) rejected with a reason$tag (exit $r, output: $(head -c 600 <<<"$o"))"
+		fi
+		# A good list first: its entries are still listed.
+		cat "$work/leaf.esl" "$f" >"$work/good-then-bad.esl"
+		o=$("$bin" esl "$work/good-then-bad.esl" 2>&1)
+		r=$?
+		if [[ $r -eq 1 && $o =~ X509\ +$g\ +$(rx "$L") && ! $o =~ (Sanitizer|runtime\ error) ]]; then
+			ok "esl: good list then malformed ($m): good entry listed, exit 1$tag"
+		else
+			not_ok "esl: good list then malformed ($m): good entry listed, exit 1$tag (exit $r, output: $(head -c 600 <<<"$o"))"
+		fi
+		# verify with it as dbx: any exit code but no crash
+		o=$("$bin" verify --vendor-cert "$pki/vendor.der" --dbx "$f" "$work/vendor.efi" 2>&1)
+		r=$?
+		if [[ $r -le 2 && ! $o =~ (Sanitizer|runtime\ error) ]]; then
+			ok "verify: malformed list ($m) as --dbx does not crash (exit $r)$tag"
+		else
+			not_ok "verify: malformed list ($m) as --dbx does not crash$tag (exit $r, output: $(head -c 600 <<<"$o"))"
+		fi
+	done
+done
+# Signatures over a non-SHA-2 image digest are refused (and do not leak).
+for alg in sha1 md5; do
+	if osslsigncode sign -h "$alg" -certs "$pki/vendor.crt" -key "$pki/vendor.key" \
+		-in "$unsigned" -out "$work/vendor-$alg.efi" >/dev/null 2>&1; then
+		for bin in "$cli" $san; do
+			tag=
+			[[ $bin == "$san" ]] && tag=" [asan]"
+			o=$("$bin" verify --vendor-cert "$pki/vendor.der" "$work/vendor-$alg.efi" 2>&1)
+			r=$?
+			if [[ $r -eq 1 && $o =~ ^refused: && ! $o =~ (Sanitizer|runtime\ error) ]]; then
+				ok "verify: vendor signature over a ${alg^^} image digest refused$tag"
+			else
+				not_ok "verify: vendor signature over a ${alg^^} image digest refused$tag (exit $r, output: $(head -c 600 <<<"$o"))"
+			fi
+		done
+	else
+		not_ok "policy: osslsigncode -h $alg"
+	fi
+done
+
+# A malformed list whose own size is usable is skipped whole; the walk goes on.
+cat "$work/bad-sha256-sig-size-36.esl" "$work/leaf.esl" >"$work/bad-then-good.esl"
+expect 1 "X509 +$g +$(rx "$L")" "esl: malformed list of usable size then good list: good entry listed, exit 1" -- \
+	esl "$work/bad-then-good.esl"
+
+# ---- unusable arguments: exit 2 ----------------------------------------------------
+echo "hello, not a list" >"$work/text.txt"
+expect 2 . "args: missing --db file exits 2" -- verify --db "$work/absent.esl" "$work/leaf.efi"
+expect 2 . "args: missing --dbx file exits 2" -- verify --db "$work/root.esl" --dbx "$work/absent.esl" "$work/leaf.efi"
+expect 2 . "args: unknown option exits 2" -- verify --frobnicate "$work/root.esl" "$work/leaf.efi"
+expect 2 . "args: --db without a file exits 2" -- verify --db
+expect 2 . "args: text file as --db (neither ESL nor certificate) exits 2" -- \
+	verify --db "$work/text.txt" "$work/leaf.efi"
+expect 2 . "args: text file as --dbx exits 2" -- \
+	verify --db "$work/root.esl" --dbx "$work/text.txt" "$work/leaf.efi"
+expect 2 . "args: PE image as --mok (neither ESL nor certificate) exits 2" -- \
+	verify --mok "$unsigned" "$work/leaf.efi"
+expect 2 . "args: missing image exits 2" -- verify --db "$work/root.esl" "$work/absent.efi"
+expect 2 . "args: two images exit 2" -- verify --db "$work/root.esl" "$work/leaf.efi" "$work/leaf.efi"
+expect 2 . "args: unknown command exits 2" -- frobnicate "$work/leaf.efi"
+o2=$("$cli" verify --db "$work/text.txt" "$work/leaf.efi" 2>/dev/null)
+[[ -z $o2 ]] && ok "args: the exit-2 message goes to stderr, not stdout" ||
+	not_ok "args: the exit-2 message goes to stderr, not stdout (stdout: $o2)"
+
+exit $failed
