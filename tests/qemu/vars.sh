@@ -184,10 +184,6 @@ fi
 
 # ---- a variant ---------------------------------------------------------------
 
-work=$QEMU_BUILD/enroll-$variant
-rm -rf "$work"
-mkdir -p "$work"
-
 # The extra variables, as mkdmpstore.py specs, and their part of the key.
 extra_specs=() key_lines=()
 for spec in "${var_specs[@]}"; do
@@ -206,6 +202,10 @@ for spec in "${var_specs[@]}"; do
 	extra_specs+=("$vname:$guid:$attrs=$file")
 	key_lines+=("var $vname $guid $attrs $(sha "$file")")
 done
+
+work=$QEMU_BUILD/enroll-$variant
+rm -rf "$work"
+mkdir -p "$work"
 
 # dbx: the base payload, or the image hashes then the revoked certificate.
 dbx_auth=$pki/dbx.auth

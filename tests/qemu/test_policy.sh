@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# Policy scenarios: which trust list lockshim boots a kernel through, and
+# which deny list or attribute rule refuses it, under Secure Boot with
+# lockshim signed by db (as in test_boot.sh, whose preparation this reuses).
+#
+#   tests/qemu/test_policy.sh [SCENARIO...]     (default: all, in order)
+#
+# Environment: LOCKSHIM_EFI, QEMU_TIMEOUT, BOOT_TEE as for test_boot.sh.
+#
+# Prints `ok - NAME (T s)` or `not ok - NAME` per scenario (diagnostics on
+# stderr), exits 1 if any failed. Logs: build/qemu/logs/NAME.log (clean),
+# NAME.log.raw, NAME.log.err.
+#
+#   db_signed_kernel_boots    kernel signed by the db key: trusted through db
+#   dbx_hash_kernel_refused   dbx holds the kernel's Authenticode SHA-256: the
+#                             vendor-signed kernel is refused
+#   moklist_kernel_boots      MokList (NV|BS) holds the MOK certificate: a
+#                             MOK-signed kernel boots through MokList
+#   moklist_runtime_ignored   the same MokList written NV|BS|RT: ignored, the
+#                             MOK-signed kernel is refused
+#   moklistx_kernel_refused   MokList and MokListX (both NV|BS) hold the MOK
+#                             certificate: MokListX wins, the kernel is refused
+#
+# The VARS files are variants from tests/qemu/vars.sh --variant (cached, see
+# there): build/qemu/vars-policy-*.fd. Before booting one, the scenario reads
+# it back (mkdmpstore.py --check) to be sure the variables carry the
+# attributes and data it relies on.
+
+# shellcheck source=tests/qemu/test_boot.sh
+. "$(dirname "${BASH_SOURCE[0]}")/test_boot.sh" # cds to the repository
+
+SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
+SECDB_GUID=d719b2cb-3d3a-4596-a3bc-dad00e67656f
+
+SCENARIOS=(
+	db_signed_kernel_boots
+	dbx_hash_kernel_refused
+	moklist_kernel_boots
+	moklist_runtime_ignored
+	moklistx_kernel_refused
+)
+
+# The lockshim built with an outside vendor certificate (test_boot.sh's f.)
+# is not used here: skip building it.
+outside_vendor_prepare() { :; }
+
+declare -A VARIANT_ERROR=() VARIANT_SECS=()
+
+# _variant NAME ARGS...: tests/qemu/vars.sh --variant NAME ARGS... $PKI, timed;
+# on failure VARIANT_ERROR[NAME] says why.
+_variant() {
+	local name=$1; shift
+	local err=$BOOT_WORK/variant-$name.err t0 t1
+	t0=$(date +%s.%N)
+	if ! tests/qemu/vars.sh --variant "$name" "$@" "$PKI" >/dev/null 2>"$err"; then
+		VARIANT_ERROR[$name]="tests/qemu/vars.sh --variant $name failed: $(tail -n 3 "$err" | tr '\n' ' ')"
+		echo "# variant $name: FAILED (see $err)" >&2
+		return 1
+	fi
+	t1=$(date +%s.%N)
+	VARIANT_SECS[$name]=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	local how=cached
+	grep -q 'creating variant' "$err" && how=created
+	echo "# variant $name: $how in ${VARIANT_SECS[$name]}s ($QEMU_BUILD/vars-$name.fd)" >&2
+}
+
+policy_prepare() {
+	boot_prepare
+	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
+	local err=$BOOT_WORK/prepare.err
+	_prep "db-signed kernel" sign_efi db "$BOOT_WORK/kernel-unsigned.efi" "$BOOT_WORK/kernel-db.efi" &&
+		_prep "MOK-signed kernel" sign_efi mok "$BOOT_WORK/kernel-unsigned.efi" "$BOOT_WORK/kernel-mok.efi" &&
+		_prep "expected dbx (hash-to-efi-sig-list)" \
+			hash-to-efi-sig-list "$BOOT_WORK/kernel-vendor.efi" "$BOOT_WORK/policy-dbx-hash.esl" ||
+		return 0
+	cat "$BOOT_WORK/policy-dbx-hash.esl" "$PKI/revoked.esl" >"$BOOT_WORK/policy-dbx.esl"
+
+	local mok=$PKI/mok.esl
+	_variant policy-dbx-kernel --dbx-hash "$BOOT_WORK/kernel-vendor.efi"
+	_variant policy-mok --var "MokList:$SHIM_GUID:0x3:$mok"
+	_variant policy-mok-rt --var "MokList:$SHIM_GUID:0x7:$mok"
+	_variant policy-mokx --var "MokList:$SHIM_GUID:0x3:$mok" --var "MokListX:$SHIM_GUID:0x3:$mok"
+}
+
+# _vars NAME SPEC...: the variant's VARS file exists (its creation did not
+# fail) and holds each mkdmpstore.py --check SPEC; sets VARS to its path.
+_vars() {
+	local name=$1; shift
+	VARS=$QEMU_BUILD/vars-$name.fd
+	if [[ -n ${VARIANT_ERROR[$name]:-} ]]; then
+		echo "FAIL: ${VARIANT_ERROR[$name]}" >&2
+		return 1
+	fi
+	local out
+	if ! out=$(python3 tests/qemu/mkdmpstore.py --check "$VARS" "$@" 2>&1); then
+		echo "FAIL: $VARS does not hold what the scenario needs:" >&2
+		sed 's/^/| /' <<<"$out" >&2
+		return 1
+	fi
+	sed 's/^/# read back: /' <<<"$out" >&2
+}
+
+# Stop rules: a boot ends at the initramfs' last line, a refusal, or the
+# firmware giving up (and $CRASH, added by boot_lockshim).
+BOOTS=('LOCKSHIM-TEST-DONE' 'lockshim: refusing' 'No bootable option')
+REFUSALS=('lockshim: refusing' 'No bootable option' "$MARKER")
+
+# Shared by the scenarios that boot: lockshim's verdict, then the kernel
+# under Secure Boot, then the initramfs.
+_expect_kernel_booted() {
+	local verdict=$1
+	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
+		expect_no_log -F 'lockshim: refusing' &&
+		expect_log -F "lockshim: booting $KPATH: $verdict" &&
+		expect_log -F 'EFI stub: UEFI Secure Boot is enabled.' &&
+		expect_log -F "$MARKER" &&
+		expect_order -F 'lockshim: SecureBoot=1' "lockshim: booting $KPATH" &&
+		expect_order -F "lockshim: booting $KPATH" "$MARKER"
+}
+
+db_signed_kernel_boots() {
+	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-db.efi" 0.5 "${BOOTS[@]}" || return 1
+	_expect_kernel_booted 'signed by /CN=lockshim test db, trusted through db certificate /CN=lockshim test db' &&
+		expect_no_log -F 'lockshim: ignoring'
+}
+
+dbx_hash_kernel_refused() {
+	# The hash dbx holds is the one lockshim computes (its host CLI, the same
+	# code): otherwise a refusal would prove nothing.
+	local want have
+	want=$(build/lockshim hash "$BOOT_WORK/kernel-vendor.efi") || {
+		echo "FAIL: build/lockshim hash $BOOT_WORK/kernel-vendor.efi failed (make all?)" >&2
+		return 1
+	}
+	have=$(tail -c 32 "$BOOT_WORK/policy-dbx-hash.esl" | od -An -tx1 -v | tr -d ' \n')
+	if [[ $want != "$have" ]]; then
+		echo "FAIL: lockshim hashes the kernel as $want, hash-to-efi-sig-list as $have" >&2
+		return 1
+	fi
+	echo "# kernel Authenticode SHA-256 $want" >&2
+	_vars policy-dbx-kernel "dbx:$SECDB_GUID:0x27=$BOOT_WORK/policy-dbx.esl" || return 1
+	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 2 "${REFUSALS[@]}" || return 1
+	_expect_kernel_refused 'image SHA-256 digest is in dbx'
+}
+
+moklist_kernel_boots() {
+	_vars policy-mok "MokList:$SHIM_GUID:0x3=$PKI/mok.esl" || return 1
+	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-mok.efi" 0.5 "${BOOTS[@]}" || return 1
+	_expect_kernel_booted 'signed by /CN=lockshim test mok, trusted through MokList certificate /CN=lockshim test mok' &&
+		expect_no_log -F 'lockshim: ignoring'
+}
+
+moklist_runtime_ignored() {
+	_vars policy-mok-rt "MokList:$SHIM_GUID:0x7=$PKI/mok.esl" || return 1
+	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-mok.efi" 2 "${REFUSALS[@]}" || return 1
+	expect_log -F 'lockshim: ignoring MokList: attributes 0x7 are not non-volatile boot-services-only' &&
+		expect_order -F 'lockshim: ignoring MokList' "lockshim: refusing $KPATH" &&
+		_expect_kernel_refused 'signer does not chain to a trusted certificate'
+}
+
+moklistx_kernel_refused() {
+	_vars policy-mokx "MokList:$SHIM_GUID:0x3=$PKI/mok.esl" \
+		"MokListX:$SHIM_GUID:0x3=$PKI/mok.esl" || return 1
+	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-mok.efi" 2 "${REFUSALS[@]}" || return 1
+	expect_no_log -F 'lockshim: ignoring' &&
+		_expect_kernel_refused 'certificate /CN=lockshim test mok is in MokListX'
+}
+
+policy_main() {
+	local -a which=("$@")
+	(( ${#which[@]} )) || which=("${SCENARIOS[@]}")
+	local s
+	for s in "${which[@]}"; do
+		if ! declare -F "$s" >/dev/null || [[ " ${SCENARIOS[*]} " != *" $s "* ]]; then
+			echo "test_policy.sh: unknown scenario $s (have: ${SCENARIOS[*]})" >&2
+			return 2
+		fi
+	done
+	echo "1..${#which[@]}"
+	policy_prepare
+	for s in "${which[@]}"; do
+		run_scenario "$s"
+	done
+	(( BOOT_FAILED == 0 ))
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -uo pipefail
+	policy_main "$@"
+fi
