@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# What lockshim hands to the kernel, seen from a stock Debian kernel under
+# Secure Boot, booted through a real boot entry (Boot0000, as efibootmgr
+# writes it) whose optional data names the kernel, its command line and
+# its initrd:
+#
+#   Boot0000 "lockshim"  \EFI\lockshim\lockshimx64.efi
+#            "linux.efi initrd=\boot\initrd-test.img lockshim.test=42 console=ttyS0"
+#
+#   tests/qemu/test_handoff.sh [SCENARIO...]     (default: all, in order)
+#
+#   bootentry_cmdline_initrd   the kernel and initrd named in the load options
+#                              are used; /proc/cmdline shows the command line
+#   stock_kernel_reads_mokvar  Debian's unpatched kernel locks itself down and
+#                              imports the vendor and MOK certificates from
+#                              lockshim's MokVar table
+#
+# Environment and output as for test_boot.sh (sourced for its preparation).
+
+# shellcheck source=tests/qemu/test_boot.sh
+. "$(dirname "${BASH_SOURCE[0]}")/test_boot.sh" # cds to the repository
+
+SCENARIOS=(
+	bootentry_cmdline_initrd
+	stock_kernel_reads_mokvar
+)
+
+GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
+SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
+CMDLINE='initrd=\boot\initrd-test.img lockshim.test=42 console=ttyS0'
+HANDOFF_VARS=
+
+outside_vendor_prepare() { :; }
+
+handoff_prepare() {
+	boot_prepare
+	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
+	local err=$BOOT_WORK/prepare.err # _prep (test_boot.sh) appends its errors here
+	_prep "Boot0000 load option" python3 tests/qemu/mkloadoption.py "$BOOT_WORK/Boot0000.bin" \
+		lockshim '\EFI\lockshim\lockshimx64.efi' "linux.efi $CMDLINE" || return 0
+	printf '\x00\x00' >"$BOOT_WORK/BootOrder.bin"
+	HANDOFF_VARS=$(tests/qemu/vars.sh --variant handoff \
+		--var "Boot0000:$GLOBAL_GUID:0x7:$BOOT_WORK/Boot0000.bin" \
+		--var "BootOrder:$GLOBAL_GUID:0x7:$BOOT_WORK/BootOrder.bin" \
+		--var "MokList:$SHIM_GUID:0x3:$PKI/mok.esl" "$PKI" 2>>"$BOOT_WORK/prepare.err") ||
+		PREP_ERROR="tests/qemu/vars.sh --variant handoff failed: $(tail -n 3 "$BOOT_WORK/prepare.err" | tr '\n' ' ')"
+}
+
+# The ESP has no \EFI\BOOT\BOOTX64.EFI: only the boot entry can start lockshim.
+boot_entry() {
+	local name=$1 img=$BOOT_WORK/$1.img
+	make_esp "$img" \
+		"$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
+		"$BOOT_WORK/kernel-vendor.efi" EFI/lockshim/linux.efi \
+		build/initramfs/initrd.img boot/initrd-test.img || return 1
+	run_qemu --esp "$img" --vars "$HANDOFF_VARS" --log "$BOOT_LOGS/$name.log" \
+		--timeout "$QEMU_TIMEOUT" --grace 0.5 --stop 'LOCKSHIM-TEST-DONE' \
+		--stop 'lockshim: refusing' --stop 'No bootable option' --stop "$CRASH"
+	rm -f "$img"
+	[[ $QEMU_OUTCOME != timeout ]] || { echo "FAIL: QEMU timed out" >&2; return 1; }
+}
+
+bootentry_cmdline_initrd() {
+	boot_entry "${FUNCNAME[0]}" || return 1
+	expect_log -F 'BdsDxe: starting Boot0000 "lockshim" from \EFI\lockshim\lockshimx64.efi' &&
+		expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
+		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi: signed by /CN=lockshim test vendor' &&
+		expect_log -F 'lockshim: initrd \boot\initrd-test.img' &&
+		expect_log -F 'EFI stub: Loaded initrd from LINUX_EFI_INITRD_MEDIA_GUID device path' &&
+		expect_log -F "$MARKER" &&
+		expect_log -F "LOCKSHIM-TEST-CMDLINE: $CMDLINE"
+}
+
+stock_kernel_reads_mokvar() {
+	boot_entry "${FUNCNAME[0]}" || return 1
+	expect_log -F 'lockshim: lockdown table: locked (Secure Boot)' &&
+		expect_log 'efi: .*MOKvar=0x' &&
+		expect_log -F 'Kernel is locked down from EFI Secure Boot' &&
+		expect_log "integrity: Loaded X.509 cert 'lockshim test vendor: " &&
+		expect_log "integrity: Loaded X.509 cert 'lockshim test mok: " &&
+		expect_order -F 'UEFI:MokListRT (MOKvar table)' "Loaded X.509 cert 'lockshim test mok" &&
+		expect_log -F 'LOCKSHIM-TEST-LOCKDOWN: none [integrity] confidentiality'
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -uo pipefail
+	echo "1..${#SCENARIOS[@]}"
+	handoff_prepare
+	for s in "${SCENARIOS[@]}"; do
+		run_scenario "$s"
+	done
+	(( BOOT_FAILED == 0 ))
+fi
