@@ -20,32 +20,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
-BUILD=${BUILD:-build}
-cli=$BUILD/lockshim
-pki=$BUILD/pki
+. tests/cli/lib.sh
 work=$BUILD/cli-policy
-failed=0
-
-ok() { echo "ok - $1"; }
-not_ok() { echo "not ok - $1"; failed=1; }
-
-# run_cli ARGS...: sets $out (stdout and stderr) and $rc
-run_cli() {
-	out=$("$cli" "$@" 2>&1)
-	rc=$?
-}
-
-# expect EXIT_CODE OUTPUT_REGEX NAME -- ARGS...   (stdout and stderr together)
-expect() {
-	local code=$1 regex=$2 name=$3
-	shift 4
-	run_cli "$@"
-	if [[ $rc -eq $code && $out =~ $regex ]]; then
-		ok "$name"
-	else
-		not_ok "$name (exit $rc, output: $out)"
-	fi
-}
 
 # ---- prerequisites -----------------------------------------------------------
 for tool in sbsign sbattach osslsigncode cert-to-efi-sig-list hash-to-efi-sig-list openssl python3; do

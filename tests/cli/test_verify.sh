@@ -4,27 +4,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
-BUILD=${BUILD:-build}
-cli=$BUILD/lockshim
-pki=$BUILD/pki
+. tests/cli/lib.sh
 work=$BUILD/cli-test
-failed=0
-
-ok() { echo "ok - $1"; }
-not_ok() { echo "not ok - $1"; failed=1; }
-
-# expect EXIT_CODE OUTPUT_REGEX NAME -- ARGS...
-expect() {
-	local code=$1 regex=$2 name=$3 out rc
-	shift 4
-	out=$("$cli" "$@" 2>&1)
-	rc=$?
-	if [[ $rc -eq $code && $out =~ $regex ]]; then
-		ok "$name"
-	else
-		not_ok "$name (exit $rc, output: $out)"
-	fi
-}
 
 rm -rf "$work" && mkdir -p "$work"
 image=$BUILD/lockshimx64.efi

@@ -254,18 +254,22 @@ run_scenario() {
 	return $rc
 }
 
-boot_main() {
+# scenario_main PREPARE [SCENARIO...]: check the names against SCENARIOS, run
+# PREPARE once, then each scenario (default: all, in order). The other
+# tests/qemu/test_*.sh scripts source this file and call it with their own.
+scenario_main() {
+	local prepare=$1; shift
 	local -a which=("$@")
 	(( ${#which[@]} )) || which=("${SCENARIOS[@]}")
 	local s
 	for s in "${which[@]}"; do
 		if ! declare -F "$s" >/dev/null || [[ " ${SCENARIOS[*]} " != *" $s "* ]]; then
-			echo "test_boot.sh: unknown scenario $s (have: ${SCENARIOS[*]})" >&2
+			echo "$(basename "$0"): unknown scenario $s (have: ${SCENARIOS[*]})" >&2
 			return 2
 		fi
 	done
 	echo "1..${#which[@]}"
-	boot_prepare
+	"$prepare"
 	for s in "${which[@]}"; do
 		run_scenario "$s"
 	done
@@ -274,5 +278,5 @@ boot_main() {
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	set -uo pipefail
-	boot_main "$@"
+	scenario_main boot_prepare "$@"
 fi

@@ -84,10 +84,5 @@ stock_kernel_reads_mokvar() {
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	set -uo pipefail
-	echo "1..${#SCENARIOS[@]}"
-	handoff_prepare
-	for s in "${SCENARIOS[@]}"; do
-		run_scenario "$s"
-	done
-	(( BOOT_FAILED == 0 ))
+	scenario_main handoff_prepare "$@"
 fi

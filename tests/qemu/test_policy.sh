@@ -171,25 +171,7 @@ moklistx_kernel_refused() {
 		_expect_kernel_refused 'certificate /CN=lockshim test mok is in MokListX'
 }
 
-policy_main() {
-	local -a which=("$@")
-	(( ${#which[@]} )) || which=("${SCENARIOS[@]}")
-	local s
-	for s in "${which[@]}"; do
-		if ! declare -F "$s" >/dev/null || [[ " ${SCENARIOS[*]} " != *" $s "* ]]; then
-			echo "test_policy.sh: unknown scenario $s (have: ${SCENARIOS[*]})" >&2
-			return 2
-		fi
-	done
-	echo "1..${#which[@]}"
-	policy_prepare
-	for s in "${which[@]}"; do
-		run_scenario "$s"
-	done
-	(( BOOT_FAILED == 0 ))
-}
-
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	set -uo pipefail
-	policy_main "$@"
+	scenario_main policy_prepare "$@"
 fi

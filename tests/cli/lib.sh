@@ -1,0 +1,29 @@
+# Shared by the tests/cli/test_*.sh scripts (sourced from the repository's
+# root): where things are, and the TAP-ish lines tests/run.sh counts.
+# shellcheck shell=bash
+
+BUILD=${BUILD:-build}
+cli=$BUILD/lockshim
+pki=$BUILD/pki
+failed=0
+
+ok() { echo "ok - $1"; }
+not_ok() { echo "not ok - $1"; failed=1; }
+
+# run_cli ARGS...: sets $out (stdout and stderr together) and $rc
+run_cli() {
+	out=$("$cli" "$@" 2>&1)
+	rc=$?
+}
+
+# expect EXIT_CODE OUTPUT_REGEX NAME -- ARGS...
+expect() {
+	local code=$1 regex=$2 name=$3
+	shift 4
+	run_cli "$@"
+	if [[ $rc -eq $code && $out =~ $regex ]]; then
+		ok "$name"
+	else
+		not_ok "$name (exit $rc, output: $out)"
+	fi
+}
