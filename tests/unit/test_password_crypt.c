@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+/*
+ * crypt(3) digests against strings glibc's crypt() produced (Python's
+ * crypt module on Debian 12), compared through crypt's own base64 and byte
+ * order; PASSWORD_CRYPT parsing; password_matches in both forms.
+ */
+#include "password_crypt.h"
+#include "unit.h"
+
+#include <stdlib.h>
+
+#include <openssl/sha.h>
+
+static const char itoa64[] = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+static void b64_from_24bit(char **p, uint8_t b2, uint8_t b1, uint8_t b0, int n)
+{
+	unsigned w = ((unsigned)b2 << 16) | ((unsigned)b1 << 8) | b0;
+
+	while (n-- > 0) {
+		*(*p)++ = itoa64[w & 0x3f];
+		w >>= 6;
+	}
+}
+
+/* crypt's text form of a raw digest (glibc's byte order for each method). */
+static void crypt_text(int method, const uint8_t *d, char *out)
+{
+	char *p = out;
+
+	if (method == PASSWORD_SHA512) {
+		/* the rotation glibc uses: (0,21,42), (22,43,1), (44,2,23), ... */
+		static const int order[21][3] = {
+			{ 0, 21, 42 }, { 22, 43, 1 }, { 44, 2, 23 }, { 3, 24, 45 }, { 25, 46, 4 },
+			{ 47, 5, 26 }, { 6, 27, 48 }, { 28, 49, 7 }, { 50, 8, 29 }, { 9, 30, 51 },
+			{ 31, 52, 10 }, { 53, 11, 32 }, { 12, 33, 54 }, { 34, 55, 13 }, { 56, 14, 35 },
+			{ 15, 36, 57 }, { 37, 58, 16 }, { 59, 17, 38 }, { 18, 39, 60 }, { 40, 61, 19 },
+			{ 62, 20, 41 } };
+		for (int i = 0; i < 21; i++)
+			b64_from_24bit(&p, d[order[i][0]], d[order[i][1]], d[order[i][2]], 4);
+		b64_from_24bit(&p, 0, 0, d[63], 2);
+	} else if (method == PASSWORD_SHA256) {
+		static const int order[10][3] = { { 0, 10, 20 }, { 21, 1, 11 }, { 12, 22, 2 },
+						  { 3, 13, 23 },  { 24, 4, 14 }, { 15, 25, 5 },
+						  { 6, 16, 26 },  { 27, 7, 17 }, { 18, 28, 8 },
+						  { 9, 19, 29 } };
+		for (int i = 0; i < 10; i++)
+			b64_from_24bit(&p, d[order[i][0]], d[order[i][1]], d[order[i][2]], 4);
+		b64_from_24bit(&p, 0, d[31], d[30], 3);
+	} else {
+		static const int order[5][3] = { { 0, 6, 12 }, { 1, 7, 13 }, { 2, 8, 14 },
+						 { 3, 9, 15 }, { 4, 10, 5 } };
+		for (int i = 0; i < 5; i++)
+			b64_from_24bit(&p, d[order[i][0]], d[order[i][1]], d[order[i][2]], 4);
+		b64_from_24bit(&p, 0, 0, d[11], 2);
+	}
+	*p = '\0';
+}
+
+static int crypt_equals(int method, uint64_t rounds, const char *salt, const char *pw,
+			const char *expect)
+{
+	struct password_crypt pc = { .method = (uint16_t)method, .iterations = rounds,
+				     .salt_size = (uint16_t)strlen(salt) };
+	uint8_t digest[64];
+	size_t len;
+	char text[100];
+
+	memcpy(pc.salt, salt, pc.salt_size);
+	if (password_crypt_digest(&pc, (const uint8_t *)pw, strlen(pw), digest, &len) < 0)
+		return 0;
+	crypt_text(method, digest, text);
+	if (strcmp(text, expect) != 0) {
+		printf("# %s: got %s\n", expect, text);
+		return 0;
+	}
+	return 1;
+}
+
+/* A PASSWORD_CRYPT as mokutil lays it out. */
+static void make_auth(uint8_t *out, uint16_t method, uint64_t rounds, const char *salt,
+		      const uint8_t *hash, size_t hash_len)
+{
+	memset(out, 0, PASSWORD_CRYPT_SIZE);
+	out[0] = (uint8_t)method;
+	for (int i = 0; i < 8; i++)
+		out[2 + i] = (uint8_t)(rounds >> (8 * i));
+	out[10] = (uint8_t)strlen(salt);
+	memcpy(out + 12, salt, strlen(salt));
+	memcpy(out + 44, hash, hash_len);
+}
+
+static uint16_t *ucs2(const char *s)
+{
+	uint16_t *out = malloc((strlen(s) + 1) * 2);
+
+	for (size_t i = 0; i <= strlen(s); i++)
+		out[i] = (unsigned char)s[i];
+	return out;
+}
+
+int main(void)
+{
+	struct password_crypt pc;
+	const char *why;
+	uint8_t auth[PASSWORD_CRYPT_SIZE], digest[64];
+	size_t len;
+	uint16_t *pw;
+
+	CHECK(crypt_equals(PASSWORD_SHA512, 5000, "saltstring", "Hello world!",
+			   "svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1"),
+	      "SHA-512-crypt, 5000 rounds");
+	CHECK(crypt_equals(PASSWORD_SHA512, 10000, "saltstringsaltst", "password",
+			   "Qzq13AQeOS5aa8nj8fFRVn5cZkLp.t1PUmhPeygZiOwD7eFxWmcxrxGtIgnXDKoTYvTEmyGzyqVjaDGGtAurL/"),
+	      "SHA-512-crypt, 10000 rounds, 16-character salt");
+	CHECK(crypt_equals(PASSWORD_SHA512, 5000, "abc", "",
+			   "mJP3a6FyA8uCnzRtlnNypPwjnvpi5TP9qOrInzrfDmwxUQG38PkpCPdqfTb8JQfAngapMxeim4AZ..hSdRRzD."),
+	      "SHA-512-crypt, empty password, short salt");
+	CHECK(crypt_equals(PASSWORD_SHA256, 5000, "saltstring", "Hello world!",
+			   "5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5"),
+	      "SHA-256-crypt");
+	CHECK(crypt_equals(PASSWORD_MD5, 0, "saltstri", "password", "qQY4WxjABChYG1ccLpfkz/"),
+	      "MD5-crypt");
+
+	/* password_matches with a SHA-512 PASSWORD_CRYPT */
+	pc = (struct password_crypt){ .method = PASSWORD_SHA512, .iterations = 5000, .salt_size = 10 };
+	memcpy(pc.salt, "saltstring", 10);
+	password_crypt_digest(&pc, (const uint8_t *)"password", 8, digest, &len);
+	make_auth(auth, PASSWORD_SHA512, 5000, "saltstring", digest, len);
+	pw = ucs2("password");
+	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) == 1, "right password matches");
+	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 7, &why) == 0, "prefix does not match");
+	pw[0] = 'P';
+	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) == 0, "wrong password does not match");
+	pw[0] = 0x263a;
+	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) < 0, "non-ASCII password refused");
+	free(pw);
+
+	/* malformed structures */
+	pw = ucs2("password");
+	CHECK(password_matches(auth, sizeof(auth) - 1, NULL, 0, pw, 8, &why) < 0, "171-byte auth refused");
+	make_auth(auth, PASSWORD_BLOWFISH, 5000, "saltstring", digest, len);
+	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) < 0 && why, "Blowfish refused with a reason");
+	make_auth(auth, PASSWORD_SHA512, 999, "saltstring", digest, len);
+	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) < 0, "rounds below 1000 refused");
+	make_auth(auth, PASSWORD_SHA512, 0xffffffffffffffffULL, "saltstring", digest, len);
+	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) < 0, "rounds near 2^64 refused");
+	make_auth(auth, PASSWORD_SHA512, 5000, "saltstring", digest, len);
+	auth[10] = 33;
+	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) < 0, "salt size past the field refused");
+	auth[10] = 17;
+	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) < 0, "salt longer than SHA-crypt's 16 refused");
+	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, PASSWORD_MAX_CHARS + 1, &why) < 0,
+	      "over-long password refused");
+
+	/* legacy: SHA-256(request || UCS-2 password) */
+	{
+		static const uint8_t request[] = "request bytes";
+		uint8_t buf[sizeof(request) + 16];
+
+		memcpy(buf, request, sizeof(request));
+		for (int i = 0; i < 8; i++) {
+			buf[sizeof(request) + 2 * i] = (uint8_t)"password"[i];
+			buf[sizeof(request) + 2 * i + 1] = 0;
+		}
+		SHA256(buf, sizeof(buf), digest);
+		CHECK(password_matches(digest, 32, request, sizeof(request), pw, 8, &why) == 1,
+		      "legacy SHA-256 form matches");
+		CHECK(password_matches(digest, 32, request, sizeof(request) - 1, pw, 8, &why) == 0,
+		      "legacy form bound to the request");
+	}
+	free(pw);
+	UNIT_EXIT();
+}
