@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#include "mok_request.h"
+
+#include <string.h>
+
+#include "safe_math.h"
+
+int mok_state_request_parse(const uint8_t *data, size_t size, struct mok_state_request *req,
+			    const char **reason)
+{
+	uint32_t length;
+
+	memset(req, 0, sizeof(*req));
+	if (size != MOK_STATE_REQUEST_SIZE) {
+		*reason = "state request has the wrong size";
+		return -1;
+	}
+	req->state = read_le32(data);
+	length = read_le32(data + 4);
+	if (req->state > 1) {
+		*reason = "state request asks for an unknown state";
+		return -1;
+	}
+	if (length == 0 || length > MOK_STATE_PASSWORD_MAX) {
+		*reason = "state request password length out of range";
+		return -1;
+	}
+	for (uint32_t i = 0; i < length; i++) {
+		uint16_t c = read_le16(data + 8 + 2 * i);
+
+		if (c == 0)
+			break;
+		if (c < 0x20 || c > 0x7e) {
+			*reason = "state request password is not printable ASCII";
+			return -1;
+		}
+		req->password[req->password_len++] = c;
+	}
+	if (req->password_len == 0) {
+		*reason = "state request password is empty";
+		return -1;
+	}
+	return 0;
+}

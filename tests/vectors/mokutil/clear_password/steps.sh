@@ -1,0 +1,1 @@
+step mokutil --clear-password

@@ -1,0 +1,2 @@
+printf '%s\n%s\n' 'Sb8to16chars' 'Sb8to16chars' | step mokutil --disable-validation
+step mokutil --sb-state

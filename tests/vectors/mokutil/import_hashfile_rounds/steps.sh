@@ -1,0 +1,1 @@
+step mokutil --import /data/mok.der --hash-file /data/rounds.hash

@@ -1,0 +1,1 @@
+step mokutil --password --hash-file /data/mokpw.hash

@@ -1,0 +1,1 @@
+step mokutil --reset --hash-file /data/reset.hash
