@@ -3,6 +3,7 @@
 #   make                 build/lockshimx64.efi, build/lockshim (host CLI), unit tests
 #   make check           every test (unit and QEMU), closing with "N passed, N failed"
 #   make demo            boot firmware -> lockshim -> kernel in QEMU, console visible
+#   make fuzz            run each libFuzzer target for FUZZ_SECONDS (60)
 #   make VENDOR_CERT=f   embed f (DER) as the vendor certificate instead of the test one
 #
 # Where each artifact comes from:
@@ -153,7 +154,7 @@ bootstrap:
 	scripts/bootstrap.sh
 
 check: bootstrap
-	$(MAKE) all
+	$(MAKE) all fuzz-build
 	tests/run.sh
 
 demo: bootstrap
@@ -162,6 +163,9 @@ demo: bootstrap
 
 clean:
 	rm -rf $(BUILD)
+
+# libFuzzer targets over the core (make fuzz, make fuzz-build): tests/fuzz/.
+include tests/fuzz/fuzz.mk
 
 .PHONY: FORCE
 FORCE:

@@ -10,7 +10,7 @@ packages=(
 	ovmf qemu-system-x86     # Secure Boot firmware and the emulator
 	sbsigntool efitools      # signing, signature lists, .auth payloads
 	osslsigncode pesign libnss3-tools  # other signers, for interoperability tests
-	clang                    # libFuzzer targets (make fuzz)
+	clang libclang-rt-14-dev # libFuzzer targets and their sanitizer runtimes
 	mtools                   # FAT images without loop devices
 	busybox-static           # test initramfs
 	mokutil swtpm

@@ -4,7 +4,8 @@
 #   tests/run.sh [--unit-only | --qemu-only]
 #
 # 1. Every executable in build/tests/ (unit tests, built by make; another
-#    directory with UNIT_TEST_DIR=...), and every tests/cli/test_*.sh, then
+#    directory with UNIT_TEST_DIR=...), every tests/cli/test_*.sh and
+#    tests/fuzz/test_*.sh (the fuzzers over their committed corpus), then
 # 2. every tests/qemu/test_*.sh (QEMU scenarios), in name order.
 #
 # Counting: each program prints TAP-ish lines, `ok - NAME` / `not ok - NAME`,
@@ -69,7 +70,7 @@ if (( unit )); then
 	for b in "${bins[@]}"; do
 		run_one "$b" "$b"
 	done
-	for t in tests/cli/test_*.sh; do
+	for t in tests/cli/test_*.sh tests/fuzz/test_*.sh; do
 		run_one "$t" bash "$t"
 	done
 fi

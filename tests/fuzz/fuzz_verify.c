@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+/*
+ * libFuzzer target: the whole decision, verify_image, under a fixed policy:
+ * vendor trusts the certificate in fuzz_cert.h (whose key signed the seeds
+ * in corpus/fuzz_verify/), dbx holds the lists in fuzz_cert.h (the digest
+ * of revoked.efi, another image's and an unrelated one, and the
+ * X509_SHA256 of the signer of revoked-cert.efi); the other lists are empty.
+ *
+ * The policy is built once; verify_image must free all it allocates on each
+ * call (LeakSanitizer checks). Besides the sanitizers, it checks the
+ * verdict: every field is set, its strings are terminated, the message is
+ * not empty; an allowed image names "vendor" (the only list that trusts
+ * anything), is signed, and is never one whose SHA-256 Authenticode digest
+ * is in dbx.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/x509.h>
+
+#include "fuzz_cert.h"
+#include "pe.h"
+#include "signature_list.h"
+#include "verify.h"
+
+#define FUZZ_ASSERT(cond)                                                              \
+	do {                                                                           \
+		if (!(cond)) {                                                         \
+			fprintf(stderr, "%s:%d: broken promise: %s\n", __FILE__, __LINE__, \
+				#cond);                                                \
+			abort();                                                       \
+		}                                                                      \
+	} while (0)
+
+static struct verify_policy policy;
+static volatile uint8_t sink;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const unsigned char *p = fuzz_vendor_cert;
+	const char *reason = NULL;
+	X509 *vendor;
+
+	(void)argc;
+	(void)argv;
+	verify_policy_init(&policy); /* kept to the end: LeakSanitizer sees it as reachable */
+
+	vendor = d2i_X509(NULL, &p, sizeof(fuzz_vendor_cert));
+	if (!vendor || sig_db_add_cert(&policy.vendor, vendor) != 0) {
+		fprintf(stderr, "fuzz_verify: cannot load the vendor certificate\n");
+		abort();
+	}
+	X509_free(vendor); /* sig_db_add_cert took its own reference */
+
+	if (sig_db_add_esl(&policy.dbx, fuzz_dbx_esl, sizeof(fuzz_dbx_esl), &reason) != 0) {
+		fprintf(stderr, "fuzz_verify: dbx lists refused: %s\n", reason ? reason : "?");
+		abort();
+	}
+	return 0;
+}
+
+static bool terminated(const char *s, size_t size)
+{
+	return memchr(s, '\0', size) != NULL;
+}
+
+/*
+ * An allowed image: the policy trusts only the vendor certificate (no
+ * digest), so the image must parse, be signed, and its SHA-256 Authenticode
+ * digest must not be in dbx.
+ */
+static void check_allowed(const uint8_t *data, size_t size)
+{
+	struct pe_image *img = malloc(sizeof(*img));
+	uint8_t digest[EVP_MAX_MD_SIZE];
+	unsigned int len;
+	const char *reason;
+
+	FUZZ_ASSERT(img);
+	FUZZ_ASSERT(pe_parse(data, size, img, &reason) == 0);
+	FUZZ_ASSERT(img->cert_table_size > 0);
+	FUZZ_ASSERT(pe_authenticode_digest(img, EVP_sha256(), digest, &len, &reason) == 0);
+	FUZZ_ASSERT(!sig_db_has_digest(&policy.dbx, ESL_SHA256, digest, len));
+	free(img);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct verdict v;
+
+	memset(&v, 0xa5, sizeof(v)); /* verify_image must set every field */
+	verify_image(data, size, &policy, &v);
+
+	FUZZ_ASSERT(v.allowed == true || v.allowed == false);
+	FUZZ_ASSERT(terminated(v.entry, sizeof(v.entry)));
+	FUZZ_ASSERT(terminated(v.message, sizeof(v.message)));
+	FUZZ_ASSERT(v.message[0] != '\0');
+	sink ^= (uint8_t)(strlen(v.entry) + strlen(v.message));
+	if (v.list)
+		sink ^= (uint8_t)strlen(v.list);
+
+	if (v.allowed) {
+		FUZZ_ASSERT(v.list && strcmp(v.list, policy.vendor.name) == 0);
+		check_allowed(data, size);
+	}
+	return 0;
+}
