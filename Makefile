@@ -21,7 +21,7 @@ VERSION   := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 # The verification core: plain C, no firmware calls, built for both platforms.
 CORE_SRCS := src/pe.c src/authenticode.c src/signature_list.c src/verify.c src/load_options.c \
-             src/lockdown_table.c src/password_crypt.c src/mok_request.c
+             src/lockdown_table.c src/password_crypt.c src/mok_request.c src/mok_list.c
 
 # Loader-only sources: the thin firmware shell around the core.
 EFI_SRCS  := src/efi_main.c src/efi_file.c src/efi_vars.c src/efi_policy.c \

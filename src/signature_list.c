@@ -361,3 +361,29 @@ int sig_db_to_esl(const struct sig_db *db, const uint8_t *owner, bool certs_only
 	}
 	return 0;
 }
+
+static size_t type_of(enum esl_type type)
+{
+	for (size_t t = 0; t < N_TYPES; t++)
+		if (esl_types[t].type == type)
+			return t;
+	return N_TYPES;
+}
+
+int esl_append_entry(const struct esl_entry *entry, uint8_t **data, size_t *size)
+{
+	size_t t = type_of(entry->type), sig_size;
+	uint8_t *at;
+
+	if (t == N_TYPES)
+		return -1;
+	sig_size = ESL_OWNER_SIZE + entry->size + esl_types[t].trailer;
+	if (append(data, size, ESL_HEADER_SIZE + sig_size, &at) < 0)
+		return -1;
+	write_list_header(at, t, ESL_HEADER_SIZE + sig_size, sig_size);
+	memcpy(at + ESL_HEADER_SIZE, entry->owner, ESL_OWNER_SIZE);
+	memcpy(at + ESL_HEADER_SIZE + ESL_OWNER_SIZE, entry->data, entry->size);
+	/* the EFI_TIME after an X509_SHA* digest is not kept by esl_walk: zero, "always" */
+	memset(at + ESL_HEADER_SIZE + ESL_OWNER_SIZE + entry->size, 0, esl_types[t].trailer);
+	return 0;
+}

@@ -102,6 +102,13 @@ bool sig_db_has_digest(const struct sig_db *db, enum esl_type type, const uint8_
 bool sig_db_is_empty(const struct sig_db *db);
 
 /*
+ * Append @entry as a one-entry EFI_SIGNATURE_LIST (keeping its owner) to the
+ * OPENSSL_malloc'd buffer *@data of *@size bytes. Returns 0 or -1 (out of
+ * memory; the buffer is then freed).
+ */
+int esl_append_entry(const struct esl_entry *entry, uint8_t **data, size_t *size);
+
+/*
  * Serialise @db as EFI_SIGNATURE_LISTs (one list per certificate, one per
  * digest type), owned by @owner (16 bytes), appended to the OPENSSL_malloc'd
  * buffer *@data of *@size bytes. With @certs_only, digests are left out.

@@ -5,6 +5,7 @@
  * password matches, a wrong one does not, the signature lists parse.
  * Run from the repository's root (tests/run.sh does).
  */
+#include "mok_list.h"
 #include "mok_request.h"
 #include "password_crypt.h"
 #include "signature_list.h"
@@ -56,6 +57,14 @@ static int count_entries(const struct esl_entry *e, void *ctx)
 	return 0;
 }
 
+static int list_size_entries(const uint8_t *data, size_t size)
+{
+	const char *why;
+	int n = 0;
+
+	return esl_walk(data, size, count_entries, &n, &why) == 0 ? n : -1;
+}
+
 static int list_entries(const char *file)
 {
 	const char *why;
@@ -101,6 +110,48 @@ int main(void)
 	CHECK(list_entries(VECTORS "import_hash/MokNew.bin") == 1, "MokNew of --import-hash: one digest");
 	CHECK(list_entries(VECTORS "mokx_import/MokXNew.bin") == 1, "MokXNew: one certificate");
 	CHECK(list_entries(VECTORS "delete_hashfile/MokDel.bin") == 1, "MokDel: one certificate");
+
+	{
+		size_t new_size, del_size, hash_size, size1, size2, size3, changed;
+		uint8_t *new_req = read_vector(VECTORS "import_hashfile/MokNew.bin", &new_size);
+		uint8_t *del_req = read_vector(VECTORS "delete_hashfile/MokDel.bin", &del_size);
+		uint8_t *hash_req = read_vector(VECTORS "import_hash/MokNew.bin", &hash_size);
+		uint8_t *list1 = NULL, *list2 = NULL, *list3 = NULL, *list4 = NULL;
+
+		CHECK(new_req && mok_list_apply(MOK_LIST_ENROLL, NULL, 0, new_req, new_size, &list1,
+						&size1, &changed, &why) == 0 &&
+			      changed == 1 && list_size_entries(list1, size1) == 1,
+		      "enroll MokNew into an empty MokList: one key");
+		CHECK(mok_list_apply(MOK_LIST_ENROLL, list1, size1, new_req, new_size, &list2, &size2,
+				     &changed, &why) == 0 && changed == 0 && size2 == size1,
+		      "enrolling the same key again changes nothing");
+		CHECK(hash_req && mok_list_apply(MOK_LIST_ENROLL, list1, size1, hash_req, hash_size,
+						 &list3, &size3, &changed, &why) == 0 &&
+			      changed == 1 && list_size_entries(list3, size3) == 2 &&
+			      memcmp(list3, list1, size1) == 0,
+		      "enroll a hash: the key stays first, byte for byte");
+		OPENSSL_free(list2);
+		CHECK(del_req && mok_list_apply(MOK_LIST_DELETE, list3, size3, del_req, del_size, &list2,
+						&size2, &changed, &why) == 0 &&
+			      changed == 1 && list_size_entries(list2, size2) == 1,
+		      "MokDel removes the key, keeps the hash");
+		CHECK(mok_list_apply(MOK_LIST_DELETE, list1, size1, del_req, del_size, &list4, &size2,
+				     &changed, &why) == 0 && changed == 1 && list4 == NULL,
+		      "deleting the only key leaves an empty list");
+		list1[16] ^= 0x40; /* SignatureListSize now past the end */
+		CHECK(mok_list_apply(MOK_LIST_ENROLL, list1, size1, hash_req, hash_size, &list4, &size2,
+				     &changed, &why) < 0 && list4 == NULL,
+		      "a malformed MokList is not rewritten (no key may be lost)");
+		CHECK(mok_list_apply(MOK_LIST_ENROLL, NULL, 0, new_req, new_size - 1, &list4, &size2,
+				     &changed, &why) < 0,
+		      "a truncated MokNew is refused");
+		OPENSSL_free(list1);
+		OPENSSL_free(list2);
+		OPENSSL_free(list3);
+		free(new_req);
+		free(del_req);
+		free(hash_req);
+	}
 
 	data = read_vector(VECTORS "disable_validation/MokSB.bin", &size);
 	CHECK(data && mok_state_request_parse(data, size, &req, &why) == 0 && req.state == 0 &&

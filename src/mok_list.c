@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#include "mok_list.h"
+
+#include <string.h>
+
+#include <openssl/crypto.h>
+
+#include "signature_list.h"
+
+struct entries {
+	struct esl_entry *items;
+	size_t count, capacity;
+};
+
+static int collect(const struct esl_entry *e, void *ctx)
+{
+	struct entries *list = ctx;
+
+	if (list->count == list->capacity) {
+		size_t capacity = list->capacity ? 2 * list->capacity : 16;
+		struct esl_entry *grown;
+
+		if (capacity > SIZE_MAX / sizeof(*grown))
+			return -1;
+		grown = OPENSSL_realloc(list->items, capacity * sizeof(*grown));
+		if (!grown)
+			return -1;
+		list->items = grown;
+		list->capacity = capacity;
+	}
+	list->items[list->count++] = *e;
+	return 0;
+}
+
+/* All entries of @data, which must be entirely valid. */
+static int collect_all(const uint8_t *data, size_t size, struct entries *list, const char *what,
+		       const char **reason)
+{
+	int r = esl_walk(data, size, collect, list, reason);
+
+	if (r > 0)
+		*reason = what;
+	return r == 0 ? 0 : -1;
+}
+
+static int contains(const struct entries *list, const struct esl_entry *e)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (list->items[i].type == e->type && list->items[i].size == e->size &&
+		    memcmp(list->items[i].data, e->data, e->size) == 0)
+			return 1;
+	return 0;
+}
+
+int mok_list_apply(enum mok_list_op op, const uint8_t *list, size_t list_size,
+		   const uint8_t *request, size_t request_size, uint8_t **out, size_t *out_size,
+		   size_t *changed, const char **reason)
+{
+	struct entries current = { 0 }, requested = { 0 };
+	int r = -1;
+
+	*out = NULL;
+	*out_size = 0;
+	*changed = 0;
+	if (collect_all(list, list_size, &current, "the current list is malformed", reason) < 0 ||
+	    collect_all(request, request_size, &requested, "the request is malformed", reason) < 0)
+		goto out;
+	if (requested.count == 0) {
+		*reason = "the request holds no entries";
+		goto out;
+	}
+
+	for (size_t i = 0; i < current.count; i++) {
+		if (op == MOK_LIST_DELETE && contains(&requested, &current.items[i])) {
+			(*changed)++;
+			continue;
+		}
+		if (esl_append_entry(&current.items[i], out, out_size) < 0)
+			goto oom;
+	}
+	for (size_t i = 0; op == MOK_LIST_ENROLL && i < requested.count; i++) {
+		/* the request itself may name one key twice */
+		if (contains(&current, &requested.items[i]))
+			continue;
+		if (esl_append_entry(&requested.items[i], out, out_size) < 0)
+			goto oom;
+		if (collect(&requested.items[i], &current) < 0)
+			goto oom;
+		(*changed)++;
+	}
+	r = 0;
+	goto out;
+oom:
+	*reason = "out of memory";
+	OPENSSL_free(*out);
+	*out = NULL;
+	*out_size = 0;
+out:
+	OPENSSL_free(current.items);
+	OPENSSL_free(requested.items);
+	return r;
+}

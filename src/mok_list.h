@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/*
+ * Applying MOK requests to MokList / MokListX: the new list is computed
+ * whole, so the MOK manager can write it with one SetVariable (a power cut
+ * leaves the old list or the new one, never a mix).
+ */
+#ifndef LOCKSHIM_MOK_LIST_H
+#define LOCKSHIM_MOK_LIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum mok_list_op {
+	MOK_LIST_ENROLL, /* add the request's entries not already present */
+	MOK_LIST_DELETE, /* remove the entries equal to the request's */
+};
+
+/*
+ * The list that results from applying @request (EFI_SIGNATURE_LISTs, as
+ * mokutil writes MokNew/MokDel) to @list (the current variable, possibly
+ * empty). Refuses a malformed request, and a malformed current list (its
+ * entries could not all be carried over: nothing enrolled may be lost).
+ * Entries are compared by type and data; owners are kept. Returns 0 with
+ * an OPENSSL_malloc'd result (NULL when empty) and the number of entries
+ * changed, or -1 with a reason.
+ */
+int mok_list_apply(enum mok_list_op op, const uint8_t *list, size_t list_size,
+		   const uint8_t *request, size_t request_size, uint8_t **out, size_t *out_size,
+		   size_t *changed, const char **reason);
+
+#endif
