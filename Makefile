@@ -25,8 +25,10 @@ CORE_SRCS := src/pe.c src/authenticode.c src/signature_list.c src/verify.c src/l
 
 # Loader-only sources: the thin firmware shell around the core.
 EFI_SRCS  := src/efi_main.c src/efi_file.c src/efi_vars.c src/efi_policy.c \
-             src/efi_security_override.c src/efi_initrd.c src/efi_handoff.c
+             src/efi_security_override.c src/efi_initrd.c src/efi_handoff.c src/efi_mok.c
 EFI_ASM   := src/vendor_certs.S src/sbat.S
+# The MOK manager: its own entry point, the same core and firmware helpers.
+MM_SRCS   := src/mok_manager.c src/efi_console.c src/efi_vars.c
 
 # Embedded vendor certificate: the test one unless the builder names theirs;
 # embedded vendor dbx (an EFI signature list): empty unless named.
@@ -42,7 +44,7 @@ SANITIZE     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-saniti
 HOST_LIBS    := -lcrypto
 
 .PHONY: all check demo bootstrap clean
-all: $(BUILD)/lockshimx64.efi $(BUILD)/lockshim unit-tests
+all: $(BUILD)/lockshimx64.efi $(BUILD)/mmx64.efi $(BUILD)/lockshim unit-tests
 
 # ---- UEFI: lockshimx64.efi ---------------------------------------------------
 EFI_INC    := /usr/include/efi
@@ -85,7 +87,7 @@ $(BUILD)/efi/%.o: src/%.c $(CRYPTO_EFI_LIB)
 $(BUILD)/efi/version.stamp: FORCE
 	@mkdir -p $(@D)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
-$(BUILD)/efi/efi_main.o: $(BUILD)/efi/version.stamp
+$(BUILD)/efi/efi_main.o $(BUILD)/efi/mok_manager.o: $(BUILD)/efi/version.stamp
 
 # Rebuilt when the files or the VENDOR_CERT / VENDOR_DBX settings change.
 $(BUILD)/efi/vendor_certs.path: FORCE
@@ -112,7 +114,15 @@ $(BUILD)/lockshimx64.so: $(EFI_OBJS) $(EFI_LDS) $(CRYPTO_EFI_LIB) $(LIBC_EFI_LIB
 	    $(CRYPTO_EFI_LIBS) -L$(EFI_LIBDIR) -lefi -lgnuefi \
 	    $(shell $(CC) -print-libgcc-file-name) -o $@
 
-$(BUILD)/lockshimx64.efi: $(BUILD)/lockshimx64.so
+MM_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/efi/%.o) $(MM_SRCS:src/%.c=$(BUILD)/efi/%.o) \
+           $(BUILD)/efi/sbat.o
+
+$(BUILD)/mmx64.so: $(MM_OBJS) $(EFI_LDS) $(CRYPTO_EFI_LIB) $(LIBC_EFI_LIB)
+	$(LD) $(EFI_LDFLAGS) -T $(EFI_LDS) $(EFI_LIBDIR)/crt0-efi-x86_64.o $(MM_OBJS) \
+	    $(CRYPTO_EFI_LIBS) -L$(EFI_LIBDIR) -lefi -lgnuefi \
+	    $(shell $(CC) -print-libgcc-file-name) -o $@
+
+$(BUILD)/%.efi: $(BUILD)/%.so
 	objcopy $(EFI_PE_SECTIONS) --target efi-app-x86_64 --subsystem=10 $< $@
 
 $(TEST_VENDOR_CERT): $(BUILD)/pki/.complete

@@ -10,6 +10,7 @@
 #include "efi_file.h"
 #include "efi_handoff.h"
 #include "efi_initrd.h"
+#include "efi_mok.h"
 #include "efi_policy.h"
 #include "efi_security_override.h"
 #include "efi_vars.h"
@@ -18,11 +19,13 @@
 
 #define DEFAULT_KERNEL L"vmlinuz.efi"
 #define DEFAULT_INITRD L"initrd.img"
+#define MOK_MANAGER    L"mmx64.efi"
 
 struct secure_boot_state {
 	UINT8 secure_boot; /* the SecureBoot variable; 0 when unreadable */
 	UINT8 setup_mode;  /* the SetupMode variable; 0 when unreadable */
-	BOOLEAN enforcing; /* SecureBoot=1 and not in setup mode */
+	BOOLEAN insecure;  /* the owner turned validation off through the MOK manager */
+	BOOLEAN enforcing; /* SecureBoot=1, not in setup mode, validation not turned off */
 };
 
 static void read_secure_boot_state(struct secure_boot_state *state)
@@ -31,7 +34,9 @@ static void read_secure_boot_state(struct secure_boot_state *state)
 		state->secure_boot = 0;
 	if (EFI_ERROR(efi_var_read_u8(L"SetupMode", &EfiGlobalVariable, &state->setup_mode)))
 		state->setup_mode = 0;
-	state->enforcing = state->secure_boot == 1 && state->setup_mode == 0;
+	state->insecure = state->secure_boot == 1 && state->setup_mode == 0 &&
+			  efi_mok_validation_disabled();
+	state->enforcing = state->secure_boot == 1 && state->setup_mode == 0 && !state->insecure;
 }
 
 /* A new pool string: @dir followed by @len characters of @name, or @name alone if absolute. */
@@ -162,13 +167,78 @@ out:
 	return status;
 }
 
+/*
+ * Read @path from @device and decide on it with @policy; the console says
+ * what was decided (@verb: "booting", "starting"). Returns
+ * EFI_SECURITY_VIOLATION, with nothing read, when enforcement refuses it.
+ */
+static EFI_STATUS read_verified(EFI_HANDLE device, const CHAR16 *path,
+				const struct verify_policy *policy,
+				const struct secure_boot_state *sb, const char *verb, void **data,
+				UINTN *size)
+{
+	struct verdict verdict;
+	EFI_STATUS status;
+
+	status = efi_file_read(device, path, data, size);
+	if (EFI_ERROR(status)) {
+		Print(L"lockshim: cannot read %s: %r\n", path, status);
+		return status;
+	}
+	verify_image(*data, *size, policy, &verdict);
+	if (!verdict.allowed && sb->enforcing) {
+		Print(L"lockshim: refusing %s: %a\n", path, verdict.message);
+		efi_file_free(*data, *size);
+		*data = NULL;
+		*size = 0;
+		return EFI_SECURITY_VIOLATION;
+	}
+	if (verdict.allowed)
+		Print(L"lockshim: %a %s: %a\n", verb, path, verdict.message);
+	else
+		Print(L"lockshim: %a %s unverified: %a\n", verb, path, verdict.message);
+	return EFI_SUCCESS;
+}
+
+/* The MOK manager beside lockshim, verified like a kernel, when a request waits for it. */
+static void run_mok_manager(EFI_HANDLE image, EFI_HANDLE device, const CHAR16 *dir,
+			    const struct verify_policy *policy, const struct secure_boot_state *sb)
+{
+	EFI_DEVICE_PATH *file_path;
+	EFI_HANDLE manager = NULL;
+	CHAR16 *path;
+	void *data;
+	UINTN size;
+	EFI_STATUS status;
+
+	path = join_path(dir, (const UINT16 *)MOK_MANAGER, StrLen(MOK_MANAGER));
+	if (!path)
+		return;
+	Print(L"lockshim: a MOK request is pending\n");
+	if (EFI_ERROR(read_verified(device, path, policy, sb, "starting", &data, &size)))
+		goto out;
+	file_path = FileDevicePath(device, path);
+	status = file_path ? efi_load_verified_image(image, file_path, data, size, &manager)
+			   : EFI_OUT_OF_RESOURCES;
+	if (file_path)
+		FreePool(file_path);
+	if (!EFI_ERROR(status)) {
+		status = uefi_call_wrapper(BS->StartImage, 3, manager, NULL, NULL);
+		uefi_call_wrapper(BS->UnloadImage, 1, manager);
+	}
+	if (EFI_ERROR(status))
+		Print(L"lockshim: the MOK manager failed: %r\n", status);
+	efi_file_free(data, size);
+out:
+	FreePool(path);
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 {
 	struct secure_boot_state sb;
 	struct lockdown_state lockdown;
 	struct verify_policy policy;
 	struct load_options options = { 0 };
-	struct verdict verdict;
 	EFI_LOADED_IMAGE *self;
 	const char *reason;
 	CHAR16 *dir = NULL, *kernel_path = NULL;
@@ -181,6 +251,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	Print(L"lockshim %a\n", LOCKSHIM_VERSION);
 	read_secure_boot_state(&sb);
 	Print(L"lockshim: SecureBoot=%d SetupMode=%d\n", sb.secure_boot, sb.setup_mode);
+	if (sb.insecure)
+		Print(L"lockshim: booting in insecure mode: the machine owner disabled validation (MokSBState)\n");
+	else if (!sb.enforcing)
+		Print(L"lockshim: Secure Boot is off: images are not enforced\n");
 
 	status = uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol, (void **)&self);
 	if (EFI_ERROR(status)) {
@@ -206,27 +280,16 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		goto out;
 	}
 
-	status = efi_file_read(self->DeviceHandle, kernel_path, &kernel, &kernel_size);
-	if (EFI_ERROR(status)) {
-		Print(L"lockshim: cannot read %s: %r\n", kernel_path, status);
-		goto out;
-	}
+	status = efi_policy_load(&policy);
+	if (EFI_ERROR(status))
+		goto out; /* no usable vendor certificate: nothing could be verified */
+	if (efi_mok_request_pending())
+		run_mok_manager(image, self->DeviceHandle, dir, &policy, &sb);
 
-	if (EFI_ERROR(efi_policy_load(&policy)))
-		verdict_refuse(&verdict, "no usable vendor certificate");
-	else
-		verify_image(kernel, kernel_size, &policy, &verdict);
-	if (!verdict.allowed && sb.enforcing) {
-		Print(L"lockshim: refusing %s: %a\n", kernel_path, verdict.message);
-		status = EFI_SECURITY_VIOLATION;
+	status = read_verified(self->DeviceHandle, kernel_path, &policy, &sb, "booting", &kernel,
+			       &kernel_size);
+	if (EFI_ERROR(status))
 		goto out;
-	}
-	if (!sb.enforcing)
-		Print(L"lockshim: Secure Boot is off: images are not enforced\n");
-	if (verdict.allowed)
-		Print(L"lockshim: booting %s: %a\n", kernel_path, verdict.message);
-	else
-		Print(L"lockshim: booting %s unverified: %a\n", kernel_path, verdict.message);
 
 	lockdown_state_of(&sb, &lockdown);
 	status = efi_handoff_install(&lockdown, &policy);

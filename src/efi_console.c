@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#include "efi_console.h"
+
+#include <efilib.h>
+
+#define TICKS_PER_SECOND 10000000ULL /* timer events count 100 ns */
+
+EFI_STATUS efi_console_read_key(UINTN seconds, EFI_INPUT_KEY *key)
+{
+	EFI_EVENT timer, events[2];
+	EFI_STATUS status;
+	UINTN index;
+
+	status = uefi_call_wrapper(BS->CreateEvent, 5, EVT_TIMER, 0, NULL, NULL, &timer);
+	if (EFI_ERROR(status))
+		return status;
+	status = uefi_call_wrapper(BS->SetTimer, 3, timer, TimerRelative, seconds * TICKS_PER_SECOND);
+	if (EFI_ERROR(status))
+		goto out;
+	events[0] = ST->ConIn->WaitForKey;
+	events[1] = timer;
+	status = uefi_call_wrapper(BS->WaitForEvent, 3, 2, events, &index);
+	if (EFI_ERROR(status))
+		goto out;
+	if (index == 1) {
+		status = EFI_TIMEOUT;
+		goto out;
+	}
+	status = uefi_call_wrapper(ST->ConIn->ReadKeyStroke, 2, ST->ConIn, key);
+out:
+	uefi_call_wrapper(BS->CloseEvent, 1, timer);
+	return status;
+}
+
+EFI_STATUS efi_console_read_line(CHAR16 *buffer, UINTN max, UINTN *len, BOOLEAN masked,
+				 UINTN seconds)
+{
+	EFI_INPUT_KEY key;
+	EFI_STATUS status;
+
+	*len = 0;
+	for (;;) {
+		status = efi_console_read_key(seconds, &key);
+		if (EFI_ERROR(status))
+			return status;
+		if (key.ScanCode == SCAN_ESC)
+			return EFI_ABORTED;
+		if (key.UnicodeChar == CHAR_CARRIAGE_RETURN || key.UnicodeChar == CHAR_LINEFEED) {
+			Print(L"\n");
+			return EFI_SUCCESS;
+		}
+		if (key.UnicodeChar == CHAR_BACKSPACE) {
+			if (*len > 0) {
+				(*len)--;
+				Print(L"\b \b");
+			}
+			continue;
+		}
+		if (key.UnicodeChar < 0x20 || key.UnicodeChar > 0x7e || *len == max)
+			continue;
+		buffer[(*len)++] = key.UnicodeChar;
+		Print(masked ? L"*" : L"%c", key.UnicodeChar);
+	}
+}

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#include "efi_mok.h"
+
+#include <efilib.h>
+
+#include "efi_policy.h"
+#include "efi_vars.h"
+
+static const CHAR16 *const requests[] = {
+	L"MokNew", L"MokDel", L"MokXNew", L"MokXDel", L"MokAuth", L"MokSB", L"MokDB",
+};
+
+BOOLEAN efi_mok_request_pending(void)
+{
+	EFI_GUID shim_lock = SHIM_LOCK_GUID;
+
+	for (UINTN i = 0; i < sizeof(requests) / sizeof(requests[0]); i++) {
+		UINTN size = 0;
+		UINT32 attributes;
+		EFI_STATUS status = uefi_call_wrapper(RT->GetVariable, 5, (CHAR16 *)requests[i],
+						      &shim_lock, &attributes, &size, NULL);
+
+		if (status == EFI_BUFFER_TOO_SMALL || status == EFI_SUCCESS)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+BOOLEAN efi_mok_validation_disabled(void)
+{
+	EFI_GUID shim_lock = SHIM_LOCK_GUID;
+	UINT8 value[2];
+	UINTN size = sizeof(value);
+	UINT32 attributes;
+	EFI_STATUS status;
+
+	status = uefi_call_wrapper(RT->GetVariable, 5, L"MokSBState", &shim_lock, &attributes, &size,
+				   value);
+	return !EFI_ERROR(status) && size == 1 && value[0] == 1 &&
+	       attributes == (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS);
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/* What lockshim itself needs to know of the MOK state. */
+#ifndef LOCKSHIM_EFI_MOK_H
+#define LOCKSHIM_EFI_MOK_H
+
+#include <efi.h>
+
+/* Is any request mokutil can leave (MokNew, MokDel, MokSB, ...) waiting? */
+BOOLEAN efi_mok_request_pending(void);
+
+/*
+ * Has the machine owner turned validation off with the MOK manager
+ * (MokSBState = 1, non-volatile and boot-services only, so no OS wrote it)?
+ */
+BOOLEAN efi_mok_validation_disabled(void);
+
+#endif

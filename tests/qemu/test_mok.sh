@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# The MOK manager end to end, across real reboots: one writable VARS file
+# per scenario carries the variables from boot to boot.
+#
+#   tests/qemu/test_mok.sh [SCENARIO...]     (default: all, in order)
+#
+#   mok_enroll_with_mokutil     Linux: mokutil --import mok.der --hash-file;
+#                               reboot: lockshim starts mmx64.efi, the harness
+#                               types the password; reboot: a kernel signed
+#                               only by the MOK key boots and mokutil
+#                               --list-enrolled shows the key
+#   mok_wrong_passwords         three wrong passwords: nothing enrolled, the
+#                               request is gone (no replay)
+#   mok_delete_with_mokutil     from an enrolled MokList: mokutil --delete,
+#                               confirmed: the MOK-signed kernel is refused
+#   mok_corrupt_request         a MokNew that is not a signature list: refused,
+#                               cleared, nothing enrolled
+#
+# Boot 1 of each runs Debian's kernel with mokutil in its initramfs
+# (tests/initramfs/mokutil-guest.sh) through a Boot0000 entry; lockshim and
+# mmx64.efi are signed with db, the kernels with the vendor or MOK key.
+# Variables are checked offline between boots (mkdmpstore.py --list).
+
+# shellcheck source=tests/qemu/test_boot.sh
+. "$(dirname "${BASH_SOURCE[0]}")/test_boot.sh" # cds to the repository
+
+SCENARIOS=(
+	mok_enroll_with_mokutil
+	mok_wrong_passwords
+	mok_delete_with_mokutil
+	mok_corrupt_request
+)
+
+GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
+SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
+MOK_WORK=$QEMU_BUILD/mok
+PASSWORD=lockshim-e2e-pw
+MM_EFI=${MM_EFI:-build/mmx64.efi}
+VARS_BASE= VARS_ENROLLED=
+
+outside_vendor_prepare() { :; }
+
+mok_prepare() {
+	boot_prepare
+	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
+	local err=$BOOT_WORK/prepare.err # _prep (test_boot.sh) appends its errors here
+	rm -rf "$MOK_WORK" && mkdir -p "$MOK_WORK/data"
+	_prep "db-signed MOK manager" sign_efi db "$MM_EFI" "$MOK_WORK/mmx64-db.efi" &&
+		_prep "MOK-signed kernel" sign_efi mok "$BOOT_WORK/kernel-unsigned.efi" "$MOK_WORK/kernel-mok.efi" &&
+		_prep "Boot0000 load option" python3 tests/qemu/mkloadoption.py "$MOK_WORK/Boot0000.bin" \
+			lockshim '\EFI\lockshim\lockshimx64.efi' \
+			'linux.efi initrd=\boot\initrd-test.img console=ttyS0 panic=-1' || return 0
+	printf '\x00\x00' >"$MOK_WORK/BootOrder.bin"
+	openssl passwd -6 -salt e2eSalt "$PASSWORD" >"$MOK_WORK/data/pw.hash"
+	cp "$PKI/mok.der" "$MOK_WORK/data/mok.der"
+	local boot=(--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/Boot0000.bin"
+		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin")
+	VARS_BASE=$(tests/qemu/vars.sh --variant mok-base "${boot[@]}" "$PKI" 2>>"$err") &&
+		VARS_ENROLLED=$(tests/qemu/vars.sh --variant mok-enrolled "${boot[@]}" \
+			--var "MokList:$SHIM_GUID:0x3:$PKI/mok.esl" "$PKI" 2>>"$err") ||
+		PREP_ERROR="tests/qemu/vars.sh --variant failed: $(tail -n 3 "$err" | tr '\n' ' ')"
+}
+
+# boot_mok NAME VARS KERNEL STEPS [run_qemu options...]: one boot of the ESP
+# with lockshim, the MOK manager, KERNEL as linux.efi and a mokutil guest
+# running STEPS (a shell snippet); VARS is written in place.
+boot_mok() {
+	local name=$1 vars=$2 kernel=$3 steps=$4; shift 4
+	local img=$MOK_WORK/$name-initrd.img esp=$MOK_WORK/$name-esp.img
+	printf '%s\n' "$steps" >"$MOK_WORK/$name.steps"
+	tests/initramfs/mokutil-guest.sh --steps "$MOK_WORK/$name.steps" \
+		--add "$MOK_WORK/data/mok.der:/data/mok.der" \
+		--add "$MOK_WORK/data/pw.hash:/data/pw.hash" "$img" >/dev/null || return 1
+	make_esp "$esp" \
+		"$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
+		"$MOK_WORK/mmx64-db.efi" EFI/lockshim/mmx64.efi \
+		"$kernel" EFI/lockshim/linux.efi \
+		"$img" boot/initrd-test.img || return 1
+	run_qemu --esp "$esp" --vars "$vars" --persist --log "$BOOT_LOGS/$name.log" \
+		--timeout "$QEMU_TIMEOUT" --stop 'lockshim: refusing' --stop 'No bootable option' \
+		--stop "$CRASH" --stop 'Kernel panic' --stop 'MOKUTIL-GUEST-ERROR' "$@"
+	local rc=$?
+	rm -f "$esp" "$img"
+	echo "# $name: QEMU $QEMU_OUTCOME${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/} after ${QEMU_ELAPSED}s" >&2
+	[[ $QEMU_OUTCOME != timeout ]] || { _log_tail "$LOG"; return 1; }
+	return $rc
+}
+
+# has_var VARS NAME [ATTRIBUTES]: the variable of the shim GUID is live (with those attributes)
+has_var() {
+	python3 tests/qemu/mkdmpstore.py --list "$1" |
+		awk -v n="$2" -v g="$SHIM_GUID" -v a="${3:-}" '$1 == n && $2 == g && (a == "" || $3 == a) { f = 1 } END { exit !f }'
+}
+
+expect_var() {
+	has_var "$@" && return 0
+	echo "FAIL: variable $2${3:+ with attributes $3} missing from $1" >&2
+	return 1
+}
+
+expect_no_var() {
+	has_var "$1" "$2" || return 0
+	echo "FAIL: variable $2 still present in $1" >&2
+	return 1
+}
+
+# Boot 1: mokutil leaves a request.
+request_with_mokutil() {
+	local name=$1 vars=$2 cmd=$3
+	boot_mok "$name-request" "$vars" "$BOOT_WORK/kernel-vendor.efi" "step $cmd" || return 1
+	expect_log -F 'MOKUTIL-GUEST-DONE' && expect_log 'MOKUTIL-RC 1 0'
+}
+
+# Boot 2: lockshim starts the MOK manager; the harness answers each prompt.
+confirm_in_manager() {
+	local name=$1 vars=$2; shift 2
+	boot_mok "$name-confirm" "$vars" "$BOOT_WORK/kernel-vendor.efi" 'step true' \
+		--stop 'MOK manager: rebooting' --stop 'MOKUTIL-GUEST-DONE' "$@" || return 1
+	expect_log -F 'lockshim: a MOK request is pending' &&
+		expect_log -F 'lockshim: starting \EFI\lockshim\mmx64.efi: signed by /CN=lockshim test db, trusted through db certificate'
+}
+
+mok_enroll_with_mokutil() {
+	local vars=$MOK_WORK/enroll.fd
+	cp "$VARS_BASE" "$vars"
+	request_with_mokutil enroll "$vars" 'mokutil --import /data/mok.der --hash-file /data/pw.hash' &&
+		expect_var "$vars" MokNew 0x7 && expect_var "$vars" MokAuth 0x7 || return 1
+	confirm_in_manager enroll "$vars" --send-on 'Password for Enroll MOK \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
+	expect_log -F 'Subject:  /CN=lockshim test mok' &&
+		expect_log 'SHA-256:  ([0-9A-F]{2}:){31}[0-9A-F]{2}' &&
+		expect_log -F 'MOK manager: Enroll MOK: done (1 entry)' &&
+		expect_log -F 'MOK manager: rebooting' &&
+		expect_var "$vars" MokList 0x3 && expect_no_var "$vars" MokNew && expect_no_var "$vars" MokAuth || return 1
+	boot_mok enroll-after "$vars" "$MOK_WORK/kernel-mok.efi" 'step mokutil --list-enrolled' || return 1
+	expect_no_log -F 'lockshim: a MOK request is pending' &&
+		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi: signed by /CN=lockshim test mok, trusted through MokList certificate /CN=lockshim test mok' &&
+		expect_log 'Subject: CN ?= ?lockshim test mok' &&
+		expect_log -F 'MOKUTIL-GUEST-DONE'
+}
+
+mok_wrong_passwords() {
+	local vars=$MOK_WORK/wrong.fd
+	cp "$VARS_BASE" "$vars"
+	request_with_mokutil wrong "$vars" 'mokutil --import /data/mok.der --hash-file /data/pw.hash' || return 1
+	confirm_in_manager wrong "$vars" \
+		--send-on 'attempt 1 of 3' 'wrong-one\r' \
+		--send-on 'attempt 2 of 3' 'wrong-two\r' \
+		--send-on 'attempt 3 of 3' 'wrong-three\r' || return 1
+	expect_log -F 'MOK manager: too many wrong passwords: Enroll MOK refused' &&
+		expect_no_log -F 'MOK manager: rebooting' &&
+		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi' &&
+		expect_no_var "$vars" MokList && expect_no_var "$vars" MokNew && expect_no_var "$vars" MokAuth
+}
+
+mok_delete_with_mokutil() {
+	local vars=$MOK_WORK/delete.fd
+	cp "$VARS_ENROLLED" "$vars"
+	request_with_mokutil delete "$vars" 'mokutil --delete /data/mok.der --hash-file /data/pw.hash' &&
+		expect_var "$vars" MokDel 0x7 || return 1
+	confirm_in_manager delete "$vars" --send-on 'Password for Delete MOK \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
+	expect_log -F 'MOK manager: Delete MOK: done (1 entry)' &&
+		expect_no_var "$vars" MokList && expect_no_var "$vars" MokDel || return 1
+	boot_mok delete-after "$vars" "$MOK_WORK/kernel-mok.efi" 'step true' || return 1
+	expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: signer does not chain to a trusted certificate' &&
+		expect_no_log -F 'MOKUTIL-GUEST-BEGIN'
+}
+
+# The request is planted in the store (attributes as mokutil's), with a real
+# MokAuth from tests/vectors: MokNew is a signature list cut short.
+mok_corrupt_request() {
+	local vars err=$BOOT_WORK/prepare.err
+	head -c 60 "$PKI/mok.esl" >"$MOK_WORK/corrupt-moknew.bin"
+	vars=$(tests/qemu/vars.sh --variant mok-corrupt \
+		--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/Boot0000.bin" \
+		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin" \
+		--var "MokNew:$SHIM_GUID:0x7:$MOK_WORK/corrupt-moknew.bin" \
+		--var "MokAuth:$SHIM_GUID:0x7:tests/vectors/mokutil/import_hashfile/MokAuth.bin" \
+		"$PKI" 2>>"$err") || { echo "FAIL: vars.sh --variant mok-corrupt" >&2; return 1; }
+	cp "$vars" "$MOK_WORK/corrupt.fd"
+	confirm_in_manager corrupt "$MOK_WORK/corrupt.fd" || return 1
+	expect_log -F 'MOK manager: malformed MokNew' &&
+		expect_log -F 'request refused' &&
+		expect_no_log -F 'Password for Enroll MOK' &&
+		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi' &&
+		expect_no_var "$MOK_WORK/corrupt.fd" MokNew &&
+		expect_no_var "$MOK_WORK/corrupt.fd" MokAuth &&
+		expect_no_var "$MOK_WORK/corrupt.fd" MokList
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -uo pipefail
+	scenario_main mok_prepare "$@"
+fi
