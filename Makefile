@@ -13,6 +13,8 @@
 #   build/host/*.o        src/*.c compiled for the host (CORE_SRCS, system libcrypto)
 #   build/lockshimx64.efi build/efi/*.o + crypto, objcopy to PE32+
 #   build/lockshim        build/host/*.o + src/cli.c
+#   build/mmx64.efi       the MOK manager: src/mok_manager.c + the core
+#   kernel (cache)        kernel/build.sh: linux-source-6.12 + kernel/patches
 #   build/tests/          tests/unit/*.c with ASan/UBSan
 
 BUILD     ?= build
@@ -164,11 +166,17 @@ bootstrap:
 	scripts/bootstrap.sh
 
 check: bootstrap
-	$(MAKE) all fuzz-build
+	$(MAKE) all fuzz-build kernel
 	tests/run.sh
 
+# The companion kernel (bzImage and test modules), cached by its inputs:
+# kernel/build.sh, the series in kernel/patches, kernel/lockshim.config.
+.PHONY: kernel
+kernel:
+	kernel/build.sh
+
 demo: bootstrap
-	$(MAKE) $(BUILD)/lockshimx64.efi
+	$(MAKE) $(BUILD)/lockshimx64.efi kernel
 	tests/qemu/demo.sh
 
 clean:

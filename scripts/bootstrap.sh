@@ -14,6 +14,7 @@ packages=(
 	mtools                   # FAT images without loop devices
 	busybox-static           # test initramfs
 	mokutil swtpm
+	linux-source-6.12 bc flex bison libelf-dev patch  # the companion kernel
 )
 
 missing=()

@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# Build the lockshim test kernel: Debian's linux-source-6.12 with the patch
+# series in kernel/patches/, configured as tinyconfig + kernel/lockshim.config.
+#
+#   kernel/build.sh [--force] [--keep-tree]
+#
+# Prints the output directory on stdout (messages go to stderr):
+#
+#   ${XDG_CACHE_HOME:-$HOME/.cache}/lockshim/kernel-<hash>/
+#     bzImage                 the kernel (an EFI application; no initramfs built in)
+#     modules/lstest_<slot>.ko  the test module, unsigned, once per signer slot
+#                             (unsigned vendor mok rogue db); tests sign copies
+#     sign-file               the tree's scripts/sign-file, to sign them
+#     config                  the final .config
+#     System.map
+#     INFO                    what went in (versions, hashes) and build times
+#
+# <hash> covers everything that changes the output: the source package's
+# version and the tarball's SHA-256, the patches, the config fragment, the
+# test module, this script, and the compiler and binutils versions. A
+# directory that exists is complete: the build runs in a temporary directory
+# beside it and is renamed into place at the end. A warm run only hashes.
+#
+#   --force       rebuild even when the output exists
+#   --keep-tree   keep the build tree (source + objects, about 2.5 GB) in
+#                 ${cache}/kernel-tree-<hash>/ for incremental work
+#
+# Environment: JOBS (make -j, default 2), LINUX_SOURCE (the tarball, default
+# /usr/src/linux-source-6.12.tar.xz, from the linux-source-6.12 package).
+# Needs: make gcc bc flex bison libelf-dev libssl-dev (and xz-utils, patch).
+# One build at a time: builds take a lock in the cache directory.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+LINUX_SOURCE=${LINUX_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
+JOBS=${JOBS:-2}
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/lockshim
+slots=(unsigned vendor mok rogue db)
+force=0 keep=0
+
+die() { echo "kernel/build.sh: $*" >&2; exit 1; }
+say() { echo "kernel/build.sh: $*" >&2; }
+
+while (( $# )); do
+	case $1 in
+	--force) force=1 ;;
+	--keep-tree) keep=1 ;;
+	*) die "unknown option $1 (usage: kernel/build.sh [--force] [--keep-tree])" ;;
+	esac
+	shift
+done
+
+[[ -f $LINUX_SOURCE ]] || die "$LINUX_SOURCE missing (apt-get install linux-source-6.12)"
+for tool in make gcc bc flex bison xz patch; do
+	command -v "$tool" >/dev/null || die "$tool missing (apt-get install make gcc bc flex bison xz-utils patch)"
+done
+[[ -f /usr/include/libelf.h ]] || die "libelf-dev missing"
+[[ -f /usr/include/openssl/evp.h ]] || die "libssl-dev missing"
+
+shopt -s nullglob
+patches=("$here"/patches/*.patch)
+shopt -u nullglob
+(( ${#patches[@]} )) || die "no patches in $here/patches"
+fragment=$here/lockshim.config
+testmod=$here/testmod/lstest.c
+mkdir -p "$cache"
+
+# ---- the key ------------------------------------------------------------------
+# The tarball's SHA-256 is remembered per (size, mtime, inode): a warm run
+# does not read 150 MB.
+src_version=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo unknown)
+src_stat=$(stat -L -c '%s %Y %i' "$LINUX_SOURCE")
+src_memo=$cache/linux-source.sha256
+src_sha=
+if [[ -f $src_memo ]]; then
+	read -r m_path m_size m_mtime m_inode m_sha <"$src_memo" || true
+	[[ "${m_path:-} ${m_size:-} ${m_mtime:-} ${m_inode:-}" == "$LINUX_SOURCE $src_stat" ]] && src_sha=$m_sha
+fi
+if [[ -z $src_sha ]]; then
+	src_sha=$(sha256sum "$LINUX_SOURCE" | cut -c1-64)
+	echo "$LINUX_SOURCE $src_stat $src_sha" >"$src_memo.tmp.$$" && mv "$src_memo.tmp.$$" "$src_memo"
+fi
+
+key_inputs() {
+	echo "lockshim-kernel-build 1"
+	echo "source $src_version $src_sha"
+	echo "gcc $(gcc --version | head -n1)"
+	echo "ld $(ld --version | head -n1)"
+	echo "slots ${slots[*]}"
+	local f
+	for f in "${patches[@]}" "$fragment" "$testmod" "$here/build.sh"; do
+		echo "file ${f#"$here"/} $(sha256sum <"$f" | cut -c1-64)"
+	done
+}
+hash=$(key_inputs | sha256sum | cut -c1-16)
+outdir=$cache/kernel-$hash
+
+if (( !force )) && [[ -f $outdir/bzImage && -f $outdir/INFO ]]; then
+	echo "$outdir"
+	exit 0
+fi
+
+# ---- one build at a time ---------------------------------------------------------
+exec {lockfd}>"$cache/kernel-build.lock"
+if ! flock -n "$lockfd"; then
+	say "another kernel build holds $cache/kernel-build.lock; waiting"
+	flock "$lockfd"
+fi
+if (( !force )) && [[ -f $outdir/bzImage && -f $outdir/INFO ]]; then
+	echo "$outdir"
+	exit 0
+fi
+
+tmp=$(mktemp -d "$cache/.kernel-build-$hash.XXXXXX")
+log=$tmp/build.log
+cleanup() {
+	local rc=$?
+	if (( rc != 0 )); then
+		[[ -f $log ]] && cp "$log" "$cache/kernel-build-failed.log" &&
+			say "failed; log: $cache/kernel-build-failed.log"
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+t0=$SECONDS
+step() { # step NAME CMD...: run with output to the log; show its tail on failure
+	local name=$1; shift
+	echo "== $name: $*" >>"$log"
+	if ! "$@" >>"$log" 2>&1; then
+		echo "kernel/build.sh: $name failed:" >&2
+		tail -n 30 "$log" | sed 's/^/| /' >&2
+		exit 1
+	fi
+}
+
+src=$tmp/src obj=$tmp/obj
+mkdir -p "$src" "$obj"
+say "extracting $(basename "$LINUX_SOURCE") ($src_version)"
+step extract tar -xf "$LINUX_SOURCE" -C "$src" --strip-components=1
+for p in "${patches[@]}"; do
+	step "patch $(basename "$p")" patch -d "$src" -p1 --batch --forward --fuzz=0 -i "$p"
+done
+t_src=$SECONDS
+
+# ---- configuration -------------------------------------------------------------
+say "configuring: tinyconfig + $(basename "$fragment")"
+step tinyconfig make -C "$src" O="$obj" tinyconfig
+step merge_config "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment"
+step olddefconfig make -C "$src" O="$obj" olddefconfig
+
+# Every line of the fragment must have survived: dependencies drop options
+# silently.
+bad=()
+while IFS= read -r line; do
+	case $line in
+	CONFIG_*=*)
+		grep -qxF -- "$line" "$obj/.config" ||
+			bad+=("$line (got: $(grep -E "^(# )?${line%%=*}[= ]" "$obj/.config" || echo 'not present'))")
+		;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }; opt=${opt%% *}
+		if grep -q "^$opt=" "$obj/.config"; then
+			bad+=("$line (got: $(grep "^$opt=" "$obj/.config"))")
+		fi
+		;;
+	esac
+done <"$fragment"
+if (( ${#bad[@]} )); then
+	echo "kernel/build.sh: options of $(basename "$fragment") not set as asked after olddefconfig:" >&2
+	printf '  %s\n' "${bad[@]}" >&2
+	exit 1
+fi
+t_cfg=$SECONDS
+
+# ---- build -------------------------------------------------------------------------
+say "building bzImage and modules (make -j$JOBS; log $log)"
+step build make -C "$src" O="$obj" -j"$JOBS" bzImage modules
+t_kernel=$SECONDS
+
+tm=$tmp/testmod
+mkdir -p "$tm"
+: >"$tm/Kbuild"
+for s in "${slots[@]}"; do
+	cp "$testmod" "$tm/lstest_$s.c"
+	echo "obj-m += lstest_$s.o" >>"$tm/Kbuild"
+done
+step testmod make -C "$obj" M="$tm" -j"$JOBS" modules
+t_mod=$SECONDS
+
+# ---- output ------------------------------------------------------------------------
+stage=$tmp/out
+mkdir -p "$stage/modules"
+cp "$obj/arch/x86/boot/bzImage" "$stage/bzImage"
+cp "$obj/.config" "$stage/config"
+cp "$obj/System.map" "$stage/System.map"
+cp "$obj/scripts/sign-file" "$stage/sign-file"
+for s in "${slots[@]}"; do
+	cp "$tm/lstest_$s.ko" "$stage/modules/"
+done
+{
+	echo "kernel $(cat "$obj/include/config/kernel.release")"
+	key_inputs
+	echo "build-key $(openssl x509 -in "$obj/certs/signing_key.x509" -inform DER -noout -subject 2>/dev/null || echo none)"
+	echo "bzImage-bytes $(stat -c %s "$stage/bzImage")"
+	echo "seconds extract+patch=$t_src config=$(( t_cfg - t_src )) kernel=$(( t_kernel - t_cfg )) testmod=$(( t_mod - t_kernel )) total=$(( SECONDS - t0 ))"
+	echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) jobs=$JOBS"
+} >"$stage/INFO"
+cp "$log" "$stage/build.log"
+
+if (( keep )); then
+	rm -rf "$cache/kernel-tree-$hash"
+	mkdir -p "$cache/kernel-tree-$hash"
+	mv "$src" "$obj" "$cache/kernel-tree-$hash/"
+fi
+
+# Only --force replaces an existing output: move the old one aside (it goes
+# with $tmp), then rename the new one into place.
+[[ -e $outdir ]] && mv "$outdir" "$tmp/old"
+mv "$stage" "$outdir"
+say "built $outdir in $(( SECONDS - t0 ))s (bzImage $(stat -c %s "$outdir/bzImage") bytes)"
+echo "$outdir"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Build the guest-side test programs into OUTDIR (default build/guest):
+#
+#   tests/guest/build.sh [OUTDIR]
+#
+#   OUTDIR/probe        tests/guest/probe.c, static (host gcc -static, glibc)
+#   OUTDIR/launch.efi   tests/guest/launch.c, a UEFI application (gnu-efi),
+#                       unsigned (the tests sign copies as they need)
+#
+# Each is rebuilt only when its source (or this script) is newer. Prints
+# nothing but errors.
+set -euo pipefail
+
+cd "$(dirname "$0")/../.."
+out=${1:-build/guest}
+mkdir -p "$out"
+die() { echo "guest/build.sh: $*" >&2; exit 1; }
+
+newer() { # newer TARGET SRC...: TARGET missing or older than a SRC
+	local t=$1 s; shift
+	[[ -e $t ]] || return 0
+	for s in "$@"; do [[ $s -nt $t ]] && return 0; done
+	return 1
+}
+
+if newer "$out/probe" tests/guest/probe.c tests/guest/build.sh; then
+	gcc -static -O2 -Wall -Wextra -Werror -o "$out/probe.tmp" tests/guest/probe.c ||
+		die "probe: compile failed (needs libc6-dev for a static glibc)"
+	mv "$out/probe.tmp" "$out/probe"
+fi
+
+EFI_INC=/usr/include/efi
+EFI_LIB=/usr/lib
+[[ -f $EFI_INC/efi.h && -f $EFI_LIB/crt0-efi-x86_64.o ]] || die "gnu-efi missing (apt-get install gnu-efi)"
+if newer "$out/launch.efi" tests/guest/launch.c tests/guest/build.sh; then
+	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter -fpic -fshort-wchar \
+		-mno-red-zone -ffreestanding -fno-stack-protector -fno-strict-aliasing \
+		-DGNU_EFI_USE_MS_ABI -maccumulate-outgoing-args \
+		-I"$EFI_INC" -I"$EFI_INC/x86_64" -I"$EFI_INC/protocol" \
+		-c tests/guest/launch.c -o "$out/launch.o"
+	ld -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
+		-T "$EFI_LIB/elf_x86_64_efi.lds" "$EFI_LIB/crt0-efi-x86_64.o" "$out/launch.o" \
+		-L"$EFI_LIB" -lefi -lgnuefi "$(gcc -print-libgcc-file-name)" -o "$out/launch.so"
+	objcopy -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela \
+		-j '.rel.*' -j '.rela.*' -j .reloc --target efi-app-x86_64 --subsystem=10 \
+		"$out/launch.so" "$out/launch.efi.tmp"
+	rm -f "$out/launch.o" "$out/launch.so"
+	mv "$out/launch.efi.tmp" "$out/launch.efi"
+fi

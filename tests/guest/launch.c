@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * launch.efi: a stand-in boot manager for the kernel lockdown tests.
+ *
+ * Booted as \EFI\BOOT\BOOTX64.EFI, it reads \EFI\BOOT\launch.cfg from its own
+ * volume, optionally installs a lockshim lockdown table of its own (valid or
+ * broken), and starts an image with load options, as a Boot#### entry with
+ * optional data would. That lets the tests
+ *   - give the kernel a command line without writing boot entries into the
+ *     firmware's variables (SB off: start the kernel directly; SB on, signed
+ *     with db: start lockshim with "vmlinuz.efi <command line>"), and
+ *   - feed the kernel tables that lockshim would never produce.
+ *
+ * launch.cfg: ASCII lines KEY=VALUE ('#' starts a comment)
+ *   image=PATH           the image to start (default \EFI\BOOT\vmlinuz.efi)
+ *   options=TEXT         its load options (UCS-2 with a NUL, as the firmware's
+ *                        boot manager passes a Boot#### entry's optional data)
+ *   table=PATH           install this file as the lockshim table
+ *   table_memory=runtime|boot|loader   EFI memory type for it (default runtime)
+ *   table_placement=start|cross        start: at the start of its allocation;
+ *                        cross: the header ends a page whose next page is in
+ *                        another EFI memory descriptor, so a table whose
+ *                        total_size goes beyond the header crosses it
+ *   table_address=HEX    install this address as the table (no file)
+ *
+ * Prints "launch: ..." lines on the console. Built by tests/guest/build.sh.
+ */
+#include <efi.h>
+#include <efilib.h>
+
+static EFI_GUID lockshim_table_guid = {
+	0x85eec472, 0xa2a6, 0x46f8, { 0x87, 0x2c, 0xff, 0x2c, 0xe7, 0x41, 0xed, 0x80 }
+};
+
+#define MAX_LINE 1024
+
+static CHAR8 cfg_image[MAX_LINE], cfg_options[MAX_LINE], cfg_table[MAX_LINE];
+static CHAR8 cfg_memory[32], cfg_placement[32], cfg_address[32];
+
+static EFI_STATUS read_file(EFI_FILE_HANDLE root, CHAR16 *path, void **data, UINTN *size)
+{
+	EFI_FILE_HANDLE f;
+	EFI_FILE_INFO *info;
+	EFI_STATUS st;
+	UINTN n;
+
+	st = uefi_call_wrapper(root->Open, 5, root, &f, path, EFI_FILE_MODE_READ, 0);
+	if (EFI_ERROR(st))
+		return st;
+	info = LibFileInfo(f);
+	if (!info) {
+		uefi_call_wrapper(f->Close, 1, f);
+		return EFI_DEVICE_ERROR;
+	}
+	n = info->FileSize;
+	FreePool(info);
+	*data = AllocatePool(n + 1);
+	if (!*data) {
+		uefi_call_wrapper(f->Close, 1, f);
+		return EFI_OUT_OF_RESOURCES;
+	}
+	st = uefi_call_wrapper(f->Read, 3, f, &n, *data);
+	uefi_call_wrapper(f->Close, 1, f);
+	if (EFI_ERROR(st)) {
+		FreePool(*data);
+		return st;
+	}
+	((CHAR8 *)*data)[n] = 0;
+	*size = n;
+	return EFI_SUCCESS;
+}
+
+static void copy_value(CHAR8 *dst, UINTN max, const CHAR8 *src, UINTN len)
+{
+	if (len >= max)
+		len = max - 1;
+	CopyMem(dst, (void *)src, len);
+	dst[len] = 0;
+}
+
+static int key_is(const CHAR8 *line, UINTN klen, const char *key)
+{
+	UINTN i;
+
+	for (i = 0; i < klen; i++)
+		if (!key[i] || line[i] != (CHAR8)key[i])
+			return 0;
+	return key[klen] == 0;
+}
+
+static void parse_cfg(const CHAR8 *text, UINTN size)
+{
+	UINTN i = 0;
+
+	while (i < size) {
+		UINTN start = i, end, eq;
+
+		while (i < size && text[i] != '\n')
+			i++;
+		end = i++;
+		while (end > start && (text[end - 1] == '\r' || text[end - 1] == ' '))
+			end--;
+		if (end == start || text[start] == '#')
+			continue;
+		for (eq = start; eq < end && text[eq] != '='; eq++)
+			;
+		if (eq == end)
+			continue;
+#define VALUE(key, buf) \
+		if (key_is(text + start, eq - start, key)) \
+			copy_value(buf, sizeof(buf), text + eq + 1, end - eq - 1)
+		VALUE("image", cfg_image);
+		VALUE("options", cfg_options);
+		VALUE("table", cfg_table);
+		VALUE("table_memory", cfg_memory);
+		VALUE("table_placement", cfg_placement);
+		VALUE("table_address", cfg_address);
+#undef VALUE
+	}
+}
+
+static CHAR16 *to_ucs2(const CHAR8 *s)
+{
+	UINTN n = strlena((CHAR8 *)s), i;
+	CHAR16 *w = AllocatePool((n + 1) * sizeof(CHAR16));
+
+	if (!w)
+		return NULL;
+	for (i = 0; i < n; i++)
+		w[i] = s[i];
+	w[n] = 0;
+	return w;
+}
+
+static int str_eq(const CHAR8 *a, const char *b)
+{
+	return strcmpa((CHAR8 *)a, (CHAR8 *)b) == 0;
+}
+
+static UINT64 parse_hex(const CHAR8 *s)
+{
+	UINT64 v = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (; *s; s++) {
+		int d;
+
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (*s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			break;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
+/*
+ * A page of @type at the top of a free region whose next descriptor is of
+ * another type than @type (so it cannot merge with our page).
+ */
+static EFI_STATUS alloc_page_before_boundary(EFI_MEMORY_TYPE type, EFI_PHYSICAL_ADDRESS *out)
+{
+	EFI_MEMORY_DESCRIPTOR *map, *md, *next;
+	UINTN entries, key, dsize, i;
+	UINT32 dver;
+	EFI_STATUS st;
+
+	map = LibMemoryMap(&entries, &key, &dsize, &dver);
+	if (!map)
+		return EFI_OUT_OF_RESOURCES;
+	st = EFI_NOT_FOUND;
+	for (i = 0; i + 1 < entries; i++) {
+		md = (EFI_MEMORY_DESCRIPTOR *)((UINT8 *)map + i * dsize);
+		next = (EFI_MEMORY_DESCRIPTOR *)((UINT8 *)map + (i + 1) * dsize);
+		if (md->Type != EfiConventionalMemory || md->NumberOfPages < 2)
+			continue;
+		if (md->PhysicalStart < 0x100000 || md->PhysicalStart >= 0x100000000ULL)
+			continue;
+		if (next->PhysicalStart != md->PhysicalStart + md->NumberOfPages * 4096 ||
+		    next->Type == (UINT32)type || next->Type == EfiConventionalMemory)
+			continue;
+		*out = next->PhysicalStart - 4096;
+		st = uefi_call_wrapper(BS->AllocatePages, 4, AllocateAddress, type, 1, out);
+		if (!EFI_ERROR(st))
+			break;
+	}
+	FreePool(map);
+	return st;
+}
+
+static EFI_STATUS install_table(EFI_FILE_HANDLE root)
+{
+	EFI_MEMORY_TYPE type = EfiRuntimeServicesData;
+	EFI_PHYSICAL_ADDRESS addr;
+	const char *tname = "runtime";
+	void *data, *table;
+	UINTN size, pages;
+	EFI_STATUS st;
+	CHAR16 *path;
+
+	if (cfg_address[0]) {
+		addr = parse_hex(cfg_address);
+		st = uefi_call_wrapper(BS->InstallConfigurationTable, 2, &lockshim_table_guid,
+				       (void *)addr);
+		Print(L"launch: installed table address 0x%lx (no table there): %r\n", addr, st);
+		return st;
+	}
+	if (!cfg_table[0])
+		return EFI_SUCCESS;
+
+	if (str_eq(cfg_memory, "boot")) {
+		type = EfiBootServicesData;
+		tname = "boot services";
+	} else if (str_eq(cfg_memory, "loader")) {
+		type = EfiLoaderData;
+		tname = "loader";
+	}
+	path = to_ucs2(cfg_table);
+	st = read_file(root, path, &data, &size);
+	if (EFI_ERROR(st)) {
+		Print(L"launch: cannot read %s: %r\n", path, st);
+		return st;
+	}
+
+	if (str_eq(cfg_placement, "cross")) {
+		UINTN head = size < 80 ? size : 80;
+
+		st = alloc_page_before_boundary(type, &addr);
+		if (EFI_ERROR(st)) {
+			Print(L"launch: no page before a descriptor boundary: %r\n", st);
+			return st;
+		}
+		table = (void *)(addr + 4096 - head);
+		CopyMem(table, data, head);
+	} else {
+		pages = (size + 4095) / 4096;
+		st = uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, type, pages, &addr);
+		if (EFI_ERROR(st)) {
+			Print(L"launch: AllocatePages: %r\n", st);
+			return st;
+		}
+		table = (void *)addr;
+		CopyMem(table, data, size);
+	}
+	st = uefi_call_wrapper(BS->InstallConfigurationTable, 2, &lockshim_table_guid, table);
+	Print(L"launch: installed %s (%d bytes) at 0x%lx in %a memory%a: %r\n", path, size,
+	      (UINT64)table, tname, str_eq(cfg_placement, "cross") ? " before a descriptor boundary" : "",
+	      st);
+	return st;
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+	EFI_LOADED_IMAGE *self, *child_info;
+	EFI_DEVICE_PATH *dp;
+	EFI_FILE_HANDLE root;
+	EFI_HANDLE child;
+	CHAR16 *image_path, *options = NULL;
+	void *cfg;
+	UINTN cfg_size;
+	EFI_STATUS st;
+
+	InitializeLib(image, systab);
+	Print(L"launch: lockshim test launcher\n");
+	st = uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol, (void **)&self);
+	if (EFI_ERROR(st))
+		goto fail;
+	root = LibOpenRoot(self->DeviceHandle);
+	if (!root) {
+		st = EFI_NOT_FOUND;
+		goto fail;
+	}
+	st = read_file(root, L"\\EFI\\BOOT\\launch.cfg", &cfg, &cfg_size);
+	if (!EFI_ERROR(st))
+		parse_cfg(cfg, cfg_size);
+	else
+		Print(L"launch: no \\EFI\\BOOT\\launch.cfg (%r): defaults\n", st);
+	if (!cfg_image[0])
+		copy_value(cfg_image, sizeof(cfg_image), (CHAR8 *)"\\EFI\\BOOT\\vmlinuz.efi", 21);
+
+	st = install_table(root);
+	if (EFI_ERROR(st))
+		goto fail;
+
+	image_path = to_ucs2(cfg_image);
+	dp = FileDevicePath(self->DeviceHandle, image_path);
+	st = uefi_call_wrapper(BS->LoadImage, 6, FALSE, image, dp, NULL, 0, &child);
+	if (EFI_ERROR(st)) {
+		Print(L"launch: LoadImage %s: %r\n", image_path, st);
+		goto fail;
+	}
+	st = uefi_call_wrapper(BS->HandleProtocol, 3, child, &LoadedImageProtocol,
+			       (void **)&child_info);
+	if (EFI_ERROR(st))
+		goto fail;
+	if (cfg_options[0]) {
+		options = to_ucs2(cfg_options);
+		child_info->LoadOptions = options;
+		child_info->LoadOptionsSize = (UINT32)((StrLen(options) + 1) * sizeof(CHAR16));
+	}
+	Print(L"launch: starting %s with options \"%s\"\n", image_path, options ? options : L"");
+	st = uefi_call_wrapper(BS->StartImage, 3, child, NULL, NULL);
+	Print(L"launch: %s returned %r\n", image_path, st);
+	return st;
+fail:
+	Print(L"launch: failed: %r\n", st);
+	return st;
+}
