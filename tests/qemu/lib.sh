@@ -26,6 +26,8 @@
 #                          (default 0.5)
 #       --send-on REGEX TEXT   write TEXT (printf %b escapes) to the serial input
 #                          once, the first time REGEX shows in the clean log
+#       --answer-chars PASSWORD  answer each "Enter password character N" prompt
+#                          (the MOK manager's) with the Nth character of PASSWORD
 #       --tee              also show the serial output live (cleaned) on stdout
 #       -- ARGS...         extra QEMU arguments
 #     Sets QEMU_OUTCOME to "stopped" (a --stop pattern matched), "exited"
@@ -190,6 +192,7 @@ expect_order() {
 run_qemu() {
 	local esp= vars= persist=0 log=$QEMU_BUILD/logs/run.log timeout=60 tee=0 grace=0.5
 	local -a stops=() sends=() extra=()
+	local answer_chars=
 	while (( $# )); do
 		case $1 in
 		--esp) esp=$2; shift 2 ;;
@@ -200,6 +203,7 @@ run_qemu() {
 		--stop) stops+=("$2"); shift 2 ;;
 		--grace) grace=$2; shift 2 ;;
 		--send-on) sends+=("$2" "$3"); shift 3 ;;
+		--answer-chars) answer_chars=$2; shift 2 ;;
 		--tee) tee=1; shift ;;
 		--) shift; extra=("$@"); break ;;
 		*) echo "run_qemu: unknown option $1" >&2; return 1 ;;
@@ -256,9 +260,17 @@ run_qemu() {
 
 	# The watcher: refresh the clean log, send input, stop QEMU on a match.
 	(
-		sent=()
+		sent=() answered=0
 		while kill -0 "$qpid" 2>/dev/null; do
 			clean_serial <"$raw" >"$work/clean"
+			if [[ -n $answer_chars ]]; then
+				mapfile -t asked < <(LC_ALL=C grep -oE 'Enter password character [0-9]+' "$work/clean" | grep -oE '[0-9]+$')
+				while (( answered < ${#asked[@]} )); do
+					n=${asked[answered]}
+					printf '%s' "${answer_chars:n-1:1}" >&"$infd"
+					answered=$(( answered + 1 ))
+				done
+			fi
 			for (( i = 0; i < ${#sends[@]}; i += 2 )); do
 				[[ -n ${sent[i]:-} ]] && continue
 				if LC_ALL=C grep -qE -e "${sends[i]}" "$work/clean"; then

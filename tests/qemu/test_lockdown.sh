@@ -42,6 +42,11 @@
 #                                   each validation rule broken once: fail closed
 #   sb_on_lockshim_locked           SB on, MokList enrolled: locked by lockshim's table
 #   sb_on_lockshim_cmdline_cannot_undo  the same through launch.efi with a hostile command line
+#   table_locked_kexec              locked table; the probe kexecs (kexec_file_load
+#                                   + reboot) into the vendor-signed kernel: the
+#                                   second kernel finds the table and is locked too
+#   table_locked_kexec_boot_services  the same with the table in boot services
+#                                   memory: its reservation survives kexec
 #
 # Slots: the probe initramfs holds the test module and the kernel image
 # (for kexec_file_load) unsigned and signed by vendor, mok, rogue and db
@@ -84,6 +89,8 @@ SCENARIOS=(
 	table_outside_memory_map
 	sb_on_lockshim_locked
 	sb_on_lockshim_cmdline_cannot_undo
+	table_locked_kexec
+	table_locked_kexec_boot_services
 )
 
 PREP_ERROR=
@@ -450,14 +457,14 @@ _need_loader_side() {
 }
 
 # Secure Boot on, lockshim signed by db, kernel by vendor, MOK enrolled:
-# locked through lockshim's table, vendor and MOK keys trusted for modules;
-# for kexec also db (the platform keyring, as upstream), never rogue.
+# locked through lockshim's table, vendor and MOK keys trusted for modules
+# and kexec; db (in the platform keyring here) is refused for both, rogue too.
 sb_on_lockshim_locked() {
 	lockdown_boot "${FUNCNAME[0]}" "$SB_MOK_VARS" "$LD_WORK/lockshim-db.efi" \
 		"$LD_WORK/kernel-vendor.efi" || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_bootlog 'locked down (Secure Boot, table v1)' &&
-		expect_locked && expect_trust "vendor mok" "vendor mok db" &&
+		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_log -F 'PROBE key:.machine present asymmetric "lockshim test mok: '
 }
 
@@ -472,9 +479,53 @@ sb_on_lockshim_cmdline_cannot_undo() {
 		expect_log -F 'PROBE cmdline info console=ttyS0 lockdown=none secureboot_enable=0 module.sig_enforce=0' &&
 		expect_bootlog 'locked down (Secure Boot, table v1)' &&
 		expect_bootlog 'secureboot_enable=0 ignored: it cannot undo a lock' &&
-		expect_locked && expect_trust "vendor mok" "vendor mok db"
+		expect_locked && expect_trust "vendor mok" "vendor mok"
 }
 NEEDS_LOADER_SIDE=" sb_on_lockshim_locked sb_on_lockshim_cmdline_cannot_undo "
+
+# ---- scenario: kexec under a locked table ---------------------------------------
+
+# Boot 1 (launch.efi, locked table, retain_initrd lockshim.kexec=1): the
+# probe runs, then kexec_file_load()s the vendor-signed kernel with the same
+# initramfs and the command line lockshim.kexec=2, and reboots into it.
+# Boot 2 must find the table again, lock down, load the table's keys (their
+# digest checked against the table's memory again: it was kept), and end the
+# run. TCFG: launch.cfg lines (table_memory=boot).
+_kexec() {
+	local name=$1 tcfg=$2 log2 rc
+	launch_kernel "$name" "retain_initrd lockshim.kexec=1" "$tcfg" --locked "${TRUSTED[@]}" || return 1
+	log2=$LD_WORK/$name.second.log
+	if ! LC_ALL=C grep -q -F 'PROBE kexec_into info rebooting' "$LOG"; then
+		echo "FAIL: the first boot did not kexec" >&2
+		_log_tail "$LOG"
+		return 1
+	fi
+	# The first boot: everything up to the reboot.
+	sed -n '1,/PROBE kexec_into info rebooting/p' "$LOG" >"$LD_WORK/$name.first.log"
+	sed -n '/PROBE kexec_into info rebooting/,$p' "$LOG" >"$log2"
+	local full=$LOG
+	LOG=$LD_WORK/$name.first.log
+	expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_locked && expect_trust "vendor mok" "vendor mok" &&
+		expect_probe kexec_into allowed 'vendor.efi' &&
+		expect_no_log -F 'LOCKSHIM-PROBE-END'
+	rc=$?
+	LOG=$log2
+	(( rc == 0 )) &&
+		expect_log -F 'PROBE cmdline info console=ttyS0 lockshim.kexec=2' &&
+		expect_log '^\[ *[0-9.]+\] efi: .* LOCKSHIM=0x[0-9a-f]+ ' &&
+		expect_log '^\[ *[0-9.]+\] lockshim: locked down \(Secure Boot, table v1\)' &&
+		expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_bootlog 'table keys: 2 trusted certificates, 0 denied entries' &&
+		expect_locked && expect_trust "vendor mok" "vendor mok" &&
+		expect_machine_keys "vendor mok" &&
+		expect_log -F 'LOCKSHIM-PROBE-END status=0'
+	rc=$?
+	LOG=$full
+	return $rc
+}
+table_locked_kexec() { _kexec "${FUNCNAME[0]}" ""; }
+table_locked_kexec_boot_services() { _kexec "${FUNCNAME[0]}" "table_memory=boot"; }
 
 # ---- running ------------------------------------------------------------------------
 

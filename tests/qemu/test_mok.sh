@@ -15,6 +15,10 @@
 #                               confirmed: the MOK-signed kernel is refused
 #   mok_corrupt_request         a MokNew that is not a signature list: refused,
 #                               cleared, nothing enrolled
+#   mok_validation_off_and_on   mokutil --disable-validation, confirmed by typing
+#                               the characters the manager asks for: lockshim
+#                               boots an unsigned kernel "in insecure mode",
+#                               table not locked; --enable-validation undoes it
 #
 # Boot 1 of each runs Debian's kernel with mokutil in its initramfs
 # (tests/initramfs/mokutil-guest.sh) through a Boot0000 entry; lockshim and
@@ -29,6 +33,7 @@ SCENARIOS=(
 	mok_wrong_passwords
 	mok_delete_with_mokutil
 	mok_corrupt_request
+	mok_validation_off_and_on
 )
 
 GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
@@ -52,6 +57,7 @@ mok_prepare() {
 			'linux.efi initrd=\boot\initrd-test.img console=ttyS0 panic=-1' || return 0
 	printf '\x00\x00' >"$MOK_WORK/BootOrder.bin"
 	openssl passwd -6 -salt e2eSalt "$PASSWORD" >"$MOK_WORK/data/pw.hash"
+	printf '%s\n%s\n' "$SB_PASSWORD" "$SB_PASSWORD" >"$MOK_WORK/data/sb.pw"
 	cp "$PKI/mok.der" "$MOK_WORK/data/mok.der"
 	local boot=(--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/Boot0000.bin"
 		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin")
@@ -70,7 +76,8 @@ boot_mok() {
 	printf '%s\n' "$steps" >"$MOK_WORK/$name.steps"
 	tests/initramfs/mokutil-guest.sh --steps "$MOK_WORK/$name.steps" \
 		--add "$MOK_WORK/data/mok.der:/data/mok.der" \
-		--add "$MOK_WORK/data/pw.hash:/data/pw.hash" "$img" >/dev/null || return 1
+		--add "$MOK_WORK/data/pw.hash:/data/pw.hash" \
+		--add "$MOK_WORK/data/sb.pw:/data/sb.pw" "$img" >/dev/null || return 1
 	make_esp "$esp" \
 		"$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
 		"$MOK_WORK/mmx64-db.efi" EFI/lockshim/mmx64.efi \
@@ -185,6 +192,34 @@ mok_corrupt_request() {
 		expect_no_var "$MOK_WORK/corrupt.fd" MokNew &&
 		expect_no_var "$MOK_WORK/corrupt.fd" MokAuth &&
 		expect_no_var "$MOK_WORK/corrupt.fd" MokList
+}
+
+SB_PASSWORD=Sb8to16chars
+
+mok_validation_off_and_on() {
+	local vars=$MOK_WORK/validation.fd
+	cp "$VARS_BASE" "$vars"
+	request_with_mokutil validation-off "$vars" \
+		"mokutil --disable-validation < /data/sb.pw" &&
+		expect_var "$vars" MokSB 0x7 || return 1
+	confirm_in_manager validation-off "$vars" --answer-chars "$SB_PASSWORD" || return 1
+	expect_log -F '==== Disable Secure Boot validation ====' &&
+		expect_log -F 'MOK manager: Disable Secure Boot validation: done' &&
+		expect_var "$vars" MokSBState 0x3 && expect_no_var "$vars" MokSB || return 1
+	boot_mok validation-insecure "$vars" "$BOOT_WORK/kernel-unsigned.efi" 'step true' || return 1
+	expect_log -F 'lockshim: booting in insecure mode' &&
+		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi unverified: image is not signed' &&
+		expect_log -F 'lockshim: lockdown table: not locked' &&
+		expect_log -F 'MOKUTIL-GUEST-DONE' || return 1
+
+	request_with_mokutil validation-on "$vars" "mokutil --enable-validation < /data/sb.pw" &&
+		expect_var "$vars" MokSB 0x7 || return 1
+	confirm_in_manager validation-on "$vars" --answer-chars "$SB_PASSWORD" || return 1
+	expect_log -F 'MOK manager: Enable Secure Boot validation: done' &&
+		expect_no_var "$vars" MokSBState || return 1
+	boot_mok validation-secure "$vars" "$BOOT_WORK/kernel-unsigned.efi" 'step true' || return 1
+	expect_no_log -F 'insecure mode' &&
+		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: image is not signed'
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
