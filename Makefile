@@ -46,7 +46,7 @@ SANITIZE     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-saniti
 HOST_LIBS    := -lcrypto
 
 .PHONY: all check demo bootstrap clean
-all: $(BUILD)/lockshimx64.efi $(BUILD)/mmx64.efi $(BUILD)/lockshim unit-tests
+all: $(BUILD)/lockshimx64.efi $(BUILD)/mmx64.efi $(BUILD)/lockshim $(BUILD)/lockshim-san unit-tests
 
 # ---- UEFI: lockshimx64.efi ---------------------------------------------------
 EFI_INC    := /usr/include/efi
@@ -143,6 +143,10 @@ $(BUILD)/host-san/%.o: src/%.c
 
 $(BUILD)/lockshim: $(BUILD)/host/cli.o $(HOST_OBJS)
 	$(HOST_CC) $(HOST_CFLAGS) $^ $(HOST_LIBS) -o $@
+
+# The CLI with ASan/UBSan, for the CLI tests' hostile inputs.
+$(BUILD)/lockshim-san: $(BUILD)/host-san/cli.o $(SAN_OBJS)
+	$(HOST_CC) $(HOST_CFLAGS) $(SANITIZE) $^ $(HOST_LIBS) -o $@
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c)) \
               $(BUILD)/tests/test_libc_efi

@@ -12,9 +12,8 @@
 # digests, malformed lists for `lockshim esl`, and bad certificate table
 # entries appended to a signed image.
 #
-# The malformed lists are also fed to a copy of the CLI built here with
-# AddressSanitizer and UBSan (build/cli-policy/san/lockshim) when it builds;
-# LOCKSHIM_SAN=0 skips that.
+# The malformed lists are also fed to the CLI built with AddressSanitizer and
+# UBSan (build/lockshim-san, from the Makefile).
 #
 # Everything is made under build/cli-policy/ (rebuilt each run; keys are kept).
 set -uo pipefail
@@ -531,20 +530,9 @@ expect 0 "^X509 +$g +$(rx "$L")\$" "esl: a certificate list from cert-to-efi-sig
 : >"$work/empty.esl"
 expect 0 '^$' "esl: an empty file has no entries, exit 0" -- esl "$work/empty.esl"
 
-# Sanitizer build of the CLI, for the malformed lists (cached by source time).
-san=
-if [[ ${LOCKSHIM_SAN:-1} != 0 ]]; then
-	san=$work/san/lockshim
-	mkdir -p "$work/san"
-	srcs=()
-	for s in src/*.c; do [[ ${s##*/} == efi_* ]] || srcs+=("$s"); done
-	if [[ ! -x $san || -n $(find src -newer "$san" \( -name '*.c' -o -name '*.h' \) | head -n1) ]]; then
-		nice cc -std=gnu11 -O1 -g -Wall -Isrc -Iinclude -DOPENSSL_NO_DEPRECATED \
-			-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
-			"${srcs[@]}" -lcrypto -o "$san.tmp" 2>"$work/san/build.log" && mv "$san.tmp" "$san" ||
-			{ echo "# sanitizer build failed (see $work/san/build.log); malformed lists checked with $cli only"; san=; }
-	fi
-fi
+# The sanitizer build of the CLI (make builds it), for the malformed lists.
+san=$BUILD/lockshim-san
+[[ -x $san ]] || { not_ok "policy: $san missing (run make)"; san=; }
 
 # malformed NAME: each is rejected (exit 1, a reason), never a crash, with both builds
 for m in zero-list-size sig-size-8 sig-size-0 not-multiple past-end huge-list-size huge-list-size-aligned \
