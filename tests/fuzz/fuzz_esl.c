@@ -21,16 +21,9 @@
 #include <openssl/crypto.h>
 #include <openssl/x509.h>
 
+#include "fuzz.h"
 #include "signature_list.h"
 
-#define FUZZ_ASSERT(cond)                                                              \
-	do {                                                                           \
-		if (!(cond)) {                                                         \
-			fprintf(stderr, "%s:%d: broken promise: %s\n", __FILE__, __LINE__, \
-				#cond);                                                \
-			abort();                                                       \
-		}                                                                      \
-	} while (0)
 
 #define MAX_REMEMBERED 16
 #define STOP_VALUE     (-4242) /* no count of rejected lists looks like this */

@@ -16,17 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "authenticode.h"
 #include "pe.h"
 
-#define FUZZ_ASSERT(cond)                                                              \
-	do {                                                                           \
-		if (!(cond)) {                                                         \
-			fprintf(stderr, "%s:%d: broken promise: %s\n", __FILE__, __LINE__, \
-				#cond);                                                \
-			abort();                                                       \
-		}                                                                      \
-	} while (0)
 
 static volatile uint8_t sink;
 

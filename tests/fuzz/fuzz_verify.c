@@ -21,19 +21,12 @@
 
 #include <openssl/x509.h>
 
+#include "fuzz.h"
 #include "fuzz_cert.h"
 #include "pe.h"
 #include "signature_list.h"
 #include "verify.h"
 
-#define FUZZ_ASSERT(cond)                                                              \
-	do {                                                                           \
-		if (!(cond)) {                                                         \
-			fprintf(stderr, "%s:%d: broken promise: %s\n", __FILE__, __LINE__, \
-				#cond);                                                \
-			abort();                                                       \
-		}                                                                      \
-	} while (0)
 
 static struct verify_policy policy;
 static volatile uint8_t sink;
