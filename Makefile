@@ -27,10 +27,11 @@ CORE_SRCS := src/pe.c src/authenticode.c src/signature_list.c src/verify.c src/l
 
 # Loader-only sources: the thin firmware shell around the core.
 EFI_SRCS  := src/efi_main.c src/efi_file.c src/efi_vars.c src/efi_policy.c \
-             src/efi_security_override.c src/efi_initrd.c src/efi_handoff.c src/efi_mok.c
+             src/efi_security_override.c src/efi_initrd.c src/efi_handoff.c src/efi_mok.c \
+             src/efi_console.c
 EFI_ASM   := src/vendor_certs.S src/sbat.S
 # The MOK manager: its own entry point, the same core and firmware helpers.
-MM_SRCS   := src/mok_manager.c src/efi_console.c src/efi_vars.c
+MM_SRCS   := src/mok_manager.c src/efi_console.c src/efi_vars.c src/efi_file.c
 
 # Embedded vendor certificate: the test one unless the builder names theirs;
 # embedded vendor dbx (an EFI signature list): empty unless named.

@@ -214,7 +214,7 @@ static void run_mok_manager(EFI_HANDLE image, EFI_HANDLE device, const CHAR16 *d
 	path = join_path(dir, (const UINT16 *)MOK_MANAGER, StrLen(MOK_MANAGER));
 	if (!path)
 		return;
-	Print(L"lockshim: a MOK request is pending\n");
+	Print(L"lockshim: starting the MOK manager\n");
 	if (EFI_ERROR(read_verified(device, path, policy, sb, "starting", &data, &size)))
 		goto out;
 	file_path = FileDevicePath(device, path);
@@ -283,7 +283,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	status = efi_policy_load(&policy);
 	if (EFI_ERROR(status))
 		goto out; /* no usable vendor certificate: nothing could be verified */
-	if (efi_mok_request_pending())
+	if (efi_mok_request_pending() || efi_mok_entry_requested())
 		run_mok_manager(image, self->DeviceHandle, dir, &policy, &sb);
 
 	status = read_verified(self->DeviceHandle, kernel_path, &policy, &sb, "booting", &kernel,

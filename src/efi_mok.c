@@ -3,6 +3,7 @@
 
 #include <efilib.h>
 
+#include "efi_console.h"
 #include "efi_policy.h"
 #include "efi_vars.h"
 
@@ -38,4 +39,31 @@ BOOLEAN efi_mok_validation_disabled(void)
 				   value);
 	return !EFI_ERROR(status) && size == 1 && value[0] == 1 &&
 	       attributes == (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS);
+}
+
+#define MOK_TIMEOUT_MAX 60 /* a hostile MokTimeout must not stall the boot for long */
+
+BOOLEAN efi_mok_entry_requested(void)
+{
+	EFI_GUID shim_lock = SHIM_LOCK_GUID;
+	INT32 timeout = 0;
+	UINTN size = sizeof(timeout);
+	UINT32 attributes;
+	EFI_INPUT_KEY key;
+
+	if (EFI_ERROR(uefi_call_wrapper(RT->GetVariable, 5, L"MokTimeout", &shim_lock, &attributes,
+					&size, &timeout)) ||
+	    size != sizeof(timeout) || timeout <= 0)
+		return FALSE;
+	if (timeout > MOK_TIMEOUT_MAX)
+		timeout = MOK_TIMEOUT_MAX;
+	for (INT32 left = timeout; left > 0; left--) {
+		Print(L"\rlockshim: press any key for the MOK manager (%d) ", left);
+		if (!EFI_ERROR(efi_console_read_key(1, &key))) {
+			Print(L"\n");
+			return TRUE;
+		}
+	}
+	Print(L"\n");
+	return FALSE;
 }

@@ -9,6 +9,13 @@
 BOOLEAN efi_mok_request_pending(void);
 
 /*
+ * Does the owner want the MOK manager now? With a MokTimeout of N > 0
+ * seconds (mokutil --timeout N), lockshim counts down visibly and a key
+ * press says yes; without one (or 0) it does not wait at all.
+ */
+BOOLEAN efi_mok_entry_requested(void);
+
+/*
  * Has the machine owner turned validation off with the MOK manager
  * (MokSBState = 1, non-volatile and boot-services only, so no OS wrote it)?
  */

@@ -19,10 +19,12 @@
 #include <openssl/x509.h>
 
 #include "efi_console.h"
+#include "efi_file.h"
 #include "efi_policy.h"
 #include "efi_vars.h"
 #include "mok_list.h"
 #include "mok_request.h"
+#include "pe.h"
 #include "password_crypt.h"
 #include "signature_list.h"
 
@@ -178,16 +180,13 @@ static EFI_STATUS write_list(const CHAR16 *name, const uint8_t *data, size_t siz
 				 size ? LIST_ATTRIBUTES : 0, size, (void *)data);
 }
 
+static BOOLEAN apply_to_list(const struct key_request *kr, const struct variable *request);
+
 /* Returns TRUE when a list was changed. */
 static BOOLEAN handle_key_request(const struct key_request *kr, struct variable *request,
 				  struct variable *auth)
 {
-	struct variable list = { 0 };
-	uint8_t *result = NULL;
-	size_t result_size = 0, changed = 0;
 	const char *reason;
-	EFI_STATUS status;
-	BOOLEAN done = FALSE;
 
 	Print(L"\n==== %a ====\n", kr->title);
 	if (!auth->present) {
@@ -200,6 +199,18 @@ static BOOLEAN handle_key_request(const struct key_request *kr, struct variable 
 	}
 	if (!confirm_with_password(kr->title, auth, request))
 		return FALSE;
+	return apply_to_list(kr, request);
+}
+
+/* Apply a confirmed request to its list, written whole. TRUE when it changed. */
+static BOOLEAN apply_to_list(const struct key_request *kr, const struct variable *request)
+{
+	struct variable list = { 0 };
+	uint8_t *result = NULL;
+	size_t result_size = 0, changed = 0;
+	const char *reason;
+	EFI_STATUS status;
+	BOOLEAN done = FALSE;
 
 	status = efi_var_read(kr->list, &shim_lock, &list.data, &list.size, &list.attributes);
 	if (EFI_ERROR(status) && status != EFI_NOT_FOUND) {
@@ -307,6 +318,112 @@ static BOOLEAN handle_state_request(const struct state_request *sr, struct varia
 	return TRUE;
 }
 
+/* An X509 or SHA256 entry from a file on the manager's own disk, as a MokNew would hold it. */
+static int entry_from_file(EFI_HANDLE device, const CHAR16 *path, BOOLEAN image_hash,
+			   uint8_t **esl, size_t *esl_size)
+{
+	static const uint8_t owner[16] = { 0x50, 0xab, 0x5d, 0x60, 0x46, 0xe0, 0x00, 0x43,
+					   0xab, 0xb6, 0x3d, 0xd8, 0x10, 0xdd, 0x8b, 0x23 };
+	uint8_t digest[EVP_MAX_MD_SIZE];
+	struct esl_entry entry = { .owner = owner };
+	struct pe_image *img = NULL;
+	const unsigned char *p;
+	const char *reason;
+	unsigned int len;
+	EFI_STATUS status;
+	X509 *cert = NULL;
+	void *data;
+	UINTN size;
+	int r = -1;
+
+	status = efi_file_read(device, path, &data, &size);
+	if (EFI_ERROR(status)) {
+		Print(L"MOK manager: cannot read %s: %r\n", path, status);
+		return -1;
+	}
+	if (image_hash) {
+		img = AllocatePool(sizeof(*img));
+		if (!img || pe_parse(data, size, img, &reason) < 0 ||
+		    pe_authenticode_digest(img, EVP_sha256(), digest, &len, &reason) < 0) {
+			Print(L"MOK manager: %s: %a\n", path, img ? reason : "out of memory");
+			goto out;
+		}
+		entry.type = ESL_SHA256;
+		entry.data = digest;
+		entry.size = len;
+	} else {
+		p = data;
+		cert = d2i_X509(NULL, &p, (long)size);
+		if (!cert || p != (const unsigned char *)data + size) {
+			Print(L"MOK manager: %s is not a DER certificate\n", path);
+			goto out;
+		}
+		entry.type = ESL_X509;
+		entry.data = data;
+		entry.size = size;
+	}
+	r = esl_append_entry(&entry, esl, esl_size);
+out:
+	X509_free(cert);
+	if (img)
+		FreePool(img);
+	efi_file_free(data, size);
+	return r;
+}
+
+/*
+ * Entered on purpose (no request): the machine's owner, at the console, may
+ * enroll a key or an image hash from this disk. Presence at the console is
+ * what authorises it, as in rhboot/shim's MokManager.
+ */
+static BOOLEAN owner_menu(EFI_HANDLE device)
+{
+	CHAR16 path[256];
+	EFI_INPUT_KEY key;
+	UINTN len;
+
+	for (;;) {
+		struct variable request = { 0 };
+		BOOLEAN image_hash, changed;
+		size_t size = 0;
+
+		Print(L"\n==== MOK manager ====\n"
+		      L"1) Enroll a key (.der/.cer) from a file on this disk\n"
+		      L"2) Enroll the hash of an image on this disk\n"
+		      L"3) Continue booting\n"
+		      L"4) Reboot\n"
+		      L"Choice (continues booting after %d s): ", KEY_TIMEOUT);
+		if (EFI_ERROR(efi_console_read_key(KEY_TIMEOUT, &key)) || key.UnicodeChar == L'3') {
+			Print(L"\n");
+			return FALSE;
+		}
+		Print(L"%c\n", key.UnicodeChar);
+		if (key.UnicodeChar == L'4')
+			uefi_call_wrapper(RT->ResetSystem, 4, EfiResetCold, EFI_SUCCESS, 0, NULL);
+		if (key.UnicodeChar != L'1' && key.UnicodeChar != L'2')
+			continue;
+		image_hash = key.UnicodeChar == L'2';
+		Print(L"File on this disk, e.g. \\EFI\\lockshim\\%a (Escape: back): ",
+		      image_hash ? "vmlinuz.efi" : "mykey.der");
+		if (EFI_ERROR(efi_console_read_line(path, 255, &len, FALSE, KEY_TIMEOUT)) || len == 0)
+			continue;
+		path[len] = L'\0';
+		if (entry_from_file(device, path, image_hash, (uint8_t **)&request.data, &size) < 0)
+			continue;
+		request.size = size;
+		esl_walk(request.data, request.size, print_entry, NULL, &(const char *){ NULL });
+		Print(L"Enroll it? (y/n): ");
+		changed = !EFI_ERROR(efi_console_read_key(KEY_TIMEOUT, &key)) &&
+			  (key.UnicodeChar == L'y' || key.UnicodeChar == L'Y');
+		Print(L"\n");
+		if (changed)
+			changed = apply_to_list(&key_requests[0], &request);
+		OPENSSL_free(request.data);
+		if (changed)
+			return TRUE;
+	}
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 {
 	struct variable requests[4] = { 0 }, auths[4] = { 0 }, states[2] = { 0 };
@@ -346,8 +463,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	for (UINTN i = 0; i < 2; i++)
 		release(&states[i]);
 
-	if (!any)
-		Print(L"MOK manager: no pending request\n");
+	if (!any) {
+		EFI_LOADED_IMAGE *self;
+
+		if (!EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol,
+						 (void **)&self)))
+			changed = owner_menu(self->DeviceHandle);
+	}
 	if (changed) {
 		Print(L"MOK manager: rebooting\n");
 		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetCold, EFI_SUCCESS, 0, NULL);

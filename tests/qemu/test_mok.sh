@@ -15,6 +15,11 @@
 #                               confirmed: the MOK-signed kernel is refused
 #   mok_corrupt_request         a MokNew that is not a signature list: refused,
 #                               cleared, nothing enrolled
+#   mok_owner_enrolls_key_file  MokTimeout set: a key pressed during lockshim's
+#                               countdown opens the manager's menu, where the
+#                               owner enrolls \EFI\lockshim\mok.der from the ESP
+#   mok_owner_enrolls_image_hash  the same with the hash of an unsigned kernel,
+#                               which then boots through MokList
 #   mok_validation_off_and_on   mokutil --disable-validation, confirmed by typing
 #                               the characters the manager asks for: lockshim
 #                               boots an unsigned kernel "in insecure mode",
@@ -34,6 +39,8 @@ SCENARIOS=(
 	mok_delete_with_mokutil
 	mok_corrupt_request
 	mok_validation_off_and_on
+	mok_owner_enrolls_key_file
+	mok_owner_enrolls_image_hash
 )
 
 GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
@@ -41,7 +48,7 @@ SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 MOK_WORK=$QEMU_BUILD/mok
 PASSWORD=lockshim-e2e-pw
 MM_EFI=${MM_EFI:-build/mmx64.efi}
-VARS_BASE= VARS_ENROLLED=
+VARS_BASE= VARS_ENROLLED= VARS_TIMEOUT=
 
 outside_vendor_prepare() { :; }
 
@@ -56,6 +63,7 @@ mok_prepare() {
 			lockshim '\EFI\lockshim\lockshimx64.efi' \
 			'linux.efi initrd=\boot\initrd-test.img console=ttyS0 panic=-1' || return 0
 	printf '\x00\x00' >"$MOK_WORK/BootOrder.bin"
+	printf '\x02\x00\x00\x00' >"$MOK_WORK/MokTimeout.bin" # 2 s
 	openssl passwd -6 -salt e2eSalt "$PASSWORD" >"$MOK_WORK/data/pw.hash"
 	printf '%s\n%s\n' "$SB_PASSWORD" "$SB_PASSWORD" >"$MOK_WORK/data/sb.pw"
 	cp "$PKI/mok.der" "$MOK_WORK/data/mok.der"
@@ -63,7 +71,9 @@ mok_prepare() {
 		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin")
 	VARS_BASE=$(tests/qemu/vars.sh --variant mok-base "${boot[@]}" "$PKI" 2>>"$err") &&
 		VARS_ENROLLED=$(tests/qemu/vars.sh --variant mok-enrolled "${boot[@]}" \
-			--var "MokList:$SHIM_GUID:0x3:$PKI/mok.esl" "$PKI" 2>>"$err") ||
+			--var "MokList:$SHIM_GUID:0x3:$PKI/mok.esl" "$PKI" 2>>"$err") &&
+		VARS_TIMEOUT=$(tests/qemu/vars.sh --variant mok-timeout "${boot[@]}" \
+			--var "MokTimeout:$SHIM_GUID:0x7:$MOK_WORK/MokTimeout.bin" "$PKI" 2>>"$err") ||
 		PREP_ERROR="tests/qemu/vars.sh --variant failed: $(tail -n 3 "$err" | tr '\n' ' ')"
 }
 
@@ -82,7 +92,8 @@ boot_mok() {
 		"$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
 		"$MOK_WORK/mmx64-db.efi" EFI/lockshim/mmx64.efi \
 		"$kernel" EFI/lockshim/linux.efi \
-		"$img" boot/initrd-test.img || return 1
+		"$img" boot/initrd-test.img \
+		"$MOK_WORK/data/mok.der" EFI/lockshim/mok.der || return 1
 	run_qemu --esp "$esp" --vars "$vars" --persist --log "$BOOT_LOGS/$name.log" \
 		--timeout "$QEMU_TIMEOUT" --stop 'lockshim: refusing' --stop 'No bootable option' \
 		--stop "$CRASH" --stop 'Kernel panic' --stop 'MOKUTIL-GUEST-ERROR' "$@"
@@ -123,7 +134,7 @@ confirm_in_manager() {
 	local name=$1 vars=$2; shift 2
 	boot_mok "$name-confirm" "$vars" "$BOOT_WORK/kernel-vendor.efi" 'step true' \
 		--stop 'MOK manager: rebooting' --stop 'MOKUTIL-GUEST-DONE' "$@" || return 1
-	expect_log -F 'lockshim: a MOK request is pending' &&
+	expect_log -F 'lockshim: starting the MOK manager' &&
 		expect_log -F 'lockshim: starting \EFI\lockshim\mmx64.efi: signed by /CN=lockshim test db, trusted through db certificate'
 }
 
@@ -139,7 +150,7 @@ mok_enroll_with_mokutil() {
 		expect_log -F 'MOK manager: rebooting' &&
 		expect_var "$vars" MokList 0x3 && expect_no_var "$vars" MokNew && expect_no_var "$vars" MokAuth || return 1
 	boot_mok enroll-after "$vars" "$MOK_WORK/kernel-mok.efi" 'step mokutil --list-enrolled' || return 1
-	expect_no_log -F 'lockshim: a MOK request is pending' &&
+	expect_no_log -F 'lockshim: starting the MOK manager' &&
 		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi: signed by /CN=lockshim test mok, trusted through MokList certificate /CN=lockshim test mok' &&
 		expect_log 'Subject: CN ?= ?lockshim test mok' &&
 		expect_log -F 'MOKUTIL-GUEST-DONE'
@@ -220,6 +231,47 @@ mok_validation_off_and_on() {
 	boot_mok validation-secure "$vars" "$BOOT_WORK/kernel-unsigned.efi" 'step true' || return 1
 	expect_no_log -F 'insecure mode' &&
 		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: image is not signed'
+}
+
+# owner_enroll NAME VARS CHOICE FILE: open the menu during the countdown and
+# enroll FILE (ESP path) with menu CHOICE; the manager writes MokList and reboots.
+owner_enroll() {
+	local name=$1 vars=$2 choice=$3 file=$4
+	boot_mok "$name" "$vars" "$BOOT_WORK/kernel-vendor.efi" 'step true' \
+		--stop 'MOK manager: rebooting' --stop 'MOKUTIL-GUEST-DONE' \
+		--send-on 'press any key for the MOK manager' ' ' \
+		--send-on 'Choice \(continues booting' "$choice" \
+		--send-on 'File on this disk' "$file\\r" \
+		--send-on 'Enroll it\? \(y/n\)' 'y' || return 1
+	expect_log -F 'lockshim: starting the MOK manager' &&
+		expect_log -F '==== MOK manager ====' &&
+		expect_log -F 'MOK manager: Enroll MOK: done (1 entry)' &&
+		expect_log -F 'MOK manager: rebooting' &&
+		expect_var "$vars" MokList 0x3
+}
+
+mok_owner_enrolls_key_file() {
+	local vars=$MOK_WORK/owner-key.fd
+	cp "$VARS_TIMEOUT" "$vars"
+	owner_enroll owner-key "$vars" 1 '\\EFI\\lockshim\\mok.der' || return 1
+	expect_log -F 'Subject:  /CN=lockshim test mok' || return 1
+	# no key this time: the countdown runs out and the MOK-signed kernel boots
+	boot_mok owner-key-after "$vars" "$MOK_WORK/kernel-mok.efi" 'step true' || return 1
+	expect_log -F 'press any key for the MOK manager' &&
+		expect_no_log -F 'lockshim: starting the MOK manager' &&
+		expect_log -F 'trusted through MokList certificate /CN=lockshim test mok' &&
+		expect_log -F 'MOKUTIL-GUEST-DONE'
+}
+
+mok_owner_enrolls_image_hash() {
+	local vars=$MOK_WORK/owner-hash.fd hash
+	cp "$VARS_TIMEOUT" "$vars"
+	owner_enroll owner-hash "$vars" 2 '\\EFI\\lockshim\\linux.efi' || return 1
+	hash=$(build/lockshim hash "$BOOT_WORK/kernel-vendor.efi") &&
+		expect_log -F "SHA256: $(printf '%s' "$hash" | tr a-f A-F)" || return 1
+	boot_mok owner-hash-after "$vars" "$BOOT_WORK/kernel-unsigned.efi" 'step true' || return 1
+	expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi: image SHA-256 digest is in MokList' &&
+		expect_log -F 'MOKUTIL-GUEST-DONE'
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
