@@ -285,6 +285,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		goto out; /* no usable vendor certificate: nothing could be verified */
 	if (efi_mok_request_pending() || efi_mok_entry_requested())
 		run_mok_manager(image, self->DeviceHandle, dir, &policy, &sb);
+	if (efi_mok_db_ignored()) {
+		/* after the MOK manager, which db may have signed: the owner can always get back */
+		Print(L"lockshim: not trusting db for the kernel: the machine owner said so (MokDBState)\n");
+		sig_db_free(&policy.db);
+	}
 
 	status = read_verified(self->DeviceHandle, kernel_path, &policy, &sb, "booting", &kernel,
 			       &kernel_size);

@@ -27,7 +27,8 @@ BOOLEAN efi_mok_request_pending(void)
 	return FALSE;
 }
 
-BOOLEAN efi_mok_validation_disabled(void)
+/* A MokSBState/MokDBState of 1, written by the MOK manager: NV+BS only, so no OS wrote it. */
+static BOOLEAN mok_state_set(const CHAR16 *name)
 {
 	EFI_GUID shim_lock = SHIM_LOCK_GUID;
 	UINT8 value[2];
@@ -35,10 +36,20 @@ BOOLEAN efi_mok_validation_disabled(void)
 	UINT32 attributes;
 	EFI_STATUS status;
 
-	status = uefi_call_wrapper(RT->GetVariable, 5, L"MokSBState", &shim_lock, &attributes, &size,
-				   value);
+	status = uefi_call_wrapper(RT->GetVariable, 5, (CHAR16 *)name, &shim_lock, &attributes,
+				   &size, value);
 	return !EFI_ERROR(status) && size == 1 && value[0] == 1 &&
 	       attributes == (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS);
+}
+
+BOOLEAN efi_mok_validation_disabled(void)
+{
+	return mok_state_set(L"MokSBState");
+}
+
+BOOLEAN efi_mok_db_ignored(void)
+{
+	return mok_state_set(L"MokDBState");
 }
 
 #define MOK_TIMEOUT_MAX 60 /* a hostile MokTimeout must not stall the boot for long */

@@ -21,4 +21,7 @@ BOOLEAN efi_mok_entry_requested(void);
  */
 BOOLEAN efi_mok_validation_disabled(void);
 
+/* Has the owner told lockshim not to trust db for kernels (MokDBState = 1, likewise)? */
+BOOLEAN efi_mok_db_ignored(void);
+
 #endif

@@ -20,6 +20,8 @@
 #                               owner enrolls \EFI\lockshim\mok.der from the ESP
 #   mok_owner_enrolls_image_hash  the same with the hash of an unsigned kernel,
 #                               which then boots through MokList
+#   mok_ignore_db               mokutil --ignore-db, confirmed: a kernel signed
+#                               by the db key is refused (db no longer trusted)
 #   mok_validation_off_and_on   mokutil --disable-validation, confirmed by typing
 #                               the characters the manager asks for: lockshim
 #                               boots an unsigned kernel "in insecure mode",
@@ -41,6 +43,7 @@ SCENARIOS=(
 	mok_validation_off_and_on
 	mok_owner_enrolls_key_file
 	mok_owner_enrolls_image_hash
+	mok_ignore_db
 )
 
 GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
@@ -59,6 +62,7 @@ mok_prepare() {
 	rm -rf "$MOK_WORK" && mkdir -p "$MOK_WORK/data"
 	_prep "db-signed MOK manager" sign_efi db "$MM_EFI" "$MOK_WORK/mmx64-db.efi" &&
 		_prep "MOK-signed kernel" sign_efi mok "$BOOT_WORK/kernel-unsigned.efi" "$MOK_WORK/kernel-mok.efi" &&
+		_prep "db-signed kernel" sign_efi db "$BOOT_WORK/kernel-unsigned.efi" "$MOK_WORK/kernel-db.efi" &&
 		_prep "Boot0000 load option" python3 tests/qemu/mkloadoption.py "$MOK_WORK/Boot0000.bin" \
 			lockshim '\EFI\lockshim\lockshimx64.efi' \
 			'linux.efi initrd=\boot\initrd-test.img console=ttyS0 panic=-1' || return 0
@@ -231,6 +235,19 @@ mok_validation_off_and_on() {
 	boot_mok validation-secure "$vars" "$BOOT_WORK/kernel-unsigned.efi" 'step true' || return 1
 	expect_no_log -F 'insecure mode' &&
 		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: image is not signed'
+}
+
+mok_ignore_db() {
+	local vars=$MOK_WORK/ignore-db.fd
+	cp "$VARS_BASE" "$vars"
+	request_with_mokutil ignore-db "$vars" "mokutil --ignore-db < /data/sb.pw" &&
+		expect_var "$vars" MokDB 0x7 || return 1
+	confirm_in_manager ignore-db "$vars" --answer-chars "$SB_PASSWORD" || return 1
+	expect_log -F 'MOK manager: Ignore db for kernel verification: done' &&
+		expect_var "$vars" MokDBState 0x3 || return 1
+	boot_mok ignore-db-after "$vars" "$MOK_WORK/kernel-db.efi" 'step true' || return 1
+	expect_log -F 'lockshim: not trusting db for the kernel' &&
+		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: signer does not chain to a trusted certificate'
 }
 
 # owner_enroll NAME VARS CHOICE FILE: open the menu during the countdown and
