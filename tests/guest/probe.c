@@ -18,10 +18,16 @@
  * lines with what each scenario expects.
  *
  *     probe [--kexec-dir DIR] [--module-dir DIR]
+ *           [--kexec-into IMAGE --kexec-initrd FILE --kexec-cmdline STR]
  *
  * Every DIR/<name>.efi is tried with kexec_file_load and every
  * DIR/<name>.ko with finit_module, in name order; the check is
  * kexec_file_load:<name> or finit_module:<name>.
+ *
+ * With --kexec-into, after every check (and the done line), IMAGE is loaded
+ * with kexec_file_load(IMAGE, FILE, STR) (check kexec_into) and, when that
+ * worked, the probe reboots into it with reboot(LINUX_REBOOT_CMD_KEXEC); it
+ * returns (status 1) only when either call failed.
  *
  * Built with the host's gcc -static (glibc): no kernel headers beyond the
  * uapi ones, raw syscalls throughout so that nothing is hidden by a wrapper.
@@ -43,6 +49,7 @@
 #include <linux/capability.h>
 #include <linux/kexec.h>
 #include <linux/keyctl.h>
+#include <linux/reboot.h>
 
 #define CAP_BIT CAP_SYS_RAWIO	/* the capability the patch removes */
 
@@ -566,9 +573,46 @@ static void probe_bootlog(void)
 	close(fd);
 }
 
+/*
+ * Load IMAGE with INITRD and CMDLINE and reboot into it: the kexec that the
+ * harness checks the next kernel of. Returns only on failure.
+ */
+static int kexec_into(const char *image, const char *initrd, const char *cmdline)
+{
+	char tried[1024];
+	long r;
+	int kfd, ifd, e;
+
+	kmsg_skip();
+	kfd = open(image, O_RDONLY | O_CLOEXEC);
+	ifd = open(initrd, O_RDONLY | O_CLOEXEC);
+	snprintf(tried, sizeof(tried), "kexec_file_load(%s,initrd=%s,cmdline=\"%s\")",
+		 image, initrd, cmdline);
+	if (kfd < 0 || ifd < 0) {
+		e = errno;
+		report_op("kexec_into", tried, -1, e);
+		return 1;
+	}
+	r = syscall(SYS_kexec_file_load, kfd, ifd, strlen(cmdline) + 1, cmdline, 0UL);
+	e = errno;
+	close(kfd);
+	close(ifd);
+	report_op("kexec_into", tried, r, e);
+	if (r != 0)
+		return 1;
+	out("kexec_into", "info", "rebooting with LINUX_REBOOT_CMD_KEXEC");
+	sync();
+	r = syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
+		    LINUX_REBOOT_CMD_KEXEC, NULL);
+	e = errno;
+	report_op("reboot:kexec", "reboot(LINUX_REBOOT_CMD_KEXEC)", r, e);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *kexec_dir = NULL, *module_dir = NULL;
+	const char *into = NULL, *into_initrd = NULL, *into_cmdline = "";
 	struct utsname u;
 	char buf[1024];
 	int i, fd;
@@ -579,8 +623,15 @@ int main(int argc, char **argv)
 			kexec_dir = argv[++i];
 		else if (!strcmp(argv[i], "--module-dir") && i + 1 < argc)
 			module_dir = argv[++i];
+		else if (!strcmp(argv[i], "--kexec-into") && i + 1 < argc)
+			into = argv[++i];
+		else if (!strcmp(argv[i], "--kexec-initrd") && i + 1 < argc)
+			into_initrd = argv[++i];
+		else if (!strcmp(argv[i], "--kexec-cmdline") && i + 1 < argc)
+			into_cmdline = argv[++i];
 		else {
-			fprintf(stderr, "usage: probe [--kexec-dir DIR] [--module-dir DIR]\n");
+			fprintf(stderr, "usage: probe [--kexec-dir DIR] [--module-dir DIR]"
+				" [--kexec-into IMAGE --kexec-initrd FILE --kexec-cmdline STR]\n");
 			return 2;
 		}
 	}
@@ -621,5 +672,7 @@ int main(int argc, char **argv)
 	probe_keyrings();
 
 	out("done", "ok", "checks=%d", nchecks + 1);
+	if (into)
+		return kexec_into(into, into_initrd ? into_initrd : "/dev/null", into_cmdline);
 	return 0;
 }

@@ -12,7 +12,11 @@
 # Contents:
 #   /init                mounts devtmpfs, proc, sysfs, securityfs; prints
 #                        LOCKSHIM-PROBE-BEGIN; runs the probe; prints
-#                        LOCKSHIM-PROBE-END status=N; poweroff -f
+#                        LOCKSHIM-PROBE-END status=N; poweroff -f. With
+#                        lockshim.kexec=1 (and retain_initrd) on the command
+#                        line, the probe then kexecs into /kexec/vendor.efi
+#                        with /sys/firmware/initrd as initrd and the command
+#                        line lockshim.kexec=2, and that boot ends the run
 #   /probe               tests/guest/probe.c, static
 #   /lib/lstest/lstest_<slot>.ko   the test module of KERNEL_DIR, signed with
 #                        scripts/sign-file sha256 by build/pki/<slot>.{key,crt}
@@ -104,8 +108,24 @@ echo "LOCKSHIM-PROBE-BEGIN"
 # Keep the kernel's console messages out of the probe's lines; the probe
 # reports the messages each check caused, from /dev/kmsg.
 dmesg -n 1
-/probe --kexec-dir /kexec --module-dir /lib/lstest
-echo "LOCKSHIM-PROBE-END status=$?"
+case " $(cat /proc/cmdline) " in
+*" lockshim.kexec=1 "*)
+	# First of two boots: probe, then kexec into the vendor-signed kernel
+	# with this same initramfs (kept by retain_initrd) and lockshim.kexec=2.
+	# No END line here: the second boot prints it.
+	if cat /sys/firmware/initrd >/tmp/initrd.img; then
+		/probe --kexec-dir /kexec --module-dir /lib/lstest \
+			--kexec-into /kexec/vendor.efi --kexec-initrd /tmp/initrd.img \
+			--kexec-cmdline "lockshim.kexec=2"
+	fi
+	echo "LOCKSHIM-PROBE-KEXEC-FAILED"
+	echo "LOCKSHIM-PROBE-END status=99"
+	;;
+*)
+	/probe --kexec-dir /kexec --module-dir /lib/lstest
+	echo "LOCKSHIM-PROBE-END status=$?"
+	;;
+esac
 poweroff -f
 sleep 10
 INIT

@@ -47,6 +47,9 @@
 #                                   second kernel finds the table and is locked too
 #   table_locked_kexec_boot_services  the same with the table in boot services
 #                                   memory: its reservation survives kexec
+#   table_locked_kexec_without_efi_refused  + efi=noruntime: no EFI state (so no
+#                                   table) would reach the next kernel: locked as
+#                                   invalid, the kexec into it refused
 #
 # Slots: the probe initramfs holds the test module and the kernel image
 # (for kexec_file_load) unsigned and signed by vendor, mok, rogue and db
@@ -91,6 +94,7 @@ SCENARIOS=(
 	sb_on_lockshim_cmdline_cannot_undo
 	table_locked_kexec
 	table_locked_kexec_boot_services
+	table_locked_kexec_without_efi_refused
 )
 
 PREP_ERROR=
@@ -526,6 +530,38 @@ _kexec() {
 }
 table_locked_kexec() { _kexec "${FUNCNAME[0]}" ""; }
 table_locked_kexec_boot_services() { _kexec "${FUNCNAME[0]}" "table_memory=boot"; }
+
+# efi=noruntime (the command line is not authenticated) leaves the kexec
+# loader no EFI state to hand on: the next kernel would not see the table and
+# would come up unlocked. It must not get there (fail closed): with no EFI
+# memory map the table cannot be validated, so the first kernel locks as for
+# an invalid table and trusts none of its keys, and the vendor image is
+# refused (ENOKEY); an image signed by a builtin key would still meet
+# bzImage64_load's refusal (EPERM, "no EFI state to pass on", patch 6).
+# /init then ends the run with status 99.
+table_locked_kexec_without_efi_refused() {
+	local name=${FUNCNAME[0]} n
+	# Its status is 99 by design (lockdown_boot's complaint about that goes
+	# to $LD_WORK/NAME.boot.err); the lines below say whether that is right.
+	launch_kernel "$name" "efi=noruntime retain_initrd lockshim.kexec=1" "" --locked "${TRUSTED[@]}" \
+		2>"$LD_WORK/$name.boot.err"
+	if ! LC_ALL=C grep -q -F 'LOCKSHIM-PROBE-END' "$LOG"; then
+		cat "$LD_WORK/$name.boot.err" >&2
+		return 1
+	fi
+	n=$(LC_ALL=C grep -c 'Linux version' "$LOG")
+	if [[ $n != 1 ]]; then
+		echo "FAIL: $n kernels booted, expected 1 (kexec must be refused)" >&2
+		return 1
+	fi
+	expect_log -F 'PROBE cmdline info console=ttyS0 initrd=\EFI\BOOT\initrd.img efi=noruntime' &&
+		expect_bootlog 'invalid table (no EFI memory map to check it against): locking down' &&
+		expect_locked && expect_trust "" "" &&
+		expect_probe kexec_into refused 'errno=(ENOKEY|EPERM)' &&
+		expect_log -F 'PROBE done ok' &&
+		expect_log -F 'LOCKSHIM-PROBE-KEXEC-FAILED' &&
+		expect_log -F 'LOCKSHIM-PROBE-END status=99'
+}
 
 # ---- running ------------------------------------------------------------------------
 
