@@ -8,7 +8,7 @@
 #include "efi_vars.h"
 
 static const CHAR16 *const requests[] = {
-	L"MokNew", L"MokDel", L"MokXNew", L"MokXDel", L"MokAuth", L"MokSB", L"MokDB",
+	L"MokNew", L"MokDel", L"MokXNew", L"MokXDel", L"MokAuth", L"MokSB", L"MokDB", L"MokPW",
 };
 
 BOOLEAN efi_mok_request_pending(void)

@@ -9,7 +9,8 @@
  * attributes than mokutil's (NV|BS|RT) is ignored. A changed MokList or
  * MokListX is computed whole (mok_list.c) and written with one SetVariable,
  * non-volatile and boot-services only. After any change the machine
- * reboots, so that lockshim starts again from the new lists.
+ * reboots, so that lockshim starts again from the new lists. A MOK password
+ * (MokPW, kept in MokPWStore) guards the menu the owner enters on purpose.
  */
 #include <efi.h>
 #include <efilib.h>
@@ -250,6 +251,63 @@ static BOOLEAN handle_reset(struct variable *auth)
 	return TRUE;
 }
 
+static BOOLEAN all_zero(const struct variable *v)
+{
+	for (UINTN i = 0; i < v->size; i++)
+		if (((const UINT8 *)v->data)[i])
+			return FALSE;
+	return TRUE;
+}
+
+/*
+ * MokPW (mokutil --password): the new MOK password, confirmed by typing it,
+ * kept in MokPWStore (NV+BS); all zero (--clear-password) removes it, which
+ * takes the current one.
+ */
+static BOOLEAN handle_password_request(struct variable *request)
+{
+	struct variable store = { 0 };
+	const char *reason;
+	struct password_crypt pc;
+	EFI_STATUS status;
+	BOOLEAN done = FALSE;
+
+	if (request->size != PASSWORD_CRYPT_SIZE) {
+		Print(L"\nMOK manager: malformed MokPW: request refused\n");
+		return FALSE;
+	}
+	if (all_zero(request)) {
+		Print(L"\n==== Clear MOK password ====\n");
+		if (EFI_ERROR(efi_var_read(L"MokPWStore", &shim_lock, &store.data, &store.size,
+					   &store.attributes))) {
+			Print(L"MOK manager: no MOK password is set\n");
+			return FALSE;
+		}
+		if (confirm_with_password("Clear MOK password", &store, NULL)) {
+			status = uefi_call_wrapper(RT->SetVariable, 5, L"MokPWStore", &shim_lock, 0, 0, NULL);
+			done = !EFI_ERROR(status);
+			Print(L"MOK manager: Clear MOK password: %a\n", done ? "done" : "failed");
+		}
+		release(&store);
+		return done;
+	}
+	if (password_crypt_parse(request->data, request->size, &pc, &reason) < 0) {
+		Print(L"\nMOK manager: malformed MokPW: %a: request refused\n", reason);
+		return FALSE;
+	}
+	Print(L"\n==== Set MOK password ====\n");
+	if (!confirm_with_password("Set MOK password", request, NULL))
+		return FALSE;
+	status = uefi_call_wrapper(RT->SetVariable, 5, L"MokPWStore", &shim_lock, LIST_ATTRIBUTES,
+				   request->size, request->data);
+	if (EFI_ERROR(status)) {
+		Print(L"MOK manager: cannot set MokPWStore: %r\n", status);
+		return FALSE;
+	}
+	Print(L"MOK manager: Set MOK password: done\n");
+	return TRUE;
+}
+
 static UINTN random_below(UINTN n)
 {
 	EFI_GUID rng_guid = EFI_RNG_PROTOCOL_GUID;
@@ -378,9 +436,21 @@ out:
  */
 static BOOLEAN owner_menu(EFI_HANDLE device)
 {
+	struct variable store = { 0 };
 	CHAR16 path[256];
 	EFI_INPUT_KEY key;
 	UINTN len;
+
+	/* a MOK password, once set, guards the menu */
+	if (!EFI_ERROR(efi_var_read(L"MokPWStore", &shim_lock, &store.data, &store.size,
+				    &store.attributes))) {
+		BOOLEAN ok = store.attributes == LIST_ATTRIBUTES &&
+			     confirm_with_password("MOK manager", &store, NULL);
+
+		release(&store);
+		if (!ok)
+			return FALSE;
+	}
 
 	for (;;) {
 		struct variable request = { 0 };
@@ -426,7 +496,7 @@ static BOOLEAN owner_menu(EFI_HANDLE device)
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 {
-	struct variable requests[4] = { 0 }, auths[4] = { 0 }, states[2] = { 0 };
+	struct variable requests[4] = { 0 }, auths[4] = { 0 }, states[2] = { 0 }, password = { 0 };
 	BOOLEAN changed = FALSE, any = FALSE;
 
 	InitializeLib(image, system_table);
@@ -438,6 +508,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	}
 	for (UINTN i = 0; i < 2; i++)
 		take_request(state_requests[i].request, &states[i]);
+	take_request(L"MokPW", &password);
 
 	for (UINTN i = 0; i < 4; i++) {
 		if (!requests[i].present)
@@ -456,10 +527,16 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		changed |= handle_state_request(&state_requests[i], &states[i]);
 	}
 
+	if (password.present) {
+		any = TRUE;
+		changed |= handle_password_request(&password);
+	}
+
 	for (UINTN i = 0; i < 4; i++) {
 		release(&requests[i]);
 		release(&auths[i]);
 	}
+	release(&password);
 	for (UINTN i = 0; i < 2; i++)
 		release(&states[i]);
 

@@ -20,6 +20,8 @@
 #                               owner enrolls \EFI\lockshim\mok.der from the ESP
 #   mok_owner_enrolls_image_hash  the same with the hash of an unsigned kernel,
 #                               which then boots through MokList
+#   mok_password_guards_menu    mokutil --password, confirmed: the menu entered
+#                               on purpose then asks for that MOK password
 #   mok_ignore_db               mokutil --ignore-db, confirmed: a kernel signed
 #                               by the db key is refused (db no longer trusted)
 #   mok_validation_off_and_on   mokutil --disable-validation, confirmed by typing
@@ -44,6 +46,7 @@ SCENARIOS=(
 	mok_owner_enrolls_key_file
 	mok_owner_enrolls_image_hash
 	mok_ignore_db
+	mok_password_guards_menu
 )
 
 GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
@@ -248,6 +251,23 @@ mok_ignore_db() {
 	boot_mok ignore-db-after "$vars" "$MOK_WORK/kernel-db.efi" 'step true' || return 1
 	expect_log -F 'lockshim: not trusting db for the kernel' &&
 		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: signer does not chain to a trusted certificate'
+}
+
+mok_password_guards_menu() {
+	local vars=$MOK_WORK/password.fd
+	cp "$VARS_TIMEOUT" "$vars"
+	request_with_mokutil password "$vars" 'mokutil --password --hash-file /data/pw.hash' &&
+		expect_var "$vars" MokPW 0x7 || return 1
+	confirm_in_manager password "$vars" \
+		--send-on 'Password for Set MOK password \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
+	expect_log -F 'MOK manager: Set MOK password: done' &&
+		expect_var "$vars" MokPWStore 0x3 && expect_no_var "$vars" MokPW || return 1
+	boot_mok password-menu "$vars" "$BOOT_WORK/kernel-vendor.efi" 'step true' \
+		--send-on 'press any key for the MOK manager' ' ' \
+		--send-on 'Password for MOK manager \(attempt 1 of 3\)' "$PASSWORD\r" \
+		--send-on 'Choice \(continues booting' '3' || return 1
+	expect_order -F 'Password for MOK manager (attempt 1 of 3)' '==== MOK manager ====' &&
+		expect_log -F 'MOKUTIL-GUEST-DONE'
 }
 
 # owner_enroll NAME VARS CHOICE FILE: open the menu during the countdown and
