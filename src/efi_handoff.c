@@ -3,6 +3,7 @@
 
 #include <efilib.h>
 
+#include "efi_mok.h"
 #include "efi_policy.h"
 
 /* The MokVar table's GUID, as rhboot/shim and Linux's mokvar-table.c define it */
@@ -115,7 +116,7 @@ EFI_STATUS efi_handoff_install(const struct lockdown_state *state, const struct 
 {
 	static const uint8_t owner[16] = { 0x50, 0xab, 0x5d, 0x60, 0x46, 0xe0, 0x00, 0x43,
 					   0xab, 0xb6, 0x3d, 0xd8, 0x10, 0xdd, 0x8b, 0x23 };
-	uint8_t *mok_list = NULL, *mok_list_x = NULL, sb_state = 1;
+	uint8_t *mok_list = NULL, *mok_list_x = NULL, one = 1;
 	size_t mok_list_size = 0, mok_list_x_size = 0;
 	EFI_STATUS status;
 
@@ -133,7 +134,9 @@ EFI_STATUS efi_handoff_install(const struct lockdown_state *state, const struct 
 		struct mokvar vars[] = {
 			{ "MokListRT", L"MokListRT", mok_list, mok_list_size },
 			{ "MokListXRT", L"MokListXRT", mok_list_x, mok_list_x_size },
-			{ "MokSBStateRT", L"MokSBStateRT", &sb_state, state->mok_sb_state == 1 },
+			{ "MokSBStateRT", L"MokSBStateRT", &one, state->mok_sb_state == 1 },
+			/* the kernel reads it to put MOK keys in its machine keyring */
+			{ "MokListTrustedRT", L"MokListTrustedRT", &one, efi_mok_trusted_for_kernel() },
 		};
 
 		install_mokvar_table(vars, sizeof(vars) / sizeof(vars[0]));

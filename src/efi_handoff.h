@@ -2,9 +2,9 @@
 /*
  * What lockshim leaves for the kernel, installed just before it starts it:
  *  - the lockdown table (include/lockshim_table.h), for the patched kernel;
- *  - the MokVar configuration table and the volatile MokListRT, MokListXRT
- *    and MokSBStateRT variables, which stock kernels read as rhboot/shim
- *    provides them.
+ *  - the MokVar configuration table and the volatile MokListRT, MokListXRT,
+ *    MokSBStateRT and MokListTrustedRT variables, which stock kernels read
+ *    as rhboot/shim provides them.
  */
 #ifndef LOCKSHIM_EFI_HANDOFF_H
 #define LOCKSHIM_EFI_HANDOFF_H

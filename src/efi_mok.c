@@ -9,6 +9,7 @@
 
 static const CHAR16 *const requests[] = {
 	L"MokNew", L"MokDel", L"MokXNew", L"MokXDel", L"MokAuth", L"MokSB", L"MokDB", L"MokPW",
+	L"MokListTrustedNew",
 };
 
 BOOLEAN efi_mok_request_pending(void)
@@ -50,6 +51,11 @@ BOOLEAN efi_mok_validation_disabled(void)
 BOOLEAN efi_mok_db_ignored(void)
 {
 	return mok_state_set(L"MokDBState");
+}
+
+BOOLEAN efi_mok_trusted_for_kernel(void)
+{
+	return mok_state_set(L"MokListTrusted");
 }
 
 #define MOK_TIMEOUT_MAX 60 /* a hostile MokTimeout must not stall the boot for long */

@@ -24,4 +24,7 @@ BOOLEAN efi_mok_validation_disabled(void);
 /* Has the owner told lockshim not to trust db for kernels (MokDBState = 1, likewise)? */
 BOOLEAN efi_mok_db_ignored(void);
 
+/* Has the owner asked kernels to trust MOK keys (MokListTrusted = 1, likewise)? */
+BOOLEAN efi_mok_trusted_for_kernel(void);
+
 #endif

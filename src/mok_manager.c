@@ -56,13 +56,18 @@ struct state_request {
 static const struct state_request state_requests[] = {
 	{ L"MokSB", L"MokSBState", { "Disable Secure Boot validation", "Enable Secure Boot validation" } },
 	{ L"MokDB", L"MokDBState", { "Ignore db for kernel verification", "Use db for kernel verification" } },
+	{ L"MokListTrustedNew", L"MokListTrusted",
+	  { "Trust MOK keys in the kernel's machine keyring", "Stop trusting MOK keys in the machine keyring" } },
 };
+
+#define N_STATE_REQUESTS (sizeof(state_requests) / sizeof(state_requests[0]))
 
 struct variable {
 	void *data;
 	UINTN size;
 	UINT32 attributes;
-	BOOLEAN present;
+	BOOLEAN present; /* there and usable */
+	BOOLEAN seen;    /* there, usable or not */
 };
 
 static EFI_GUID shim_lock = SHIM_LOCK_GUID;
@@ -72,7 +77,7 @@ static void take_request(const CHAR16 *name, struct variable *v)
 {
 	EFI_STATUS status = efi_var_read(name, &shim_lock, &v->data, &v->size, &v->attributes);
 
-	v->present = !EFI_ERROR(status);
+	v->present = v->seen = !EFI_ERROR(status);
 	if (status != EFI_NOT_FOUND)
 		uefi_call_wrapper(RT->SetVariable, 5, (CHAR16 *)name, &shim_lock, 0, 0, NULL);
 	if (v->present && v->attributes != REQUEST_ATTRIBUTES) {
@@ -365,7 +370,7 @@ static BOOLEAN handle_state_request(const struct state_request *sr, struct varia
 	Print(L"\n==== %a ====\n", title);
 	if (!confirm_with_characters(title, &req))
 		return FALSE;
-	/* state 0 asks to set the *State variable (validation off, db ignored); 1 to clear it */
+	/* state 0 asks to set the variable (validation off, db ignored, MOK trusted); 1 to clear it */
 	status = uefi_call_wrapper(RT->SetVariable, 5, (CHAR16 *)sr->state, &shim_lock,
 				   req.state == 0 ? LIST_ATTRIBUTES : 0, req.state == 0 ? 1 : 0, &one);
 	if (EFI_ERROR(status) && status != EFI_NOT_FOUND) {
@@ -496,7 +501,8 @@ static BOOLEAN owner_menu(EFI_HANDLE device)
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 {
-	struct variable requests[4] = { 0 }, auths[4] = { 0 }, states[2] = { 0 }, password = { 0 };
+	struct variable requests[4] = { 0 }, auths[4] = { 0 }, states[N_STATE_REQUESTS] = { 0 };
+	struct variable password = { 0 };
 	BOOLEAN changed = FALSE, any = FALSE;
 
 	InitializeLib(image, system_table);
@@ -506,7 +512,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		take_request(key_requests[i].request, &requests[i]);
 		take_request(key_requests[i].auth, &auths[i]);
 	}
-	for (UINTN i = 0; i < 2; i++)
+	for (UINTN i = 0; i < N_STATE_REQUESTS; i++)
 		take_request(state_requests[i].request, &states[i]);
 	take_request(L"MokPW", &password);
 
@@ -516,11 +522,12 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		any = TRUE;
 		changed |= handle_key_request(&key_requests[i], &requests[i], &auths[i]);
 	}
-	if (!requests[0].present && auths[0].present) {
+	/* MokAuth alone is a reset; beside an ignored MokNew it is not */
+	if (!requests[0].seen && auths[0].present) {
 		any = TRUE;
 		changed |= handle_reset(&auths[0]);
 	}
-	for (UINTN i = 0; i < 2; i++) {
+	for (UINTN i = 0; i < N_STATE_REQUESTS; i++) {
 		if (!states[i].present)
 			continue;
 		any = TRUE;
@@ -537,7 +544,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		release(&auths[i]);
 	}
 	release(&password);
-	for (UINTN i = 0; i < 2; i++)
+	for (UINTN i = 0; i < N_STATE_REQUESTS; i++)
 		release(&states[i]);
 
 	if (!any) {

@@ -22,6 +22,14 @@
 #                               which then boots through MokList
 #   mok_password_guards_menu    mokutil --password, confirmed: the menu entered
 #                               on purpose then asks for that MOK password
+#   mok_reset_with_mokutil      from an enrolled MokList: mokutil --reset, confirmed:
+#                               MokList is gone
+#   mokx_enroll_refuses_kernel  mokutil --mokx --import, confirmed: MokListX holds
+#                               the key and the MOK-signed kernel is refused
+#   mok_trust_mok               mokutil --trust-mok, confirmed: MokListTrusted is
+#                               set and lockshim mirrors MokListTrustedRT
+#   mok_request_wrong_attributes  a MokNew written NV|BS (not mokutil's NV|BS|RT):
+#                               ignored and cleared, nothing enrolled
 #   mok_ignore_db               mokutil --ignore-db, confirmed: a kernel signed
 #                               by the db key is refused (db no longer trusted)
 #   mok_validation_off_and_on   mokutil --disable-validation, confirmed by typing
@@ -47,6 +55,10 @@ SCENARIOS=(
 	mok_owner_enrolls_image_hash
 	mok_ignore_db
 	mok_password_guards_menu
+	mok_reset_with_mokutil
+	mokx_enroll_refuses_kernel
+	mok_trust_mok
+	mok_request_wrong_attributes
 )
 
 GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
@@ -268,6 +280,60 @@ mok_password_guards_menu() {
 		--send-on 'Choice \(continues booting' '3' || return 1
 	expect_order -F 'Password for MOK manager (attempt 1 of 3)' '==== MOK manager ====' &&
 		expect_log -F 'MOKUTIL-GUEST-DONE'
+}
+
+mok_reset_with_mokutil() {
+	local vars=$MOK_WORK/reset.fd
+	cp "$VARS_ENROLLED" "$vars"
+	request_with_mokutil reset "$vars" 'mokutil --reset --hash-file /data/pw.hash' &&
+		expect_var "$vars" MokAuth 0x7 || return 1
+	confirm_in_manager reset "$vars" \
+		--send-on 'Password for Reset MOK list \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
+	expect_log -F 'MOK manager: MOK list reset' &&
+		expect_no_var "$vars" MokList && expect_no_var "$vars" MokAuth
+}
+
+mokx_enroll_refuses_kernel() {
+	local vars=$MOK_WORK/mokx.fd
+	cp "$VARS_ENROLLED" "$vars"
+	request_with_mokutil mokx "$vars" 'mokutil --mokx --import /data/mok.der --hash-file /data/pw.hash' &&
+		expect_var "$vars" MokXNew 0x7 || return 1
+	confirm_in_manager mokx "$vars" \
+		--send-on 'Password for Enroll MOKX \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
+	expect_log -F 'MOK manager: Enroll MOKX: done (1 entry)' &&
+		expect_var "$vars" MokListX 0x3 && expect_var "$vars" MokList 0x3 || return 1
+	boot_mok mokx-after "$vars" "$MOK_WORK/kernel-mok.efi" 'step true' || return 1
+	expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: certificate /CN=lockshim test mok is in MokListX'
+}
+
+mok_trust_mok() {
+	local vars=$MOK_WORK/trust.fd
+	cp "$VARS_BASE" "$vars"
+	request_with_mokutil trust "$vars" "mokutil --trust-mok < /data/sb.pw" &&
+		expect_var "$vars" MokListTrustedNew 0x7 || return 1
+	confirm_in_manager trust "$vars" --answer-chars "$SB_PASSWORD" || return 1
+	expect_log -F "MOK manager: Trust MOK keys in the kernel's machine keyring: done" &&
+		expect_var "$vars" MokListTrusted 0x3 || return 1
+	boot_mok trust-after "$vars" "$BOOT_WORK/kernel-vendor.efi" 'step true' || return 1
+	expect_log "MOKUTIL-VAR MokListTrustedRT-$SHIM_GUID"
+}
+
+mok_request_wrong_attributes() {
+	local vars err=$BOOT_WORK/prepare.err
+	vars=$(tests/qemu/vars.sh --variant mok-wrong-attributes \
+		--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/Boot0000.bin" \
+		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin" \
+		--var "MokNew:$SHIM_GUID:0x3:tests/vectors/mokutil/import_hashfile/MokNew.bin" \
+		--var "MokAuth:$SHIM_GUID:0x7:tests/vectors/mokutil/import_hashfile/MokAuth.bin" \
+		"$PKI" 2>>"$err") || { echo "FAIL: vars.sh --variant mok-wrong-attributes" >&2; return 1; }
+	cp "$vars" "$MOK_WORK/wrong-attributes.fd"
+	confirm_in_manager wrong-attributes "$MOK_WORK/wrong-attributes.fd" || return 1
+	expect_log -F "MOK manager: ignoring MokNew: attributes 0x3 are not mokutil's 0x7" &&
+		expect_no_log -F 'Password for Enroll MOK' &&
+		expect_no_log -F 'Reset MOK list' &&
+		expect_no_var "$MOK_WORK/wrong-attributes.fd" MokNew &&
+		expect_no_var "$MOK_WORK/wrong-attributes.fd" MokAuth &&
+		expect_no_var "$MOK_WORK/wrong-attributes.fd" MokList
 }
 
 # owner_enroll NAME VARS CHOICE FILE: open the menu during the countdown and

@@ -179,6 +179,10 @@ int main(void)
 		CHECK(mok_state_request_parse(bad, sizeof(bad) - 1, &req, &why) < 0, "39 bytes refused");
 	}
 	free(data);
+	data = read_vector(VECTORS "misc/MokListTrustedNew.bin", &size);
+	CHECK(data && mok_state_request_parse(data, size, &req, &why) == 0 && req.state == 0,
+	      "MokListTrustedNew (--trust-mok): state 0");
+	free(data);
 	data = read_vector(VECTORS "ignore_db/MokDB.bin", &size);
 	CHECK(data && mok_state_request_parse(data, size, &req, &why) == 0 && req.state == 0,
 	      "MokDB (ignore db): state 0");
