@@ -27,3 +27,10 @@ expect() {
 		not_ok "$name (exit $rc, output: $out)"
 	fi
 }
+
+# flip_byte FILE OFFSET: invert every bit of one byte, so the file surely changes
+flip_byte() {
+	local b
+	b=$(od -An -tu1 -j "$2" -N 1 "$1" | tr -d ' ')
+	printf "\\x$(printf %02x $(( b ^ 0xff )))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}

@@ -254,7 +254,7 @@ cp "$work/leaf.efi" "$work/badsig.efi"
 size=$(stat -c %s "$work/badsig.efi")
 printf '\x5a' | dd of="$work/badsig.efi" bs=1 seek=$(( size - 24 )) conv=notrunc status=none
 cp "$work/leaf.efi" "$work/tampered.efi"
-printf '\x01' | dd of="$work/tampered.efi" bs=1 seek=4096 conv=notrunc status=none
+flip_byte "$work/tampered.efi" 4096
 
 # ---- digest lists ---------------------------------------------------------------
 hash-to-efi-sig-list "$unsigned" "$work/hash.esl" >/dev/null 2>&1

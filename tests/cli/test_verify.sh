@@ -29,7 +29,7 @@ expect 1 '^refused: ' "cli: db-signed image refused when only the vendor is trus
 
 # One byte changed after signing: the digest no longer matches.
 cp "$work/vendor.efi" "$work/tampered.efi"
-printf '\x01' | dd of="$work/tampered.efi" bs=1 seek=4096 conv=notrunc status=none
+flip_byte "$work/tampered.efi" 4096
 expect 1 '^refused: .*digest does not match' "cli: tampered image refused" -- \
 	verify --vendor-cert "$pki/vendor.der" "$work/tampered.efi"
 
