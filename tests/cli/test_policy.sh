@@ -252,7 +252,7 @@ osslsigncode sign -nest -h sha256 -certs "$pki/vendor.crt" -key "$pki/vendor.key
 # bytes of padding) changed: digest and chain are fine, the signature is not.
 cp "$work/leaf.efi" "$work/badsig.efi"
 size=$(stat -c %s "$work/badsig.efi")
-printf '\x5a' | dd of="$work/badsig.efi" bs=1 seek=$(( size - 24 )) conv=notrunc status=none
+flip_byte "$work/badsig.efi" $(( size - 24 ))
 cp "$work/leaf.efi" "$work/tampered.efi"
 flip_byte "$work/tampered.efi" 4096
 
