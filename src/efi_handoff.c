@@ -114,8 +114,6 @@ static void set_runtime_mirrors(const struct mokvar *vars, size_t n)
 
 EFI_STATUS efi_handoff_install(const struct lockdown_state *state, const struct verify_policy *policy)
 {
-	static const uint8_t owner[16] = { 0x50, 0xab, 0x5d, 0x60, 0x46, 0xe0, 0x00, 0x43,
-					   0xab, 0xb6, 0x3d, 0xd8, 0x10, 0xdd, 0x8b, 0x23 };
 	uint8_t *mok_list = NULL, *mok_list_x = NULL, one = 1;
 	size_t mok_list_size = 0, mok_list_x_size = 0;
 	EFI_STATUS status;
@@ -125,10 +123,10 @@ EFI_STATUS efi_handoff_install(const struct lockdown_state *state, const struct 
 		return status;
 
 	/* As shim does: the built-in vendor keys first, then the owner's lists. */
-	if (sig_db_to_esl(&policy->vendor, owner, false, &mok_list, &mok_list_size) < 0 ||
-	    sig_db_to_esl(&policy->mok, owner, false, &mok_list, &mok_list_size) < 0 ||
-	    sig_db_to_esl(&policy->vendor_dbx, owner, false, &mok_list_x, &mok_list_x_size) < 0 ||
-	    sig_db_to_esl(&policy->mokx, owner, false, &mok_list_x, &mok_list_x_size) < 0) {
+	if (sig_db_to_esl(&policy->vendor, esl_owner_shim, false, &mok_list, &mok_list_size) < 0 ||
+	    sig_db_to_esl(&policy->mok, esl_owner_shim, false, &mok_list, &mok_list_size) < 0 ||
+	    sig_db_to_esl(&policy->vendor_dbx, esl_owner_shim, false, &mok_list_x, &mok_list_x_size) < 0 ||
+	    sig_db_to_esl(&policy->mokx, esl_owner_shim, false, &mok_list_x, &mok_list_x_size) < 0) {
 		Print(L"lockshim: cannot mirror the MOK lists: out of memory\n");
 	} else {
 		struct mokvar vars[] = {

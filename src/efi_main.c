@@ -30,9 +30,9 @@ struct secure_boot_state {
 
 static void read_secure_boot_state(struct secure_boot_state *state)
 {
-	if (EFI_ERROR(efi_var_read_u8(L"SecureBoot", &EfiGlobalVariable, &state->secure_boot)))
+	if (EFI_ERROR(efi_var_read_u8(L"SecureBoot", &EfiGlobalVariable, &state->secure_boot, NULL)))
 		state->secure_boot = 0;
-	if (EFI_ERROR(efi_var_read_u8(L"SetupMode", &EfiGlobalVariable, &state->setup_mode)))
+	if (EFI_ERROR(efi_var_read_u8(L"SetupMode", &EfiGlobalVariable, &state->setup_mode, NULL)))
 		state->setup_mode = 0;
 	state->insecure = state->secure_boot == 1 && state->setup_mode == 0 &&
 			  efi_mok_validation_disabled();
@@ -60,7 +60,7 @@ static void lockdown_state_of(const struct secure_boot_state *sb, struct lockdow
 	UINT8 mok_sb_state;
 	EFI_GUID shim_lock = SHIM_LOCK_GUID;
 
-	if (EFI_ERROR(efi_var_read_u8(L"MokSBState", &shim_lock, &mok_sb_state)))
+	if (EFI_ERROR(efi_var_read_u8(L"MokSBState", &shim_lock, &mok_sb_state, NULL)))
 		mok_sb_state = LOCKSHIM_VAR_ABSENT;
 	state->locked = sb->enforcing;
 	state->lock_reason = sb->enforcing ? LOCKSHIM_LOCK_SECURE_BOOT : LOCKSHIM_LOCK_NONE;

@@ -32,14 +32,10 @@ BOOLEAN efi_mok_request_pending(void)
 static BOOLEAN mok_state_set(const CHAR16 *name)
 {
 	EFI_GUID shim_lock = SHIM_LOCK_GUID;
-	UINT8 value[2];
-	UINTN size = sizeof(value);
 	UINT32 attributes;
-	EFI_STATUS status;
+	UINT8 value;
 
-	status = uefi_call_wrapper(RT->GetVariable, 5, (CHAR16 *)name, &shim_lock, &attributes,
-				   &size, value);
-	return !EFI_ERROR(status) && size == 1 && value[0] == 1 &&
+	return !EFI_ERROR(efi_var_read_u8(name, &shim_lock, &value, &attributes)) && value == 1 &&
 	       attributes == (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS);
 }
 

@@ -3,15 +3,15 @@
 
 #include <efilib.h>
 
-EFI_STATUS efi_var_read_u8(const CHAR16 *name, EFI_GUID *vendor, UINT8 *value)
+EFI_STATUS efi_var_read_u8(const CHAR16 *name, EFI_GUID *vendor, UINT8 *value, UINT32 *attributes)
 {
 	UINT8 buffer[2];
 	UINTN size = sizeof(buffer);
-	UINT32 attributes;
+	UINT32 ignored;
 	EFI_STATUS status;
 
-	status = uefi_call_wrapper(RT->GetVariable, 5, (CHAR16 *)name, vendor, &attributes, &size,
-				   buffer);
+	status = uefi_call_wrapper(RT->GetVariable, 5, (CHAR16 *)name, vendor,
+				   attributes ? attributes : &ignored, &size, buffer);
 	if (status == EFI_BUFFER_TOO_SMALL)
 		return EFI_BAD_BUFFER_SIZE;
 	if (EFI_ERROR(status))

@@ -6,10 +6,11 @@
 #include <efi.h>
 
 /*
- * A one-byte variable such as SecureBoot or SetupMode. Returns EFI_NOT_FOUND
- * when absent and EFI_BAD_BUFFER_SIZE when it is not exactly one byte.
+ * A one-byte variable such as SecureBoot or SetupMode, and its attributes
+ * when @attributes is not NULL. Returns EFI_NOT_FOUND when absent and
+ * EFI_BAD_BUFFER_SIZE when it is not exactly one byte.
  */
-EFI_STATUS efi_var_read_u8(const CHAR16 *name, EFI_GUID *vendor, UINT8 *value);
+EFI_STATUS efi_var_read_u8(const CHAR16 *name, EFI_GUID *vendor, UINT8 *value, UINT32 *attributes);
 
 /*
  * A whole variable, in a new pool buffer (FreePool it), with its attributes.

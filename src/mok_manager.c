@@ -385,10 +385,8 @@ static BOOLEAN handle_state_request(const struct state_request *sr, struct varia
 static int entry_from_file(EFI_HANDLE device, const CHAR16 *path, BOOLEAN image_hash,
 			   uint8_t **esl, size_t *esl_size)
 {
-	static const uint8_t owner[16] = { 0x50, 0xab, 0x5d, 0x60, 0x46, 0xe0, 0x00, 0x43,
-					   0xab, 0xb6, 0x3d, 0xd8, 0x10, 0xdd, 0x8b, 0x23 };
 	uint8_t digest[EVP_MAX_MD_SIZE];
-	struct esl_entry entry = { .owner = owner };
+	struct esl_entry entry = { .owner = esl_owner_shim };
 	struct pe_image *img = NULL;
 	const unsigned char *p;
 	const char *reason;

@@ -42,6 +42,9 @@ static const struct {
 
 #define N_TYPES (sizeof(esl_types) / sizeof(esl_types[0]))
 
+const uint8_t esl_owner_shim[16] = GUID(0x605dab50, 0xe046, 0x4300, 0xab, 0xb6, 0x3d, 0xd8, 0x10,
+					0xdd, 0x8b, 0x23);
+
 static size_t type_index(const uint8_t *guid)
 {
 	for (size_t i = 0; i < N_TYPES; i++)

@@ -18,6 +18,9 @@
 #include <openssl/x509.h>
 
 #define ESL_HEADER_SIZE 28 /* GUID + ListSize + HeaderSize + SignatureSize */
+
+/* rhboot/shim's GUID as stored: the owner mokutil gives its entries, and ours */
+extern const uint8_t esl_owner_shim[16];
 #define ESL_OWNER_SIZE  16
 
 enum esl_type {
