@@ -23,13 +23,14 @@ VERSION   := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 # The verification core: plain C, no firmware calls, built for both platforms.
 CORE_SRCS := src/pe.c src/authenticode.c src/signature_list.c src/verify.c src/load_options.c \
-             src/lockdown_table.c src/password_crypt.c src/mok_request.c src/mok_list.c
+             src/lockdown_table.c src/password_crypt.c src/mok_request.c src/mok_list.c \
+             src/sbat.c src/sbat_level.c
 
 # Loader-only sources: the thin firmware shell around the core.
 EFI_SRCS  := src/efi_main.c src/efi_file.c src/efi_vars.c src/efi_policy.c \
              src/efi_security_override.c src/efi_initrd.c src/efi_handoff.c src/efi_mok.c \
-             src/efi_console.c
-EFI_ASM   := src/vendor_certs.S src/sbat.S
+             src/efi_console.c src/efi_sbat.c
+EFI_ASM   := src/vendor_certs.S src/sbat_data.S
 # The MOK manager: its own entry point, the same core and firmware helpers.
 MM_SRCS   := src/mok_manager.c src/efi_console.c src/efi_vars.c src/efi_file.c
 
@@ -39,7 +40,10 @@ TEST_VENDOR_CERT := $(BUILD)/pki/vendor.der
 VENDOR_CERT ?= $(TEST_VENDOR_CERT)
 EMPTY_ESL   := $(BUILD)/efi/empty.esl
 VENDOR_DBX  ?= $(EMPTY_ESL)
-SBAT_CSV    := certs/sbat.csv
+# lockshim's own SBAT components and the revocation levels it applies.
+SBAT_CSV             := certs/sbat.csv
+SBAT_LEVEL_AUTOMATIC := certs/sbat-level-automatic.csv
+SBAT_LEVEL_LATEST    := certs/sbat-level-latest.csv
 
 HOST_CC      ?= cc
 HOST_CFLAGS  := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Isrc -Iinclude -DOPENSSL_NO_DEPRECATED
@@ -59,11 +63,12 @@ EFI_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -fpic -fshort-wchar -mno-red-
 EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
                --gc-sections --exclude-libs ALL
 # gnu-efi's linker script collects only .bss, not the .bss.* that
-# -fdata-sections makes, and has no place for .sbat: fix both in a copy.
+# -fdata-sections makes, and has no place for .sbat and .sbatlevel: fix
+# both in a copy.
 EFI_LDS := $(BUILD)/efi/elf_x86_64_efi.lds
 EFI_LDS_RULE_DEFINED := 1
 EFI_PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela \
-                   -j '.rel.*' -j '.rela.*' -j .reloc -j .sbat
+                   -j '.rel.*' -j '.rela.*' -j .reloc -j .sbat -j .sbatlevel
 
 -include lib/crypto/crypto.mk
 
@@ -74,7 +79,7 @@ $(EFI_LDS): $(EFI_LIBDIR)/elf_x86_64_efi.lds
 	@mkdir -p $(@D)
 	sed -e 's/\*(\.bss)/*(.bss .bss.*)/' \
 	    -e 's/\*(\.reloc)/KEEP(*(.reloc))/' \
-	    -e '/^  _data_size = /a\  . = ALIGN(4096);\n  .sbat : { _sbat = .; KEEP(*(.sbat)) _esbat = .; }' \
+	    -e '/^  _data_size = /a\  . = ALIGN(4096);\n  .sbat : { _sbat = .; KEEP(*(.sbat)) _esbat = .; }\n  .sbatlevel : { KEEP(*(.sbatlevel)) }' \
 	    $< > $@
 
 # EFI_TEST_CFLAGS: test builds only, in their own BUILD directory, e.g.
@@ -108,9 +113,12 @@ $(BUILD)/efi/vendor_certs.o: src/vendor_certs.S $(VENDOR_CERT) $(VENDOR_DBX) $(B
 	$(CC) -c -DVENDOR_CERT_FILE='"$(abspath $(VENDOR_CERT))"' \
 	    -DVENDOR_DBX_FILE='"$(abspath $(VENDOR_DBX))"' $< -o $@
 
-$(BUILD)/efi/sbat.o: src/sbat.S $(SBAT_CSV)
+SBAT_ASFLAGS := -DSBAT_CSV_FILE='"$(abspath $(SBAT_CSV))"' \
+                -DSBAT_LEVEL_AUTOMATIC_FILE='"$(abspath $(SBAT_LEVEL_AUTOMATIC))"' \
+                -DSBAT_LEVEL_LATEST_FILE='"$(abspath $(SBAT_LEVEL_LATEST))"'
+$(BUILD)/efi/sbat_data.o $(BUILD)/host/sbat_data.o: src/sbat_data.S $(SBAT_CSV) $(SBAT_LEVEL_AUTOMATIC) $(SBAT_LEVEL_LATEST)
 	@mkdir -p $(@D)
-	$(CC) -c -DSBAT_CSV_FILE='"$(abspath $(SBAT_CSV))"' $< -o $@
+	$(CC) -c $(SBAT_ASFLAGS) $< -o $@
 
 $(BUILD)/lockshimx64.so: $(EFI_OBJS) $(EFI_LDS) $(CRYPTO_EFI_LIB) $(LIBC_EFI_LIB)
 	$(LD) $(EFI_LDFLAGS) -T $(EFI_LDS) $(EFI_LIBDIR)/crt0-efi-x86_64.o $(EFI_OBJS) \
@@ -118,7 +126,7 @@ $(BUILD)/lockshimx64.so: $(EFI_OBJS) $(EFI_LDS) $(CRYPTO_EFI_LIB) $(LIBC_EFI_LIB
 	    $(shell $(CC) -print-libgcc-file-name) -o $@
 
 MM_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/efi/%.o) $(MM_SRCS:src/%.c=$(BUILD)/efi/%.o) \
-           $(BUILD)/efi/sbat.o
+           $(BUILD)/efi/sbat_data.o
 
 $(BUILD)/mmx64.so: $(MM_OBJS) $(EFI_LDS) $(CRYPTO_EFI_LIB) $(LIBC_EFI_LIB)
 	$(LD) $(EFI_LDFLAGS) -T $(EFI_LDS) $(EFI_LIBDIR)/crt0-efi-x86_64.o $(MM_OBJS) \
@@ -142,11 +150,14 @@ $(BUILD)/host-san/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(SANITIZE) -MMD -c $< -o $@
 
-$(BUILD)/lockshim: $(BUILD)/host/cli.o $(HOST_OBJS)
+# The CLI applies the same embedded SBAT level as the loader: sbat_data.S for both.
+# pe_add_section.c is a host tool's (add-sbat), not the loader's.
+$(BUILD)/lockshim: $(BUILD)/host/cli.o $(HOST_OBJS) $(BUILD)/host/pe_add_section.o $(BUILD)/host/sbat_data.o
 	$(HOST_CC) $(HOST_CFLAGS) $^ $(HOST_LIBS) -o $@
 
 # The CLI with ASan/UBSan, for the CLI tests' hostile inputs.
-$(BUILD)/lockshim-san: $(BUILD)/host-san/cli.o $(SAN_OBJS)
+$(BUILD)/lockshim-san: $(BUILD)/host-san/cli.o $(SAN_OBJS) $(BUILD)/host-san/pe_add_section.o \
+                       $(BUILD)/host/sbat_data.o
 	$(HOST_CC) $(HOST_CFLAGS) $(SANITIZE) $^ $(HOST_LIBS) -o $@
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c)) \
@@ -175,9 +186,10 @@ check: bootstrap
 	tests/run.sh
 
 # The companion kernel (bzImage and test modules), cached by its inputs:
-# kernel/build.sh, the series in kernel/patches, kernel/lockshim.config.
+# kernel/build.sh, the series in kernel/patches, kernel/lockshim.config; the
+# bzImage carries kernel/sbat.csv, added by build/lockshim add-sbat.
 .PHONY: kernel
-kernel:
+kernel: $(BUILD)/lockshim
 	kernel/build.sh
 
 demo: bootstrap

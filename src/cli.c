@@ -4,12 +4,18 @@
  * kernel boot?" can be answered without rebooting.
  *
  *   lockshim verify [--db F]... [--dbx F]... [--mok F]... [--mokx F]...
- *                   [--vendor-cert F]... [--vendor-dbx F]... [--json] IMAGE
+ *                   [--vendor-cert F]... [--vendor-dbx F]...
+ *                   [--sbat-level LEVEL | --no-sbat] [--json] IMAGE
  *   lockshim hash IMAGE
  *   lockshim esl FILE
+ *   lockshim add-sbat CSV IMAGE OUT
  *
- * F is an EFI signature list or a DER/PEM certificate. Exit status: 0
- * allowed (or done), 1 refused (or rejected), 2 unusable arguments or files.
+ * F is an EFI signature list or a DER/PEM certificate. LEVEL is SbatLevel
+ * text; without it, verify applies the automatic level built into lockshim
+ * (what a machine holds right after lockshim's first boot); --no-sbat checks
+ * signatures and lists only, as if the image carried no SBAT requirement. add-sbat writes
+ * IMAGE with CSV as its .sbat section to OUT. Exit status: 0 allowed (or
+ * done), 1 refused (or rejected), 2 unusable arguments or files.
  */
 #include <errno.h>
 #include <limits.h>
@@ -22,8 +28,14 @@
 #include <openssl/x509.h>
 
 #include "pe.h"
+#include "pe_add_section.h"
+#include "sbat.h"
+#include "sbat_level.h"
 #include "signature_list.h"
 #include "verify.h"
+
+/* Linked in by src/sbat_data.S, as in the loader. */
+extern const uint8_t lockshim_sbat_level[], lockshim_sbat_level_end[];
 
 #define EXIT_REFUSED  1
 #define EXIT_USAGE    2
@@ -33,9 +45,11 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: lockshim verify [--db F]... [--dbx F]... [--mok F]... [--mokx F]...\n"
-		"                       [--vendor-cert F]... [--vendor-dbx F]... [--json] IMAGE\n"
+		"                       [--vendor-cert F]... [--vendor-dbx F]...\n"
+		"                       [--sbat-level LEVEL | --no-sbat] [--json] IMAGE\n"
 		"       lockshim hash IMAGE\n"
 		"       lockshim esl FILE\n"
+		"       lockshim add-sbat CSV IMAGE OUT\n"
 		"F: an EFI signature list, or a DER or PEM certificate\n");
 	return EXIT_USAGE;
 }
@@ -169,11 +183,14 @@ static int cmd_verify(int argc, char **argv)
 		{ "--vendor-dbx", offsetof(struct verify_policy, vendor_dbx) },
 	};
 	struct verify_policy policy;
-	const char *image_path = NULL;
+	const char *image_path = NULL, *level_path = NULL;
 	struct verdict verdict;
-	bool json = false;
-	uint8_t *image;
-	size_t size;
+	struct sbat_levels embedded;
+	struct sbat level;
+	char why[256];
+	bool json = false, no_sbat = false;
+	uint8_t *image, *level_text = NULL;
+	size_t size, level_size;
 	int r = EXIT_USAGE;
 
 	verify_policy_init(&policy);
@@ -193,6 +210,11 @@ static int cmd_verify(int argc, char **argv)
 				goto out;
 		} else if (strcmp(argv[i], "--json") == 0) {
 			json = true;
+		} else if (strcmp(argv[i], "--sbat-level") == 0 && i + 1 < argc && !level_path &&
+			   !no_sbat) {
+			level_path = argv[++i];
+		} else if (strcmp(argv[i], "--no-sbat") == 0 && !level_path) {
+			no_sbat = true;
 		} else if (argv[i][0] == '-' || image_path) {
 			usage();
 			goto out;
@@ -204,6 +226,25 @@ static int cmd_verify(int argc, char **argv)
 		usage();
 		goto out;
 	}
+	if (no_sbat) {
+		/* policy.sbat_level stays NULL */
+	} else if (level_path) {
+		if (read_file(level_path, &level_text, &level_size) < 0)
+			goto out;
+		if (sbat_parse(level_text, level_size, SBAT_LEVEL, &level, why, sizeof(why)) < 0) {
+			fprintf(stderr, "lockshim: %s: not a usable SbatLevel: %s\n", level_path, why);
+			goto out;
+		}
+	} else if (sbat_levels_parse(lockshim_sbat_level,
+				     (size_t)(lockshim_sbat_level_end - lockshim_sbat_level), &embedded,
+				     why, sizeof(why)) == 0) {
+		level = embedded.automatic;
+	} else {
+		fprintf(stderr, "lockshim: built-in SBAT level: %s\n", why);
+		goto out;
+	}
+	if (!no_sbat)
+		policy.sbat_level = &level;
 	if (read_file(image_path, &image, &size) < 0)
 		goto out;
 
@@ -216,7 +257,54 @@ static int cmd_verify(int argc, char **argv)
 		       verdict.message);
 	r = verdict.allowed ? EXIT_SUCCESS : EXIT_REFUSED;
 out:
+	free(level_text);
 	verify_policy_free(&policy);
+	return r;
+}
+
+static int write_file(const char *path, const uint8_t *data, size_t size)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -1;
+	f = fopen(tmp, "wb");
+	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0 || rename(tmp, path) != 0) {
+		fprintf(stderr, "lockshim: %s: %s\n", path, strerror(errno));
+		if (f)
+			remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_add_sbat(int argc, char **argv)
+{
+	uint8_t *csv, *image, *out = NULL;
+	size_t csv_size, size, out_size;
+	const char *reason;
+	struct sbat sbat;
+	char why[256];
+	int r = EXIT_USAGE;
+
+	if (argc != 4)
+		return usage();
+	if (read_file(argv[1], &csv, &csv_size) < 0)
+		return EXIT_USAGE;
+	if (read_file(argv[2], &image, &size) < 0) {
+		free(csv);
+		return EXIT_USAGE;
+	}
+	if (sbat_parse(csv, csv_size, SBAT_SECTION, &sbat, why, sizeof(why)) < 0)
+		fprintf(stderr, "lockshim: %s: not a usable .sbat: %s\n", argv[1], why);
+	else if (pe_add_section(image, size, ".sbat", csv, csv_size, &out, &out_size, &reason) < 0)
+		fprintf(stderr, "lockshim: %s: %s\n", argv[2], reason);
+	else if (write_file(argv[3], out, out_size) == 0)
+		r = EXIT_SUCCESS;
+	free(out);
+	free(image);
+	free(csv);
 	return r;
 }
 
@@ -301,5 +389,7 @@ int main(int argc, char **argv)
 		return cmd_hash(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "esl") == 0)
 		return cmd_esl(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "add-sbat") == 0)
+		return cmd_add_sbat(argc - 1, argv + 1);
 	return usage();
 }

@@ -5,6 +5,7 @@
 
 #include "efi_mok.h"
 #include "efi_policy.h"
+#include "efi_vars.h"
 
 /* The MokVar table's GUID, as rhboot/shim and Linux's mokvar-table.c define it */
 #define LINUX_EFI_MOK_VARIABLE_TABLE_GUID \
@@ -98,15 +99,9 @@ static void set_runtime_mirrors(const struct mokvar *vars, size_t n)
 	EFI_GUID shim_lock = SHIM_LOCK_GUID;
 
 	for (size_t i = 0; i < n; i++) {
-		EFI_STATUS status;
+		EFI_STATUS status = efi_var_set_runtime_mirror(vars[i].variable, &shim_lock,
+							       vars[i].data, vars[i].size);
 
-		/* delete first: a stale copy must not outlive a list that is now empty */
-		uefi_call_wrapper(RT->SetVariable, 5, (CHAR16 *)vars[i].variable, &shim_lock, 0, 0, NULL);
-		if (!vars[i].size)
-			continue;
-		status = uefi_call_wrapper(RT->SetVariable, 5, (CHAR16 *)vars[i].variable, &shim_lock,
-					   EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS,
-					   vars[i].size, (void *)vars[i].data);
 		if (EFI_ERROR(status))
 			Print(L"lockshim: cannot set %s: %r\n", vars[i].variable, status);
 	}

@@ -12,6 +12,7 @@
 #include "efi_initrd.h"
 #include "efi_mok.h"
 #include "efi_policy.h"
+#include "efi_sbat.h"
 #include "efi_security_override.h"
 #include "efi_vars.h"
 #include "load_options.h"
@@ -238,6 +239,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	struct secure_boot_state sb;
 	struct lockdown_state lockdown;
 	struct verify_policy policy;
+	struct efi_sbat_level sbat_level = { 0 };
 	struct load_options options = { 0 };
 	EFI_LOADED_IMAGE *self;
 	const char *reason;
@@ -255,6 +257,18 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		Print(L"lockshim: booting in insecure mode: the machine owner disabled validation (MokSBState)\n");
 	else if (!sb.enforcing)
 		Print(L"lockshim: Secure Boot is off: images are not enforced\n");
+
+	status = efi_sbat_level_apply(sb.enforcing, &sbat_level);
+	if (EFI_ERROR(status) && sb.enforcing)
+		return status;
+	if (sb.enforcing) {
+		status = efi_sbat_check_self(&sbat_level.level);
+		if (EFI_ERROR(status)) {
+			efi_sbat_level_free(&sbat_level);
+			return status;
+		}
+		policy.sbat_level = &sbat_level.level; /* images must carry .sbat it allows */
+	}
 
 	status = uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol, (void **)&self);
 	if (EFI_ERROR(status)) {
@@ -308,6 +322,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	status = start_kernel(image, self->DeviceHandle, kernel_path, kernel, kernel_size, &options);
 out:
 	verify_policy_free(&policy);
+	efi_sbat_level_free(&sbat_level);
 	efi_file_free(kernel, kernel_size);
 	if (kernel_path)
 		FreePool(kernel_path);

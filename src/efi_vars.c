@@ -46,3 +46,22 @@ EFI_STATUS efi_var_read(const CHAR16 *name, EFI_GUID *vendor, void **data, UINTN
 	*data = buffer;
 	return EFI_SUCCESS;
 }
+
+EFI_STATUS efi_var_delete(const CHAR16 *name, EFI_GUID *vendor)
+{
+	EFI_STATUS status = uefi_call_wrapper(RT->SetVariable, 5, (CHAR16 *)name, vendor, 0, 0, NULL);
+
+	return status == EFI_NOT_FOUND ? EFI_SUCCESS : status;
+}
+
+EFI_STATUS efi_var_set_runtime_mirror(const CHAR16 *name, EFI_GUID *vendor, const void *data,
+				      UINTN size)
+{
+	EFI_STATUS status = efi_var_delete(name, vendor);
+
+	if (EFI_ERROR(status) || !size)
+		return status;
+	return uefi_call_wrapper(RT->SetVariable, 5, (CHAR16 *)name, vendor,
+				 EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS, size,
+				 (void *)data);
+}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause-Patent */
-/* Reading the firmware's variables. */
+/* Reading and writing the firmware's variables. */
 #ifndef LOCKSHIM_EFI_VARS_H
 #define LOCKSHIM_EFI_VARS_H
 
@@ -18,5 +18,17 @@ EFI_STATUS efi_var_read_u8(const CHAR16 *name, EFI_GUID *vendor, UINT8 *value, U
  */
 EFI_STATUS efi_var_read(const CHAR16 *name, EFI_GUID *vendor, void **data, UINTN *size,
 			UINT32 *attributes);
+
+/* Delete a variable; absent is success. */
+EFI_STATUS efi_var_delete(const CHAR16 *name, EFI_GUID *vendor);
+
+/*
+ * Set the volatile, runtime-visible copy an OS reads (MokListRT,
+ * SbatLevelRT...): delete whatever is there first, so neither a stale copy
+ * nor one pre-created with other attributes survives; an empty @size leaves
+ * it deleted.
+ */
+EFI_STATUS efi_var_set_runtime_mirror(const CHAR16 *name, EFI_GUID *vendor, const void *data,
+				      UINTN size);
 
 #endif

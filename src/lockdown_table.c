@@ -29,18 +29,6 @@ static int table_digest(const uint8_t *table, size_t size, uint8_t *out)
 	return ok ? 0 : -1;
 }
 
-static void put_le16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	put_le16(p, (uint16_t)v);
-	put_le16(p + 2, (uint16_t)(v >> 16));
-}
-
 #define FIELD(name) offsetof(struct lockshim_table, name)
 
 int lockdown_table_build(const struct lockdown_state *state, const struct verify_policy *policy,
@@ -64,18 +52,18 @@ int lockdown_table_build(const struct lockdown_state *state, const struct verify
 		goto out;
 
 	memcpy(t + FIELD(magic), LOCKSHIM_TABLE_MAGIC, 8);
-	put_le16(t + FIELD(version), LOCKSHIM_TABLE_VERSION);
-	put_le16(t + FIELD(header_size), sizeof(struct lockshim_table));
-	put_le32(t + FIELD(total_size), (uint32_t)total);
-	put_le32(t + FIELD(flags), state->locked ? LOCKSHIM_TABLE_LOCKED : 0);
-	put_le32(t + FIELD(lock_reason), state->locked ? state->lock_reason : LOCKSHIM_LOCK_NONE);
+	write_le16(t + FIELD(version), LOCKSHIM_TABLE_VERSION);
+	write_le16(t + FIELD(header_size), sizeof(struct lockshim_table));
+	write_le32(t + FIELD(total_size), (uint32_t)total);
+	write_le32(t + FIELD(flags), state->locked ? LOCKSHIM_TABLE_LOCKED : 0);
+	write_le32(t + FIELD(lock_reason), state->locked ? state->lock_reason : LOCKSHIM_LOCK_NONE);
 	t[FIELD(secure_boot)] = state->secure_boot;
 	t[FIELD(setup_mode)] = state->setup_mode;
 	t[FIELD(mok_sb_state)] = state->mok_sb_state;
-	put_le32(t + FIELD(trusted_keys_offset), sizeof(struct lockshim_table));
-	put_le32(t + FIELD(trusted_keys_size), (uint32_t)trusted_size);
-	put_le32(t + FIELD(denied_offset), (uint32_t)(sizeof(struct lockshim_table) + trusted_size));
-	put_le32(t + FIELD(denied_size), (uint32_t)denied_size);
+	write_le32(t + FIELD(trusted_keys_offset), sizeof(struct lockshim_table));
+	write_le32(t + FIELD(trusted_keys_size), (uint32_t)trusted_size);
+	write_le32(t + FIELD(denied_offset), (uint32_t)(sizeof(struct lockshim_table) + trusted_size));
+	write_le32(t + FIELD(denied_size), (uint32_t)denied_size);
 	if (trusted_size)
 		memcpy(t + sizeof(struct lockshim_table), trusted, trusted_size);
 	if (denied_size)

@@ -166,6 +166,8 @@ int pe_parse(const uint8_t *data, size_t size, struct pe_image *img, const char 
 		return refuse(reason, "SizeOfHeaders larger than SizeOfImage");
 
 	table_offset = opt_offset + opt_size;
+	img->optional_header_offset = (uint32_t)opt_offset;
+	img->section_table_offset = (uint32_t)table_offset;
 	table_size = (size_t)img->n_sections * SECTION_HEADER_SIZE;
 	if (!range_inside(table_offset, table_size, img->headers_size))
 		return refuse(reason, "section table extends past the headers");

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause-Patent */
-/* Overflow-checked arithmetic and bounds checks for untrusted offsets. */
+/*
+ * Overflow-checked arithmetic and bounds checks for untrusted offsets, and
+ * the little-endian reads and writes of the formats lockshim handles.
+ */
 #ifndef LOCKSHIM_SAFE_MATH_H
 #define LOCKSHIM_SAFE_MATH_H
 
@@ -33,6 +36,18 @@ static inline uint32_t read_le32(const uint8_t *p)
 static inline uint64_t read_le64(const uint8_t *p)
 {
 	return (uint64_t)read_le32(p) | ((uint64_t)read_le32(p + 4) << 32);
+}
+
+static inline void write_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void write_le32(uint8_t *p, uint32_t v)
+{
+	write_le16(p, (uint16_t)v);
+	write_le16(p + 2, (uint16_t)(v >> 16));
 }
 
 #endif

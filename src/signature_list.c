@@ -304,12 +304,6 @@ fail:
 	return -1;
 }
 
-static void write_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
 static void write_list_header(uint8_t *p, size_t t, size_t list_size, size_t sig_size)
 {
 	memcpy(p, esl_types[t].guid, 16);

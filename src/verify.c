@@ -7,6 +7,7 @@
 
 #include "authenticode.h"
 #include "pe.h"
+#include "safe_math.h"
 
 void verify_policy_init(struct verify_policy *policy)
 {
@@ -16,6 +17,7 @@ void verify_policy_init(struct verify_policy *policy)
 	sig_db_init(&policy->dbx, "dbx");
 	sig_db_init(&policy->mok, "MokList");
 	sig_db_init(&policy->mokx, "MokListX");
+	policy->sbat_level = NULL;
 }
 
 void verify_policy_free(struct verify_policy *policy)
@@ -282,6 +284,41 @@ static int check_signature_allowed(struct verification *ver, const struct authen
 	return r;
 }
 
+/* Refuse an image without a valid .sbat, or one the SBAT level revokes. */
+static int check_sbat(struct verification *ver)
+{
+	const struct pe_section *sec = pe_find_section(&ver->img, ".sbat");
+	char why[256], message[sizeof(ver->verdict->message)];
+	struct sbat image;
+	size_t size;
+
+	if (!ver->policy->sbat_level)
+		return 0;
+	if (!sec) {
+		decide(ver->verdict, false, NULL, "image has no .sbat section (SBAT is required)");
+		return 1;
+	}
+	size = sec->raw_size;
+	if (sec->virtual_size && sec->virtual_size < size)
+		size = sec->virtual_size; /* the rest is file alignment padding */
+	if (!range_inside(sec->raw_offset, size, ver->img.size)) {
+		decide(ver->verdict, false, NULL, ".sbat section lies outside the file");
+		return 1;
+	}
+	if (sbat_parse(ver->img.data + sec->raw_offset, size, SBAT_SECTION, &image, why,
+		       sizeof(why)) < 0) {
+		BIO_snprintf(message, sizeof(message), "malformed .sbat section: %s", why);
+		decide(ver->verdict, false, NULL, message);
+		return 1;
+	}
+	if (sbat_check(&image, ver->policy->sbat_level, why, sizeof(why)) < 0) {
+		decide(ver->verdict, false, NULL, why);
+		ver->verdict->list = "SbatLevel";
+		return 1;
+	}
+	return 0;
+}
+
 static void verify_loaded(struct verification *ver)
 {
 	const struct verify_policy *p = ver->policy;
@@ -296,6 +333,8 @@ static void verify_loaded(struct verification *ver)
 	for (size_t s = 0; s < ver->sigs.count; s++)
 		if (check_signature_denied(ver, &ver->sigs.sigs[s]))
 			return;
+	if (check_sbat(ver))
+		return;
 
 	for (size_t l = 0; l < 3; l++)
 		if (check_image_digest(ver, allow[l], true))

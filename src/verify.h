@@ -10,6 +10,10 @@
  * in the vendor list, db or MokList, or if a valid signature's signer chains
  * to a certificate in one of them. This is stricter than shim 16.1, which
  * boots an image with one signature by a revoked key and one by a trusted key.
+ *
+ * With an SBAT level in the policy, an image must also carry a valid .sbat
+ * section that the level does not revoke (checked after the deny lists,
+ * before any allow list).
  */
 #ifndef LOCKSHIM_VERIFY_H
 #define LOCKSHIM_VERIFY_H
@@ -18,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sbat.h"
 #include "signature_list.h"
 
 struct verify_policy {
@@ -25,6 +30,8 @@ struct verify_policy {
 	struct sig_db vendor_dbx; /* revocations built into lockshim */
 	struct sig_db db, dbx;    /* the firmware's */
 	struct sig_db mok, mokx;  /* MokList, MokListX; empty when not trusted */
+	/* the SbatLevel to apply; NULL when SBAT is not enforced (Secure Boot off) */
+	const struct sbat *sbat_level;
 };
 
 /* Every list empty, each with the name verdicts use. */

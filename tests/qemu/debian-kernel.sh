@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
 # Fetch Debian's stock kernel (an EFI application, signed by Debian) for the
-# QEMU tests, without installing it:
+# QEMU tests, without installing it, and make it bootable under lockshim:
 #
-#   tests/qemu/debian-kernel.sh [OUT]      (OUT defaults to build/qemu/vmlinuz-debian)
+#   tests/qemu/debian-kernel.sh [--without-sbat | --as-shipped] [OUT]
+#                                          (OUT defaults to build/qemu/vmlinuz-debian)
+#
+# OUT is Debian's vmlinuz with Debian's signature removed and
+# tests/qemu/debian-kernel.sbat.csv added as its .sbat section (bookworm's
+# 6.1 kernel has none, and lockshim, like shim 16.1, refuses a kernel without
+# one): the tests sign it with their own keys. Needs build/lockshim.
+# --without-sbat leaves the section out; --as-shipped copies Debian's vmlinuz
+# as it is (Debian's signature, no .sbat).
 #
 # The package linux-image-amd64 depends on (e.g. linux-image-6.1.0-57-amd64)
 # is fetched with `apt-get download` into the cache, and only ./boot/vmlinuz-*
@@ -18,6 +26,11 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
+mode=with-sbat
+case ${1:-} in
+--without-sbat) mode=without-sbat; shift ;;
+--as-shipped) mode=as-shipped; shift ;;
+esac
 out=${1:-build/qemu/vmlinuz-debian}
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/lockshim
 stamp=$cache/debian-kernel.stamp
@@ -64,5 +77,15 @@ if [[ -z $kdir ]]; then
 	echo "$name" >"$stamp.tmp" && mv "$stamp.tmp" "$stamp"
 fi
 
-cp "$kdir/vmlinuz" "$out.tmp" && mv "$out.tmp" "$out"
+cp "$kdir/vmlinuz" "$out.tmp"
+for _ in 1 2 3 4; do
+	[[ $mode != as-shipped ]] || break
+	sbattach --remove "$out.tmp" >/dev/null 2>&1 || break
+done
+if [[ $mode == with-sbat ]]; then
+	build/lockshim add-sbat tests/qemu/debian-kernel.sbat.csv "$out.tmp" "$out.sbat" ||
+		die "cannot add .sbat to Debian's kernel (is build/lockshim built?)"
+	rm -f "$out.tmp" && mv "$out.sbat" "$out.tmp"
+fi
+mv "$out.tmp" "$out"
 echo "$out"

@@ -32,6 +32,10 @@
 #                               ignored and cleared, nothing enrolled
 #   mok_ignore_db               mokutil --ignore-db, confirmed: a kernel signed
 #                               by the db key is refused (db no longer trusted)
+#   sbat_policy_with_mokutil    mokutil --list-sbat-revocations reads lockshim's
+#                               SbatLevelRT; --set-sbat-policy latest: on the
+#                               next boot lockshim applies its latest level,
+#                               deletes SbatPolicy, and mokutil lists the new level
 #   mok_validation_off_and_on   mokutil --disable-validation, confirmed by typing
 #                               the characters the manager asks for: lockshim
 #                               boots an unsigned kernel "in insecure mode",
@@ -59,6 +63,7 @@ SCENARIOS=(
 	mokx_enroll_refuses_kernel
 	mok_trust_mok
 	mok_request_wrong_attributes
+	sbat_policy_with_mokutil
 )
 
 GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
@@ -378,6 +383,26 @@ mok_owner_enrolls_image_hash() {
 	boot_mok owner-hash-after "$vars" "$BOOT_WORK/kernel-unsigned.efi" 'step true' || return 1
 	expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi: image SHA-256 digest is in MokList' &&
 		expect_log -F 'MOKUTIL-GUEST-DONE'
+}
+
+sbat_policy_with_mokutil() {
+	local vars=$MOK_WORK/sbat.fd
+	local auto latest
+	auto=$(head -n1 certs/sbat-level-automatic.csv) latest=$(head -n1 certs/sbat-level-latest.csv)
+	cp "$VARS_BASE" "$vars"
+	boot_mok sbat-request "$vars" "$BOOT_WORK/kernel-vendor.efi" \
+		$'step mokutil --list-sbat-revocations\nstep mokutil --set-sbat-policy latest' || return 1
+	expect_log -F "lockshim: SbatLevel ${auto##*,} stored" &&
+		expect_log -F 'MOKUTIL-RC 1 0' && expect_log -F "| $auto" &&
+		expect_log -F 'MOKUTIL-RC 2 0' &&
+		expect_var "$vars" SbatPolicy && expect_var "$vars" SbatLevel 0x3 || return 1
+	boot_mok sbat-applied "$vars" "$BOOT_WORK/kernel-vendor.efi" 'step mokutil --list-sbat-revocations' || return 1
+	expect_log -F "lockshim: SbatLevel raised from ${auto##*,} to ${latest##*,}" &&
+		expect_log -F "lockshim: SbatLevel ${latest##*,} stored" &&
+		expect_log -F "| $latest" && expect_log -F '| lockshim,1' &&
+		expect_no_var "$vars" SbatPolicy &&
+		python3 tests/qemu/mkdmpstore.py --check "$vars" \
+			"SbatLevel:$SHIM_GUID:0x3=certs/sbat-level-latest.csv" >/dev/null
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Policy scenarios: which trust list lockshim boots a kernel through, and
-# which deny list or attribute rule refuses it, under Secure Boot with
-# lockshim signed by db (as in test_boot.sh, whose preparation this reuses).
+# which attribute rule makes it ignore one, under Secure Boot with lockshim
+# signed by db (as in test_boot.sh, whose preparation this reuses). The deny
+# lists are tests/qemu/test_sbat.sh's revocation matrix.
 #
 #   tests/qemu/test_policy.sh [SCENARIO...]     (default: all, in order)
 #
@@ -12,14 +13,10 @@
 # NAME.log.raw, NAME.log.err.
 #
 #   db_signed_kernel_boots    kernel signed by the db key: trusted through db
-#   dbx_hash_kernel_refused   dbx holds the kernel's Authenticode SHA-256: the
-#                             vendor-signed kernel is refused
 #   moklist_kernel_boots      MokList (NV|BS) holds the MOK certificate: a
 #                             MOK-signed kernel boots through MokList
 #   moklist_runtime_ignored   the same MokList written NV|BS|RT: ignored, the
 #                             MOK-signed kernel is refused
-#   moklistx_kernel_refused   MokList and MokListX (both NV|BS) hold the MOK
-#                             certificate: MokListX wins, the kernel is refused
 #
 # The VARS files are variants from tests/qemu/vars.sh --variant (cached, see
 # there): build/qemu/vars-policy-*.fd. Before booting one, the scenario reads
@@ -34,10 +31,8 @@ SECDB_GUID=d719b2cb-3d3a-4596-a3bc-dad00e67656f
 
 SCENARIOS=(
 	db_signed_kernel_boots
-	dbx_hash_kernel_refused
 	moklist_kernel_boots
 	moklist_runtime_ignored
-	moklistx_kernel_refused
 )
 
 # The lockshim built with an outside vendor certificate (test_boot.sh's f.)
@@ -69,17 +64,12 @@ policy_prepare() {
 	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
 	local err=$BOOT_WORK/prepare.err
 	_prep "db-signed kernel" sign_efi db "$BOOT_WORK/kernel-unsigned.efi" "$BOOT_WORK/kernel-db.efi" &&
-		_prep "MOK-signed kernel" sign_efi mok "$BOOT_WORK/kernel-unsigned.efi" "$BOOT_WORK/kernel-mok.efi" &&
-		_prep "expected dbx (hash-to-efi-sig-list)" \
-			hash-to-efi-sig-list "$BOOT_WORK/kernel-vendor.efi" "$BOOT_WORK/policy-dbx-hash.esl" ||
+		_prep "MOK-signed kernel" sign_efi mok "$BOOT_WORK/kernel-unsigned.efi" "$BOOT_WORK/kernel-mok.efi" ||
 		return 0
-	cat "$BOOT_WORK/policy-dbx-hash.esl" "$PKI/revoked.esl" >"$BOOT_WORK/policy-dbx.esl"
 
 	local mok=$PKI/mok.esl
-	_variant policy-dbx-kernel --dbx-hash "$BOOT_WORK/kernel-vendor.efi"
 	_variant policy-mok --var "MokList:$SHIM_GUID:0x3:$mok"
 	_variant policy-mok-rt --var "MokList:$SHIM_GUID:0x7:$mok"
-	_variant policy-mokx --var "MokList:$SHIM_GUID:0x3:$mok" --var "MokListX:$SHIM_GUID:0x3:$mok"
 }
 
 # _vars NAME SPEC...: the variant's VARS file exists (its creation did not
@@ -125,26 +115,6 @@ db_signed_kernel_boots() {
 		expect_no_log -F 'lockshim: ignoring'
 }
 
-dbx_hash_kernel_refused() {
-	# The hash dbx holds is the one lockshim computes (its host CLI, the same
-	# code): otherwise a refusal would prove nothing.
-	local want have
-	want=$(build/lockshim hash "$BOOT_WORK/kernel-vendor.efi") || {
-		echo "FAIL: build/lockshim hash $BOOT_WORK/kernel-vendor.efi failed (make all?)" >&2
-		return 1
-	}
-	have=$(tail -c 32 "$BOOT_WORK/policy-dbx-hash.esl" | od -An -tx1 -v | tr -d ' \n')
-	if [[ $want != "$have" ]]; then
-		echo "FAIL: lockshim hashes the kernel as $want, hash-to-efi-sig-list as $have" >&2
-		return 1
-	fi
-	echo "# kernel Authenticode SHA-256 $want" >&2
-	_vars policy-dbx-kernel "dbx:$SECDB_GUID:0x27=$BOOT_WORK/policy-dbx.esl" || return 1
-	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
-		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 2 "${REFUSALS[@]}" || return 1
-	_expect_kernel_refused 'image SHA-256 digest is in dbx'
-}
-
 moklist_kernel_boots() {
 	_vars policy-mok "MokList:$SHIM_GUID:0x3=$PKI/mok.esl" || return 1
 	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
@@ -160,15 +130,6 @@ moklist_runtime_ignored() {
 	expect_log -F 'lockshim: ignoring MokList: attributes 0x7 are not non-volatile boot-services-only' &&
 		expect_order -F 'lockshim: ignoring MokList' "lockshim: refusing $KPATH" &&
 		_expect_kernel_refused 'signer does not chain to a trusted certificate'
-}
-
-moklistx_kernel_refused() {
-	_vars policy-mokx "MokList:$SHIM_GUID:0x3=$PKI/mok.esl" \
-		"MokListX:$SHIM_GUID:0x3=$PKI/mok.esl" || return 1
-	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
-		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-mok.efi" 2 "${REFUSALS[@]}" || return 1
-	expect_no_log -F 'lockshim: ignoring' &&
-		_expect_kernel_refused 'certificate /CN=lockshim test mok is in MokListX'
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#include "efi_sbat.h"
+
+#include <efilib.h>
+
+#include "efi_policy.h"
+#include "efi_vars.h"
+#include "sbat_level.h"
+
+/* Linked in by src/sbat_data.S. */
+extern const UINT8 lockshim_sbat[], lockshim_sbat_end[];
+extern const UINT8 lockshim_sbat_level[], lockshim_sbat_level_end[];
+
+static void store_level(const struct sbat_level_update *update)
+{
+	EFI_GUID shim_lock = SHIM_LOCK_GUID;
+	EFI_STATUS status;
+
+	if (update->delete_first) {
+		status = efi_var_delete(L"SbatLevel", &shim_lock);
+		if (EFI_ERROR(status))
+			Print(L"lockshim: cannot delete SbatLevel: %r\n", status);
+	}
+	status = uefi_call_wrapper(RT->SetVariable, 5, L"SbatLevel", &shim_lock,
+				   SBAT_LEVEL_ATTRIBUTES, update->level.size,
+				   (void *)update->level.text);
+	if (EFI_ERROR(status))
+		/* still enforced for this boot; stored at the next one */
+		Print(L"lockshim: cannot store SbatLevel: %r\n", status);
+	else
+		Print(L"lockshim: SbatLevel %ld stored\n", update->level.datestamp);
+}
+
+EFI_STATUS efi_sbat_level_apply(BOOLEAN enforcing, struct efi_sbat_level *out)
+{
+	EFI_GUID shim_lock = SHIM_LOCK_GUID;
+	struct sbat_levels embedded;
+	struct sbat_level_stored stored = { 0 };
+	struct sbat_level_update update;
+	UINT8 policy = SBAT_POLICY_NONE;
+	void *data = NULL;
+	UINTN size = 0;
+	UINT32 attributes = 0;
+	char why[256];
+	EFI_STATUS status;
+
+	out->stored = NULL;
+	if (sbat_levels_parse(lockshim_sbat_level, lockshim_sbat_level_end - lockshim_sbat_level,
+			      &embedded, why, sizeof(why)) < 0) {
+		Print(L"lockshim: %a\n", why);
+		return EFI_LOAD_ERROR;
+	}
+
+	status = efi_var_read_u8(L"SbatPolicy", &shim_lock, &policy, NULL);
+	if (status != EFI_NOT_FOUND) {
+		if (EFI_ERROR(status)) {
+			Print(L"lockshim: ignoring an unreadable SbatPolicy: %r\n", status);
+			policy = SBAT_POLICY_NONE;
+		}
+		efi_var_delete(L"SbatPolicy", &shim_lock);
+	}
+
+	status = efi_var_read(L"SbatLevel", &shim_lock, &data, &size, &attributes);
+	if (!EFI_ERROR(status)) {
+		stored = (struct sbat_level_stored){ TRUE, data, size, attributes };
+	} else if (status != EFI_NOT_FOUND) {
+		/* unreadable is treated as absent: the embedded level replaces it */
+		Print(L"lockshim: cannot read SbatLevel: %r\n", status);
+	}
+
+	sbat_level_update(&embedded, &stored, policy, enforcing, &update);
+	if (update.note[0])
+		Print(L"lockshim: %a\n", update.note);
+	if (update.write)
+		store_level(&update);
+
+	status = efi_var_set_runtime_mirror(L"SbatLevelRT", &shim_lock, update.level.text,
+					    update.level.size);
+	if (EFI_ERROR(status))
+		Print(L"lockshim: cannot set SbatLevelRT: %r\n", status);
+
+	out->level = update.level;
+	out->stored = data;
+	return EFI_SUCCESS;
+}
+
+void efi_sbat_level_free(struct efi_sbat_level *level)
+{
+	if (level->stored)
+		FreePool(level->stored);
+	level->stored = NULL;
+}
+
+EFI_STATUS efi_sbat_check_self(const struct sbat *level)
+{
+	struct sbat self;
+	char why[256];
+
+	if (sbat_parse(lockshim_sbat, lockshim_sbat_end - lockshim_sbat, SBAT_SECTION, &self, why,
+		       sizeof(why)) < 0) {
+		Print(L"lockshim: own .sbat section is malformed: %a\n", why);
+		return EFI_SECURITY_VIOLATION;
+	}
+	if (sbat_check(&self, level, why, sizeof(why)) < 0) {
+		Print(L"lockshim: this lockshim is revoked: %a; refusing to boot anything\n", why);
+		return EFI_SECURITY_VIOLATION;
+	}
+	return EFI_SUCCESS;
+}

@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# SBAT on the real loader, and the revocation matrix: every way a signed
+# kernel can be revoked, each refused with its reason, and the same kernel
+# booting when none applies. Secure Boot on, lockshim signed by db, kernels
+# from test_boot.sh's preparation (Debian's, with tests/qemu/debian-kernel.sbat.csv
+# as .sbat: components sbat 1, linux 1, linux.debian 1).
+#
+#   tests/qemu/test_sbat.sh [SCENARIO...]     (default: all, in order)
+#
+# Environment: LOCKSHIM_EFI, QEMU_TIMEOUT, BOOT_TEE as for test_boot.sh.
+#
+# The revocation matrix (one vendor-signed kernel unless said):
+#   not_revoked_boots          nothing revokes it: it boots; and lockshim, on
+#                              this first boot, stores its automatic level in
+#                              SbatLevel (NV|BS)
+#   revoked_by_dbx_digest      dbx holds its Authenticode SHA-256
+#   revoked_by_dbx_key         the same kernel signed by a key MokList trusts
+#                              and dbx denies
+#   revoked_by_mokx_key        MokListX holds the vendor certificate
+#   revoked_by_sbat            SbatLevel (newer than lockshim's) says linux 2:
+#                              refused naming the component; lockshim does not
+#                              lower that level to its own older one
+# SBAT:
+#   sbat_generation_raised_boots  the same level; the kernel re-signed with
+#                              linux 2 in its .sbat boots
+#   sbat_lockshim_revoked      SbatLevel says lockshim 2: lockshim refuses to
+#                              run anything
+#   sbat_runtime_level_replaced   a SbatLevel with the runtime attribute (one
+#                              the OS could write) saying linux 2: not trusted,
+#                              replaced with lockshim's level; the kernel boots
+#   sbat_missing_refused       a signed kernel without .sbat
+#   sbat_malformed_refused     a signed kernel whose .sbat has a non-numeric
+#                              generation
+# Variables are read back offline after each boot (mkdmpstore.py).
+
+# shellcheck source=tests/qemu/test_policy.sh
+. "$(dirname "${BASH_SOURCE[0]}")/test_policy.sh" # cds to the repository
+
+SCENARIOS=(
+	not_revoked_boots
+	revoked_by_dbx_digest
+	revoked_by_dbx_key
+	revoked_by_mokx_key
+	revoked_by_sbat
+	sbat_generation_raised_boots
+	sbat_lockshim_revoked
+	sbat_runtime_level_replaced
+	sbat_missing_refused
+	sbat_malformed_refused
+)
+
+SBAT_WORK=$QEMU_BUILD/sbat
+AUTOMATIC=certs/sbat-level-automatic.csv
+AUTOMATIC_DATE=$(sed -n '1s/^sbat,[0-9]*,\([0-9]*\).*/\1/p' "$AUTOMATIC")
+KERNEL_SBAT=tests/qemu/debian-kernel.sbat.csv
+
+sbat_prepare() {
+	policy_prepare
+	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
+	local err=$BOOT_WORK/prepare.err
+	rm -rf "$SBAT_WORK" && mkdir -p "$SBAT_WORK"
+	printf 'sbat,1,2099010100\nlinux,2\n' >"$SBAT_WORK/level-linux2.csv"
+	printf 'sbat,1,2099010100\nlockshim,2\n' >"$SBAT_WORK/level-lockshim2.csv"
+	sed 's/^linux,1,/linux,2,/' "$KERNEL_SBAT" >"$SBAT_WORK/kernel-linux2.csv"
+	sed 's/^linux,1,/linux,x,/' "$KERNEL_SBAT" >"$SBAT_WORK/kernel-malformed.csv"
+
+	_prep "expected dbx (hash-to-efi-sig-list)" \
+		hash-to-efi-sig-list "$BOOT_WORK/kernel-vendor.efi" "$SBAT_WORK/dbx-hash.esl" ||
+		return 0
+	cat "$SBAT_WORK/dbx-hash.esl" "$PKI/revoked.esl" >"$SBAT_WORK/dbx.esl"
+	_prep "kernel without .sbat" unsbat_kernel "$SBAT_WORK/kernel-nosbat.efi" &&
+		_prep "vendor-signed kernel without .sbat" sign_efi vendor "$SBAT_WORK/kernel-nosbat.efi" "$SBAT_WORK/kernel-nosbat-vendor.efi" &&
+		_prep "kernel with linux 2" sign_sbat "$SBAT_WORK/kernel-linux2.csv" "$SBAT_WORK/kernel-linux2.efi" &&
+		_prep "kernel with a malformed .sbat" malformed_sbat_kernel "$SBAT_WORK/kernel-malformed.efi" &&
+		_prep "kernel signed by the revoked key" sign_efi revoked "$BOOT_WORK/kernel-unsigned.efi" "$SBAT_WORK/kernel-revoked.efi" ||
+		return 0
+
+	_variant revocation-dbx-digest --dbx-hash "$BOOT_WORK/kernel-vendor.efi"
+	_variant sbat-linux2 --var "SbatLevel:$SHIM_GUID:0x3:$SBAT_WORK/level-linux2.csv"
+	_variant sbat-lockshim2 --var "SbatLevel:$SHIM_GUID:0x3:$SBAT_WORK/level-lockshim2.csv"
+	_variant sbat-runtime --var "SbatLevel:$SHIM_GUID:0x7:$SBAT_WORK/level-linux2.csv"
+	_variant revocation-dbx-key --var "MokList:$SHIM_GUID:0x3:$PKI/revoked.esl"
+	_variant revocation-mokx --var "MokListX:$SHIM_GUID:0x3:$PKI/vendor.esl"
+}
+
+# unsbat_kernel OUT: Debian's kernel without signature or .sbat.
+unsbat_kernel() {
+	tests/qemu/debian-kernel.sh --without-sbat "$1"
+}
+
+# sign_sbat CSV OUT: the unsigned kernel with CSV as .sbat, signed by the vendor.
+sign_sbat() {
+	"$LOCKSHIM_ROOT/scripts/sign.sh" --key "$PKI/vendor.key" --cert "$PKI/vendor.crt" \
+		--sbat "$1" --output "$2" "$SBAT_WORK/kernel-nosbat.efi"
+}
+
+# malformed_sbat_kernel OUT: add-sbat refuses malformed text, so add a good
+# .sbat and break one byte of its generation before signing.
+malformed_sbat_kernel() {
+	local out=$1
+	build/lockshim add-sbat "$KERNEL_SBAT" "$SBAT_WORK/kernel-nosbat.efi" "$out.unsigned" &&
+		python3 - "$out.unsigned" <<'PY' &&
+import sys
+p = sys.argv[1]
+d = bytearray(open(p, "rb").read())
+i = d.rfind(b"\nlinux,1,")
+assert i > 0
+d[i + 7] = ord("x")
+open(p, "wb").write(d)
+PY
+		sign_efi vendor "$out.unsigned" "$out" && rm -f "$out.unsigned"
+}
+
+# persist_copy VARS NAME: a writable copy for a boot whose variables are read back.
+persist_copy() {
+	cp "$1" "$SBAT_WORK/$2.fd" && echo "$SBAT_WORK/$2.fd"
+}
+
+# boot_persist NAME VARS KERNEL GRACE STOP...: boot_lockshim with VARS kept.
+boot_persist() {
+	local name=$1 vars=$2 kernel=$3 grace=$4; shift 4
+	local -a stops=()
+	local s
+	for s in "$@" "$CRASH"; do stops+=(--stop "$s"); done
+	make_esp "$SBAT_WORK/$name.img" \
+		"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
+		"$kernel" EFI/BOOT/vmlinuz.efi \
+		build/initramfs/initrd.img EFI/BOOT/initrd.img || return 1
+	run_qemu --esp "$SBAT_WORK/$name.img" --vars "$vars" --persist \
+		--log "$BOOT_LOGS/$name.log" --timeout "$QEMU_TIMEOUT" --grace "$grace" "${stops[@]}"
+	local rc=$?
+	rm -f "$SBAT_WORK/$name.img"
+	echo "# $name: QEMU $QEMU_OUTCOME${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/} after ${QEMU_ELAPSED}s" >&2
+	[[ $QEMU_OUTCOME != timeout && $QEMU_STOPPED_ON != "$CRASH" ]] || { _log_tail "$LOG"; return 1; }
+	return $rc
+}
+
+# expect_stored VARS SPEC...: after the boot, VARS holds exactly these.
+expect_stored() {
+	local vars=$1 out; shift
+	if ! out=$(python3 tests/qemu/mkdmpstore.py --check "$vars" "$@" 2>&1); then
+		echo "FAIL: after the boot, $vars does not hold:" >&2
+		sed 's/^/| /' <<<"$out" >&2
+		return 1
+	fi
+}
+
+not_revoked_boots() {
+	local vars
+	vars=$(persist_copy "$QEMU_BUILD/vars-secboot.fd" "${FUNCNAME[0]}") || return 1
+	boot_persist "${FUNCNAME[0]}" "$vars" "$BOOT_WORK/kernel-vendor.efi" 0.5 "${BOOTS[@]}" || return 1
+	_expect_kernel_booted 'signed by /CN=lockshim test vendor, trusted through vendor certificate /CN=lockshim test vendor' &&
+		expect_log -F "lockshim: SbatLevel $AUTOMATIC_DATE stored" &&
+		expect_order -F "lockshim: SbatLevel $AUTOMATIC_DATE stored" "lockshim: booting $KPATH" &&
+		expect_stored "$vars" "SbatLevel:$SHIM_GUID:0x3=$AUTOMATIC"
+}
+
+revoked_by_dbx_digest() {
+	# The hash dbx holds is the one lockshim computes (its host CLI, the same
+	# code): otherwise a refusal would prove nothing.
+	local want have
+	want=$(build/lockshim hash "$BOOT_WORK/kernel-vendor.efi") || {
+		echo "FAIL: build/lockshim hash $BOOT_WORK/kernel-vendor.efi failed (make all?)" >&2
+		return 1
+	}
+	have=$(tail -c 32 "$SBAT_WORK/dbx-hash.esl" | od -An -tx1 -v | tr -d ' \n')
+	if [[ $want != "$have" ]]; then
+		echo "FAIL: lockshim hashes the kernel as $want, hash-to-efi-sig-list as $have" >&2
+		return 1
+	fi
+	echo "# kernel Authenticode SHA-256 $want" >&2
+	_vars revocation-dbx-digest "dbx:$SECDB_GUID:0x27=$SBAT_WORK/dbx.esl" || return 1
+	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 2 "${REFUSALS[@]}" || return 1
+	_expect_kernel_refused 'image SHA-256 digest is in dbx'
+}
+
+revoked_by_dbx_key() {
+	_vars revocation-dbx-key "MokList:$SHIM_GUID:0x3=$PKI/revoked.esl" || return 1
+	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
+		"$BOOT_WORK/lockshim-db.efi" "$SBAT_WORK/kernel-revoked.efi" 2 "${REFUSALS[@]}" || return 1
+	_expect_kernel_refused 'certificate /CN=lockshim test revoked is in dbx'
+}
+
+revoked_by_mokx_key() {
+	_vars revocation-mokx "MokListX:$SHIM_GUID:0x3=$PKI/vendor.esl" || return 1
+	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 2 "${REFUSALS[@]}" || return 1
+	_expect_kernel_refused 'certificate /CN=lockshim test vendor is in MokListX'
+}
+
+revoked_by_sbat() {
+	local vars
+	_vars sbat-linux2 "SbatLevel:$SHIM_GUID:0x3=$SBAT_WORK/level-linux2.csv" || return 1
+	vars=$(persist_copy "$VARS" "${FUNCNAME[0]}") || return 1
+	boot_persist "${FUNCNAME[0]}" "$vars" "$BOOT_WORK/kernel-vendor.efi" 2 "${REFUSALS[@]}" || return 1
+	_expect_kernel_refused 'SBAT revokes component linux generation 1 (SbatLevel 2099010100 requires 2)' &&
+		expect_no_log -F 'lockshim: SbatLevel' &&
+		expect_stored "$vars" "SbatLevel:$SHIM_GUID:0x3=$SBAT_WORK/level-linux2.csv"
+}
+
+sbat_generation_raised_boots() {
+	_vars sbat-linux2 "SbatLevel:$SHIM_GUID:0x3=$SBAT_WORK/level-linux2.csv" || return 1
+	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
+		"$BOOT_WORK/lockshim-db.efi" "$SBAT_WORK/kernel-linux2.efi" 0.5 "${BOOTS[@]}" || return 1
+	_expect_kernel_booted 'signed by /CN=lockshim test vendor, trusted through vendor certificate /CN=lockshim test vendor'
+}
+
+sbat_lockshim_revoked() {
+	_vars sbat-lockshim2 "SbatLevel:$SHIM_GUID:0x3=$SBAT_WORK/level-lockshim2.csv" || return 1
+	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 2 \
+		'lockshim: this lockshim is revoked' 'No bootable option' "$MARKER" || return 1
+	expect_log -F 'lockshim: this lockshim is revoked: SBAT revokes component lockshim generation 1 (SbatLevel 2099010100 requires 2); refusing to boot anything' &&
+		expect_no_log -F 'lockshim: booting' &&
+		expect_no_log -F 'lockshim: refusing' &&
+		expect_no_log -F 'EFI stub:' &&
+		expect_no_log -F "$MARKER" &&
+		expect_log 'BdsDxe: failed to start Boot[0-9A-F]{4} .*: Security Violation'
+}
+
+sbat_runtime_level_replaced() {
+	local vars
+	_vars sbat-runtime "SbatLevel:$SHIM_GUID:0x7=$SBAT_WORK/level-linux2.csv" || return 1
+	vars=$(persist_copy "$VARS" "${FUNCNAME[0]}") || return 1
+	boot_persist "${FUNCNAME[0]}" "$vars" "$BOOT_WORK/kernel-vendor.efi" 0.5 "${BOOTS[@]}" || return 1
+	expect_log -F "lockshim: SbatLevel had attributes 0x7, not NV|BS: replaced with $AUTOMATIC_DATE" &&
+		expect_log -F "lockshim: SbatLevel $AUTOMATIC_DATE stored" &&
+		_expect_kernel_booted 'signed by /CN=lockshim test vendor, trusted through vendor certificate /CN=lockshim test vendor' &&
+		expect_stored "$vars" "SbatLevel:$SHIM_GUID:0x3=$AUTOMATIC"
+}
+
+sbat_missing_refused() {
+	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
+		"$BOOT_WORK/lockshim-db.efi" "$SBAT_WORK/kernel-nosbat-vendor.efi" 2 "${REFUSALS[@]}" || return 1
+	_expect_kernel_refused 'image has no .sbat section (SBAT is required)'
+}
+
+sbat_malformed_refused() {
+	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
+		"$BOOT_WORK/lockshim-db.efi" "$SBAT_WORK/kernel-malformed.efi" 2 "${REFUSALS[@]}" || return 1
+	_expect_kernel_refused "malformed .sbat section: line 2: generation 'x' is not a number from 0 to 4294967295"
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -uo pipefail
+	scenario_main sbat_prepare "$@"
+fi
