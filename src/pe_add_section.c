@@ -7,7 +7,10 @@
 #include "pe.h"
 #include "safe_math.h"
 
-#define COFF_NUMBER_OF_SECTIONS  2   /* from the COFF header, 4 bytes after "PE\0\0" */
+/* COFF header fields, from the COFF header (4 bytes after "PE\0\0") */
+#define COFF_NUMBER_OF_SECTIONS  2
+#define COFF_SYMBOL_TABLE        8
+#define COFF_NUMBER_OF_SYMBOLS   12
 #define OPT_SIZE_OF_INIT_DATA    8
 #define OPT_SECTION_ALIGNMENT    32
 #define OPT_FILE_ALIGNMENT       36
@@ -39,7 +42,8 @@ int pe_add_section(const uint8_t *data, size_t size, const char *name, const uin
 	struct pe_image *img;
 	uint32_t file_align, section_align, raw_offset, raw_size, va, image_end, image_size;
 	uint64_t end = 0, init_data;
-	size_t header_at, name_len = strlen(name);
+	size_t header_at, name_len = strlen(name), data_end = 0, coff;
+	uint32_t symbols;
 	const uint8_t *opt;
 	uint8_t *o, *hdr;
 	int r = -1;
@@ -89,6 +93,7 @@ int pe_add_section(const uint8_t *data, size_t size, const char *name, const uin
 		}
 	for (uint16_t i = 0; i < img->n_sections; i++) {
 		const struct pe_section *s = &img->sections[i];
+		size_t raw_end = (size_t)s->raw_offset + s->raw_size;
 		uint64_t s_end = (uint64_t)s->virtual_address +
 				 (s->virtual_size > s->raw_size ? s->virtual_size : s->raw_size);
 
@@ -98,11 +103,34 @@ int pe_add_section(const uint8_t *data, size_t size, const char *name, const uin
 		}
 		if (s_end > end)
 			end = s_end;
+		if (raw_end > data_end)
+			data_end = raw_end;
 	}
+
+	/*
+	 * The new section's data must follow the last one's: a gap between
+	 * sections is hashed differently by different Authenticode tools. What
+	 * may lie after the last section is a COFF symbol table (objcopy leaves
+	 * one; images should not carry it) or padding: both are dropped.
+	 * Anything else is refused.
+	 */
+	coff = img->optional_header_offset - 20;
+	symbols = read_le32(data + coff + COFF_SYMBOL_TABLE);
+	for (size_t i = data_end; i < size && !(symbols && i >= symbols); i++)
+		if (data[i]) {
+			*reason = "data after the last section that is not a symbol table";
+			goto done;
+		}
+	if (symbols && symbols < data_end) {
+		*reason = "COFF symbol table inside the sections";
+		goto done;
+	}
+	if (data_end < img->headers_size)
+		data_end = img->headers_size;
 	if (img->image_size > end)
 		end = img->image_size;
 
-	if (align_up(size, file_align, &raw_offset) < 0 ||
+	if (align_up(data_end, file_align, &raw_offset) < 0 ||
 	    align_up(content_size, file_align, &raw_size) < 0 || align_up(end, section_align, &va) < 0 ||
 	    align_up((uint64_t)va + content_size, section_align, &image_end) < 0 ||
 	    (uint64_t)raw_offset + raw_size > UINT32_MAX) {
@@ -117,8 +145,10 @@ int pe_add_section(const uint8_t *data, size_t size, const char *name, const uin
 		*reason = "out of memory";
 		goto done;
 	}
-	memcpy(o, data, size);
+	memcpy(o, data, data_end);
 	memcpy(o + raw_offset, content, content_size);
+	write_le32(o + coff + COFF_SYMBOL_TABLE, 0);
+	write_le32(o + coff + COFF_NUMBER_OF_SYMBOLS, 0);
 
 	hdr = o + header_at;
 	memset(hdr, 0, SECTION_HEADER_SIZE);
@@ -129,7 +159,7 @@ int pe_add_section(const uint8_t *data, size_t size, const char *name, const uin
 	write_le32(hdr + 20, raw_offset);
 	write_le32(hdr + 36, SCN_INITIALIZED_DATA_READ);
 
-	write_le16(o + img->optional_header_offset - 20 + COFF_NUMBER_OF_SECTIONS,
+	write_le16(o + coff + COFF_NUMBER_OF_SECTIONS,
 		   (uint16_t)(img->n_sections + 1));
 	write_le32(o + img->optional_header_offset + OPT_SIZE_OF_IMAGE, image_size);
 	init_data = (uint64_t)read_le32(opt + OPT_SIZE_OF_INIT_DATA) + raw_size;

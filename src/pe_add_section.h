@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /*
- * Append a section to an unsigned PE image, keeping every existing byte in
- * place: a new header after the last one (it must fit, in zeros, before
- * SizeOfHeaders), its data after the end of the file. Host tool only.
+ * Append a section to an unsigned PE image, keeping every byte of its
+ * headers and sections in place: a new header after the last one (it must
+ * fit, in padding, before SizeOfHeaders), its data right after the last
+ * section's. A COFF symbol table or padding after the sections is dropped;
+ * other data there is refused. Host tool only.
  *
  * objcopy cannot do this for every image: it rewrites the headers from its
  * own model, which for an x86 bzImage destroys the real-mode boot header

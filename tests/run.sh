@@ -15,7 +15,10 @@
 # any ok/not ok line counts as one pass under its own name. Output is shown
 # as it comes. The run ends with the wall time and then exactly the line
 #   N passed, N failed
-# and exits 1 if anything failed (or nothing ran at all).
+# and exits 1 if anything failed (or nothing ran at all). A whole run also
+# leaves the figures in build/check.json (make bench reports them), its
+# wall time counted from $CHECK_STARTED (seconds since the epoch; make check
+# sets it before it builds) when that is set.
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 1
@@ -89,5 +92,10 @@ if (( ${#failures[@]} )); then
 	printf '  %s\n' "${failures[@]}"
 fi
 awk -v a="$start" -v b="$end" 'BEGIN { s = b - a; printf "Wall time: %dm%04.1fs\n", s / 60, s - 60 * int(s / 60) }'
+if (( unit && qemu )); then
+	awk -v a="${CHECK_STARTED:-$start}" -v b="$end" -v p="$passed" -v f="$failed" -v d="$(date -u +%FT%TZ)" \
+		'BEGIN { printf "{\"passed\": %d, \"failed\": %d, \"seconds\": %.1f, \"finished\": \"%s\"}\n", p, f, b - a, d }' \
+		>build/check.json
+fi
 echo "$passed passed, $failed failed"
 (( failed == 0 && passed > 0 ))
