@@ -200,7 +200,7 @@ int pe_authenticode_digest(const struct pe_image *img, const EVP_MD *md, uint8_t
 			   unsigned int *out_len, const char **reason)
 {
 	size_t data_end = img->cert_table_size ? img->cert_table_offset : img->size;
-	size_t hashed_end = img->headers_size;
+	size_t sum_of_bytes_hashed = img->headers_size;
 	EVP_MD_CTX *ctx;
 	int r = -1;
 
@@ -228,11 +228,17 @@ int pe_authenticode_digest(const struct pe_image *img, const EVP_MD *md, uint8_t
 			continue;
 		if (digest_range(ctx, img, s->raw_offset, (size_t)s->raw_offset + s->raw_size) < 0)
 			goto out;
-		hashed_end = (size_t)s->raw_offset + s->raw_size;
+		sum_of_bytes_hashed += s->raw_size; /* < 96 sections of < 4 GiB: no overflow */
 	}
 
-	/* Anything after the last section up to the certificate table. */
-	if (hashed_end < data_end && digest_range(ctx, img, hashed_end, data_end) < 0)
+	/*
+	 * Then the rest of the file up to the certificate table, from the offset
+	 * SUM_OF_BYTES_HASHED, as the specification, EDK2, shim and sbsign all
+	 * do: the same as the end of the last section when the sections follow
+	 * each other, and the only reading other verifiers share when they do not.
+	 */
+	if (sum_of_bytes_hashed < data_end &&
+	    digest_range(ctx, img, sum_of_bytes_hashed, data_end) < 0)
 		goto out;
 
 	if (EVP_DigestFinal_ex(ctx, out, out_len) == 1)

@@ -72,9 +72,10 @@ int pe_add_section(const uint8_t *data, size_t size, const char *name, const uin
 	opt = data + img->optional_header_offset;
 	file_align = read_le32(opt + OPT_FILE_ALIGNMENT);
 	section_align = read_le32(opt + OPT_SECTION_ALIGNMENT);
-	if (!file_align || (file_align & (file_align - 1)) || !section_align ||
-	    (section_align & (section_align - 1))) {
-		*reason = "FileAlignment or SectionAlignment is not a power of two";
+	/* the PE/COFF specification's bounds: 512 to 64 KiB, a power of two */
+	if (file_align < 512 || file_align > 65536 || (file_align & (file_align - 1)) ||
+	    section_align < file_align || (section_align & (section_align - 1))) {
+		*reason = "FileAlignment or SectionAlignment out of the specification's bounds";
 		goto done;
 	}
 

@@ -190,6 +190,39 @@ if [[ -s $kernel ]] && tests/qemu/debian-kernel.sh --as-shipped "$work/kernel.de
 		sbverify $? "$work/kernel.debian.efi"
 fi
 
+# ---- a gap between sections ------------------------------------------------------
+# Data after the last section (objcopy's COFF symbol table) and then one more
+# section: the Authenticode specification hashes the remainder from
+# SUM_OF_BYTES_HASHED, not from the end of the last section; sbsign and the
+# firmware do, and so must lockshim.
+objcopy -j .text -j .data -j .dynamic -j .rodata -j .rela -j .reloc -j .sbat \
+	--target efi-app-x86_64 --subsystem=10 "$BUILD/mmx64.so" "$work/gap.base.efi" 2>/dev/null &&
+	python3 - "$work/gap.base.efi" "$work/gap.unsigned.efi" <<'PY' &&
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+pe = struct.unpack_from("<I", d, 0x3c)[0]
+coff, n = pe + 4, struct.unpack_from("<H", d, pe + 6)[0]
+opt = coff + 20
+table = opt + struct.unpack_from("<H", d, coff + 16)[0]
+falign, salign = struct.unpack_from("<I", d, opt + 36)[0], struct.unpack_from("<I", d, opt + 32)[0]
+assert struct.unpack_from("<I", d, coff + 8)[0], "expected a COFF symbol table after the sections"
+raw = -(-len(d) // falign) * falign
+d += bytes(raw - len(d)) + b"gap test\n" + bytes(falign - 9)
+va = -(-struct.unpack_from("<I", d, opt + 56)[0] // salign) * salign
+struct.pack_into("<8sIIIIIIHHI", d, table + 40 * n, b".gap", 9, va, falign, raw, 0, 0, 0, 0, 0x40000040)
+struct.pack_into("<H", d, coff + 2, n + 1)
+struct.pack_into("<I", d, opt + 56, va + salign)
+open(sys.argv[2], "wb").write(d)
+PY
+	sign sbsign vendor "$work/gap.unsigned.efi" "$work/gap.sbsign.vendor.efi" >/dev/null 2>&1 ||
+	not_ok "interop: could not make an image with a gap between sections"
+if [[ -f $work/gap.sbsign.vendor.efi ]]; then
+	sbverify --cert "$pki/vendor.crt" "$work/gap.sbsign.vendor.efi" >/dev/null 2>&1
+	agree "interop: gap between sections: lockshim agrees with sbverify" sbverify $? "$work/gap.sbsign.vendor.efi"
+	expect 0 "$allowed_by_vendor" "interop: gap between sections: signed by the vendor, allowed" -- \
+		verify --vendor-cert "$pki/vendor.der" "$work/gap.sbsign.vendor.efi"
+fi
+
 # ---- nested signatures -----------------------------------------------------------
 for base in "${bases[@]}"; do
 	for outer in rogue vendor; do

@@ -9,7 +9,7 @@
 #   make fuzz-clean      forget the grown corpora, logs and crash files
 #
 # Committed:  tests/fuzz/fuzz_*.c, fuzz_cert.h and corpus/<target>/ (both from
-#             tests/fuzz/make-corpus.sh)
+#             tests/fuzz/make-corpus.sh; corpus/fuzz_sbat/ from make-sbat-corpus.sh)
 # Not:        $(BUILD)/fuzz/<target>             the fuzzers
 #             $(BUILD)/fuzz/corpus/<target>/     the committed seeds + what fuzzing added
 #             $(BUILD)/fuzz/artifacts/<target>/  crash-*, leak-*, timeout-* reproducers
@@ -23,7 +23,7 @@ FUZZ_MAX_LEN ?= 65536
 FUZZ_TIMEOUT ?= 10
 FUZZ_RSS_MB  ?= 2048
 FUZZ_FLAGS   ?=
-FUZZ_ALL_TARGETS := fuzz_pe fuzz_esl fuzz_verify
+FUZZ_ALL_TARGETS := fuzz_pe fuzz_esl fuzz_verify fuzz_sbat
 FUZZ_TARGETS ?= $(FUZZ_ALL_TARGETS)
 
 FUZZ_DIR      := $(BUILD)/fuzz
@@ -35,6 +35,7 @@ FUZZ_LIBS      = $(or $(HOST_LIBS),-lcrypto)
 # The core sources each target links.
 fuzz_pe_SRCS     := src/pe.c src/authenticode.c
 fuzz_esl_SRCS    := src/signature_list.c
+fuzz_sbat_SRCS   := src/sbat.c src/sbat_level.c
 fuzz_verify_SRCS = $(sort $(or $(CORE_SRCS),src/pe.c src/authenticode.c src/verify.c) \
                       src/pe.c src/authenticode.c src/signature_list.c src/verify.c)
 

@@ -11,7 +11,9 @@
  * verdict: every field is set, its strings are terminated, the message is
  * not empty; an allowed image names "vendor" (the only list that trusts
  * anything), is signed, and is never one whose SHA-256 Authenticode digest
- * is in dbx.
+ * is in dbx. Each input is decided twice: without SBAT, and with a fixed
+ * SbatLevel; SBAT only ever refuses, so an image allowed with it is allowed
+ * without it, and carries a .sbat section.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,17 +26,21 @@
 #include "fuzz.h"
 #include "fuzz_cert.h"
 #include "pe.h"
+#include "sbat.h"
 #include "signature_list.h"
 #include "verify.h"
 
 
-static struct verify_policy policy;
+static struct verify_policy policy, policy_sbat; /* the same lists; one with a level */
+static struct sbat level;
+static const char level_text[] = "sbat,1,2099010100\nlinux,2\nlockshim,1\n";
 static volatile uint8_t sink;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const unsigned char *p = fuzz_vendor_cert;
 	const char *reason = NULL;
+	char why[256];
 	X509 *vendor;
 
 	(void)argc;
@@ -52,6 +58,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz_verify: dbx lists refused: %s\n", reason ? reason : "?");
 		abort();
 	}
+	if (sbat_parse(level_text, sizeof(level_text) - 1, SBAT_LEVEL, &level, why, sizeof(why)) != 0) {
+		fprintf(stderr, "fuzz_verify: level refused: %s\n", why);
+		abort();
+	}
+	policy_sbat = policy;
+	policy_sbat.sbat_level = &level;
 	return 0;
 }
 
@@ -80,12 +92,13 @@ static void check_allowed(const uint8_t *data, size_t size)
 	free(img);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Decide under @p and check the verdict's form; returns whether allowed. */
+static bool decide_checked(const uint8_t *data, size_t size, const struct verify_policy *p)
 {
 	struct verdict v;
 
 	memset(&v, 0xa5, sizeof(v)); /* verify_image must set every field */
-	verify_image(data, size, &policy, &v);
+	verify_image(data, size, p, &v);
 
 	FUZZ_ASSERT(v.allowed == true || v.allowed == false);
 	FUZZ_ASSERT(terminated(v.entry, sizeof(v.entry)));
@@ -98,6 +111,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (v.allowed) {
 		FUZZ_ASSERT(v.list && strcmp(v.list, policy.vendor.name) == 0);
 		check_allowed(data, size);
+	}
+	return v.allowed;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	bool allowed = decide_checked(data, size, &policy);
+
+	if (decide_checked(data, size, &policy_sbat)) {
+		struct pe_image *img = malloc(sizeof(*img));
+		const char *reason;
+
+		FUZZ_ASSERT(allowed);
+		FUZZ_ASSERT(img && pe_parse(data, size, img, &reason) == 0);
+		FUZZ_ASSERT(pe_find_section(img, ".sbat"));
+		free(img);
 	}
 	return 0;
 }

@@ -4,9 +4,11 @@
 #   tests/fuzz/make-corpus.sh
 #
 # writes tests/fuzz/corpus/{fuzz_pe,fuzz_verify,fuzz_esl}/ (all but the
-# regress-* files there, which fuzzing found) and tests/fuzz/fuzz_cert.h. Both are committed test data; run this only to
-# change them. Every key is made here, used to sign the seeds and deleted:
-# no private key is ever written under tests/. A rerun makes new keys, so
+# regress-* files there, which fuzzing found) and tests/fuzz/fuzz_cert.h,
+# then runs tests/fuzz/make-sbat-corpus.sh (corpus/fuzz_sbat/, no keys).
+# All are committed test data; run this only to change them. Every key is
+# made here, used to sign the seeds and deleted: no private key is ever
+# written under tests/. A rerun makes new keys, so
 # all signed seeds and fuzz_cert.h change together (they must: fuzz_verify
 # trusts the vendor certificate that signed its seeds).
 #
@@ -251,7 +253,7 @@ cp dbx.esl esl/dbx.esl
 cd - >/dev/null
 # regress-* files are kept: inputs fuzzing found that once crashed or leaked
 mkdir -p "$out/corpus/fuzz_pe" "$out/corpus/fuzz_verify" "$out/corpus/fuzz_esl"
-find "$out/corpus" -type f ! -name 'regress-*' -delete
+find "$out/corpus/fuzz_pe" "$out/corpus/fuzz_verify" "$out/corpus/fuzz_esl" -type f ! -name 'regress-*' -delete
 for f in unsigned vendor rogue rogue-then-vendor chain revoked revoked-cert tampered \
 	 trailing-signed bss-signed nosecdir garbage-cert vendor-sha384 vendor-sha512 \
 	 nested-vendor-in-rogue nested-revoked-in-vendor; do
@@ -290,4 +292,5 @@ print("""/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 #endif""" % (array("fuzz_vendor_cert", sys.argv[1]), array("fuzz_dbx_esl", sys.argv[2])))
 PY
 
+tests/fuzz/make-sbat-corpus.sh
 du -b "$out/corpus"/* | sed 's/^/make-corpus: /'

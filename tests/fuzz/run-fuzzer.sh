@@ -28,6 +28,7 @@ mkdir -p "$corpus" "$artifacts"
 case $target in
 fuzz_pe | fuzz_verify) dict=tests/fuzz/pe.dict ;;
 fuzz_esl) dict=tests/fuzz/esl.dict ;;
+fuzz_sbat) dict=tests/fuzz/sbat.dict ;;
 *) dict= ;;
 esac
 

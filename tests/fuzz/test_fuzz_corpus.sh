@@ -3,7 +3,7 @@
 # (tests/fuzz/corpus/<target>/), which must neither crash nor leak. One TAP
 # line per target, as tests/run.sh counts them:
 #
-#   tests/fuzz/test_fuzz_corpus.sh [TARGET...]     (default: all three)
+#   tests/fuzz/test_fuzz_corpus.sh [TARGET...]     (default: all of them)
 #
 # The fuzzers are built by `make fuzz-build` into $BUILD/fuzz/ (BUILD=build).
 set -uo pipefail
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 
 BUILD=${BUILD:-build}
 targets=("$@")
-(( ${#targets[@]} )) || targets=(fuzz_pe fuzz_esl fuzz_verify)
+(( ${#targets[@]} )) || targets=(fuzz_pe fuzz_esl fuzz_verify fuzz_sbat)
 failed=0
 
 for t in "${targets[@]}"; do
