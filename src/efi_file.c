@@ -63,6 +63,9 @@ EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, void **data, UIN
 			break;
 		}
 		done += chunk;
+		/* a large file on a slow disk: say how far it got, once per chunk */
+		if (*size > READ_CHUNK)
+			Print(L"lockshim: %s: %ld of %ld MiB read\n", path, done >> 20, *size >> 20);
 	}
 	if (EFI_ERROR(status)) {
 		efi_file_free(*data, *size);

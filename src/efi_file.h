@@ -11,7 +11,8 @@
  * Read @path (absolute, backslash-separated) from the file system on @device
  * into pages allocated here. On success *@data and *@size describe the file;
  * release with efi_file_free(*@data, *@size). Returns EFI_NOT_FOUND when the
- * file does not exist.
+ * file does not exist. One pass, in 16 MiB reads, into the buffer the image
+ * is then hashed and loaded from; past one read, progress is printed.
  */
 EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, void **data, UINTN *size);
 void efi_file_free(void *data, UINTN size);
