@@ -4,6 +4,8 @@
 #   make check           every test (unit and QEMU), closing with "N passed, N failed"
 #   make demo            boot firmware -> lockshim -> kernel in QEMU, console visible
 #   make fuzz            run each libFuzzer target for FUZZ_SECONDS (60)
+#   make bench           figures: throughput, boot overhead and sizes beside
+#                        rhboot/shim 16.1 (build/bench.json); never a test
 #   make VENDOR_CERT=f   embed f (DER) as the vendor certificate instead of the test one
 #
 # Where each artifact comes from:
@@ -68,18 +70,21 @@ EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
 EFI_LDS := $(BUILD)/efi/elf_x86_64_efi.lds
 EFI_LDS_RULE_DEFINED := 1
 EFI_PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela \
-                   -j '.rel.*' -j '.rela.*' -j .reloc -j .sbat -j .sbatlevel
+                   -j '.rel.*' -j '.rela.*' -j .relr -j .reloc -j .sbat -j .sbatlevel
 
 -include lib/crypto/crypto.mk
 
 EFI_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/efi/%.o) $(EFI_SRCS:src/%.c=$(BUILD)/efi/%.o) \
             $(EFI_ASM:src/%.S=$(BUILD)/efi/%.o)
 
-$(EFI_LDS): $(EFI_LIBDIR)/elf_x86_64_efi.lds
+# .relr: the packed relocations (DT_RELR, CRYPTO_EFI_RELR_LDFLAGS), an
+# output section of their own (ld derives the dynamic tags from it).
+$(EFI_LDS): $(EFI_LIBDIR)/elf_x86_64_efi.lds Makefile
 	@mkdir -p $(@D)
 	sed -e 's/\*(\.bss)/*(.bss .bss.*)/' \
 	    -e 's/\*(\.reloc)/KEEP(*(.reloc))/' \
-	    -e '/^  _data_size = /a\  . = ALIGN(4096);\n  .sbat : { _sbat = .; KEEP(*(.sbat)) _esbat = .; }\n  .sbatlevel : { KEEP(*(.sbatlevel)) }' \
+	    -e '/^  \.dynsym /i\  .relr : { *(.relr.dyn) }\n  . = ALIGN(4096);' \
+	    -e '/^  _data_size = /a\  . = ALIGN(4096);\n  .sbat : { _sbat = .; KEEP(*(.sbat)) _esbat = .; }\n  . = ALIGN(4096);\n  .sbatlevel : { KEEP(*(.sbatlevel)) }' \
 	    $< > $@
 
 # EFI_TEST_CFLAGS: test builds only, in their own BUILD directory, e.g.
@@ -121,17 +126,21 @@ $(BUILD)/efi/sbat_data.o $(BUILD)/host/sbat_data.o: src/sbat_data.S $(SBAT_CSV) 
 	$(CC) -c $(SBAT_ASFLAGS) $< -o $@
 
 $(BUILD)/lockshimx64.so: $(EFI_OBJS) $(EFI_LDS) $(CRYPTO_EFI_LIB) $(LIBC_EFI_LIB)
-	$(LD) $(EFI_LDFLAGS) -T $(EFI_LDS) $(EFI_LIBDIR)/crt0-efi-x86_64.o $(EFI_OBJS) \
-	    $(CRYPTO_EFI_LIBS) -L$(EFI_LIBDIR) -lefi -lgnuefi \
+	$(LD) $(EFI_LDFLAGS) $(CRYPTO_EFI_RELR_LDFLAGS) -T $(EFI_LDS) $(EFI_LIBDIR)/crt0-efi-x86_64.o \
+	    $(EFI_OBJS) $(CRYPTO_EFI_LIBS) -L$(EFI_LIBDIR) -lefi -lgnuefi \
 	    $(shell $(CC) -print-libgcc-file-name) -o $@
+	@$(CRYPTO_DIR)/check-pe-sections.sh $@ $(EFI_PE_SECTIONS) && \
+	    $(CRYPTO_DIR)/check-efi-relocs.sh $@ || { rm -f $@; exit 1; }
 
 MM_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/efi/%.o) $(MM_SRCS:src/%.c=$(BUILD)/efi/%.o) \
            $(BUILD)/efi/sbat_data.o
 
 $(BUILD)/mmx64.so: $(MM_OBJS) $(EFI_LDS) $(CRYPTO_EFI_LIB) $(LIBC_EFI_LIB)
-	$(LD) $(EFI_LDFLAGS) -T $(EFI_LDS) $(EFI_LIBDIR)/crt0-efi-x86_64.o $(MM_OBJS) \
-	    $(CRYPTO_EFI_LIBS) -L$(EFI_LIBDIR) -lefi -lgnuefi \
+	$(LD) $(EFI_LDFLAGS) $(CRYPTO_EFI_RELR_LDFLAGS) -T $(EFI_LDS) $(EFI_LIBDIR)/crt0-efi-x86_64.o \
+	    $(MM_OBJS) $(CRYPTO_EFI_LIBS) -L$(EFI_LIBDIR) -lefi -lgnuefi \
 	    $(shell $(CC) -print-libgcc-file-name) -o $@
+	@$(CRYPTO_DIR)/check-pe-sections.sh $@ $(EFI_PE_SECTIONS) && \
+	    $(CRYPTO_DIR)/check-efi-relocs.sh $@ || { rm -f $@; exit 1; }
 
 # --strip-all: no COFF symbol table in the image (the firmware never reads
 # it; it was 190 KB of lockshimx64.efi); the .so keeps the symbols for gdb.
@@ -205,6 +214,14 @@ clean:
 
 # libFuzzer targets over the core (make fuzz, make fuzz-build): tests/fuzz/.
 include tests/fuzz/fuzz.mk
+
+# Host throughput harness for make bench (bench-verify-tools): tests/bench/bench.mk.
+include tests/bench/bench.mk
+
+# Benchmarks: not part of make check, and they never fail the build.
+.PHONY: bench
+bench: all bench-verify-tools
+	tests/bench/bench.sh
 
 .PHONY: FORCE
 FORCE:

@@ -7,6 +7,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "cpu_features.h"
 #include "efi_file.h"
 #include "efi_handoff.h"
 #include "efi_initrd.h"
@@ -248,9 +249,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	UINTN kernel_size = 0;
 	EFI_STATUS status;
 
+	char cpu[CRYPTO_CPU_DESCRIBE_SIZE];
+
 	InitializeLib(image, system_table);
+	crypto_cpu_init(); /* no constructors under UEFI: before any OpenSSL call */
 	verify_policy_init(&policy);
 	Print(L"lockshim %a\n", LOCKSHIM_VERSION);
+	Print(L"lockshim: crypto: %a\n", crypto_cpu_describe(cpu, sizeof(cpu)));
 	read_secure_boot_state(&sb);
 	Print(L"lockshim: SecureBoot=%d SetupMode=%d\n", sb.secure_boot, sb.setup_mode);
 	if (sb.insecure)

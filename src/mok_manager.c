@@ -19,6 +19,7 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
+#include "cpu_features.h"
 #include "efi_console.h"
 #include "efi_file.h"
 #include "efi_policy.h"
@@ -504,6 +505,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	BOOLEAN changed = FALSE, any = FALSE;
 
 	InitializeLib(image, system_table);
+	crypto_cpu_init(); /* no constructors under UEFI: before any OpenSSL call */
 	Print(L"lockshim MOK manager %a\n", LOCKSHIM_VERSION);
 
 	for (UINTN i = 0; i < 4; i++) {

@@ -9,7 +9,7 @@
 # Environment (all optional):
 #   BUILD          build directory                         (default: build)
 #   CACHE_DIR      cache root (${XDG_CACHE_HOME:-$HOME/.cache}/lockshim)
-#   CRYPTO_ASM     0 = no-asm build (only mode implemented so far)
+#   CRYPTO_ASM     1 = x86_64 assembly (default), 0 = portable C (no-asm)
 #   CRYPTO_JOBS    parallel jobs for the OpenSSL build     (default: 2)
 #   CRYPTO_REFRESH 1 = fetch the source again (picks up a new Debian upload)
 #
@@ -19,16 +19,17 @@
 #   $CACHE_DIR/openssl-<key>/         libcrypto.a, include/, BUILDINFO
 #   $BUILD/crypto/libcrypto.a, include/   copies the Makefile uses
 #
-# <key> hashes the Debian source version and .dsc, the Configure options, the
-# compile flags, the compiler and this script and the prelude, so a change to
-# any of them builds a new entry. A warm run (entry present) calls no apt.
+# <key> hashes the Debian source version and .dsc, the Configure target and
+# options (so CRYPTO_ASM), the compile flags, the compiler, this script and
+# the files it applies (prelude, target, patch), so a change to any of them
+# builds a new entry. A warm run (entry present) calls no apt.
 # Entries appear atomically: built in a temporary directory, then renamed.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 BUILD=${BUILD:-build}
 CACHE_DIR=${CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/lockshim}
-CRYPTO_ASM=${CRYPTO_ASM:-0}
+CRYPTO_ASM=${CRYPTO_ASM:-1}
 CRYPTO_JOBS=${CRYPTO_JOBS:-2}
 CRYPTO_REFRESH=${CRYPTO_REFRESH:-0}
 
@@ -46,7 +47,6 @@ log() { printf 'crypto: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 # ---------------------------------------------------------------- recipe
-TARGET=UEFI-x86_64
 CONFIG_OPTS=(
 	--with-rand-seed=none
 	no-shared
@@ -60,19 +60,41 @@ CONFIG_OPTS=(
 	no-chacha no-poly1305 no-ocb no-siv no-cmac no-scrypt
 	no-cms no-cmp no-ct no-ocsp no-ts no-srp no-psk no-comp no-rfc3779
 	no-ssl no-tls no-dtls no-nextprotoneg no-srtp no-ssl-trace
-	no-filenames no-fips
+	no-filenames no-fips no-err
 )
-if [[ $CRYPTO_ASM == 0 ]]; then
-	CONFIG_OPTS+=(no-asm)
-else
-	die "CRYPTO_ASM=$CRYPTO_ASM: only the no-asm build (CRYPTO_ASM=0) exists so far"
-fi
 # Compile flags for every OpenSSL object; the prelude is force-included on top.
-CFLAGS_BASE="-O2 -fpic -fshort-wchar -mno-red-zone -ffreestanding -fno-stack-protector -fno-strict-aliasing -ffunction-sections -fdata-sections -Wno-unused-parameter"
+# LOCKSHIM_VERIFY_ONLY switches on openssl-verify-only.patch (below).
+CFLAGS_COMMON="-fpic -fshort-wchar -mno-red-zone -ffreestanding -fno-stack-protector -fno-strict-aliasing -ffunction-sections -fdata-sections -Wno-unused-parameter -DLOCKSHIM_VERIFY_ONLY"
+# CRYPTO_ASM=1: OpenSSL's x86_64 perlasm in its ELF/GAS flavour (System V
+# ABI, like the C around it), through our target uefi-x86_64-elf.conf
+# (OpenSSL's UEFI-x86_64 would emit nasm for the Microsoft ABI). The hot
+# paths (SHA-2, bignum) are then assembly, so the C is compiled for size.
+# CRYPTO_ASM=0: portable C, compiled for speed (its SHA-2 is C).
+ASM_CONF=uefi-x86_64-elf.conf
+case $CRYPTO_ASM in
+1)
+	TARGET=lockshim-UEFI-x86_64-elf
+	CONFIG_OPTS+=("--config=../$ASM_CONF")
+	CFLAGS_BASE="-Os $CFLAGS_COMMON"
+	;;
+0)
+	TARGET=UEFI-x86_64
+	CONFIG_OPTS+=(no-asm)
+	CFLAGS_BASE="-O2 $CFLAGS_COMMON"
+	;;
+*) die "CRYPTO_ASM=$CRYPTO_ASM: use 1 (x86_64 assembly) or 0 (portable C)" ;;
+esac
+# Applied to the unpacked source, after Debian's patches.
+PATCHES=(openssl-verify-only.patch)
 # libefi.a defines memcpy/memset (byte loops) in init.o, next to InitializeLib,
 # so libc-efi.a cannot define them too. libcrypto's calls are renamed to the
 # word-wise versions in lib/crypto/libc instead.
 REDEFINE_SYMS=(memcpy=lockshim_memcpy memset=lockshim_memset)
+# Sections the perlasm objects carry that mean nothing in a PE image: .init
+# (x86_64cpuid's constructor call to OPENSSL_cpuid_setup; nothing runs .init
+# under UEFI, crypto_cpu_init() makes that call) and .note.gnu.property (the
+# CET marking; allocated, so it would also trip check-pe-sections.sh).
+REMOVE_SECTIONS=(.init .note.gnu.property)
 
 # ---------------------------------------------------------------- source
 apt_fetch() {
@@ -108,9 +130,14 @@ build_entry() {
 	trap "rm -rf '$work'" EXIT
 	local blog=$OUT/openssl-build.log
 	log "building libcrypto ($TARGET, key $key), log: $blog"
-	cp "$here/uefi-prelude.h" "$work/uefi-prelude.h"
+	cp "$here/uefi-prelude.h" "$here/$ASM_CONF" "$work/"
 	dpkg-source -x "$dsc" "$work/src" >"$blog" 2>&1 ||
 		{ tail -20 "$blog" >&2; die "dpkg-source -x failed"; }
+	local p
+	for p in "${PATCHES[@]}"; do
+		patch -d "$work/src" -p1 --fuzz=0 --no-backup-if-mismatch <"$here/$p" >>"$blog" 2>&1 ||
+			{ tail -20 "$blog" >&2; die "$p does not apply to openssl $version"; }
+	done
 	# Relative path (OpenSSL compiles from the top of its tree) and a fixed
 	# build date keep the archive byte-for-byte reproducible.
 	cflags="$CFLAGS_BASE -include ../uefi-prelude.h"
@@ -125,6 +152,7 @@ build_entry() {
 
 	local syms=() s
 	for s in "${REDEFINE_SYMS[@]}"; do syms+=(--redefine-sym "$s"); done
+	for s in "${REMOVE_SECTIONS[@]}"; do syms+=(--remove-section "$s"); done
 	objcopy "${syms[@]}" "$work/src/libcrypto.a" "$work/libcrypto.a"
 
 	entry_tmp=$(mktemp -d "$CACHE_DIR/.openssl-$key.XXXXXX")
@@ -170,11 +198,14 @@ recipe=$(
 		"configure=${CONFIG_OPTS[*]}" \
 		"cflags=$CFLAGS_BASE -include ../uefi-prelude.h" \
 		"redefine=${REDEFINE_SYMS[*]}" \
+		"remove-sections=${REMOVE_SECTIONS[*]}" \
 		"asm=$CRYPTO_ASM" \
 		"cc=$(gcc --version | head -1)" \
 		"binutils=$(objcopy --version | head -1)" \
 		"build.sh=$(sha256sum <"$here/build.sh" | cut -d' ' -f1)" \
-		"uefi-prelude.h=$(sha256sum <"$here/uefi-prelude.h" | cut -d' ' -f1)"
+		"uefi-prelude.h=$(sha256sum <"$here/uefi-prelude.h" | cut -d' ' -f1)" \
+		"$ASM_CONF=$(sha256sum <"$here/$ASM_CONF" | cut -d' ' -f1)" \
+		"patches=$(cd "$here" && sha256sum "${PATCHES[@]}" | cut -d' ' -f1 | tr '\n' ' ')"
 )
 key=$(sha256sum <<<"$recipe" | cut -c1-16)
 entry=$CACHE_DIR/openssl-$key

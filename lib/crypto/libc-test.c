@@ -43,6 +43,7 @@ char *t_strpbrk(const char *, const char *);
 char *t_strstr(const char *, const char *);
 long t_strtol(const char *, char **, int);
 unsigned long t_strtoul(const char *, char **, int);
+int t_atoi(const char *);
 void t_qsort(void *, size_t, size_t, int (*)(const void *, const void *));
 time_t t_time(time_t *);
 struct tm *t_gmtime_r(const time_t *, struct tm *);
@@ -277,6 +278,18 @@ static void test_strtol(void)
 	CHECK(t_strtol("12", NULL, 10) == 12, "strtol with NULL endptr");
 }
 
+static void test_atoi(void)
+{
+	static const char *const cases[] = {
+		"0", "123", "  \t-42xyz", "+7", "-", "", "0x1f", "017", "2147483647", "-2147483648",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(t_atoi(cases[i]) == atoi(cases[i]), "atoi(\"%s\"): %d/%d", cases[i],
+		      t_atoi(cases[i]), atoi(cases[i]));
+}
+
 static void test_sscanf(void)
 {
 	static const char *ips[] = { "1.2.3.4", "255.255.255.255", "1.2.3", "", "   ", "a.b.c.d",
@@ -488,6 +501,7 @@ int main(void)
 	test_malloc();
 	test_mem_str();
 	test_strtol();
+	test_atoi();
 	test_sscanf();
 	test_qsort();
 	test_time();

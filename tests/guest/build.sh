@@ -6,6 +6,8 @@
 #   OUTDIR/probe        tests/guest/probe.c, static (host gcc -static, glibc)
 #   OUTDIR/launch.efi   tests/guest/launch.c, a UEFI application (gnu-efi),
 #                       unsigned (the tests sign copies as they need)
+#   OUTDIR/tsc_payload.efi  tests/guest/tsc_payload.c, likewise (make bench);
+#   OUTDIR/tsc_payload_12m.efi  the same with 12 MiB of read-only ballast
 #
 # Each is rebuilt only when its source (or this script) is newer. Prints
 # nothing but errors.
@@ -32,18 +34,24 @@ fi
 EFI_INC=/usr/include/efi
 EFI_LIB=/usr/lib
 [[ -f $EFI_INC/efi.h && -f $EFI_LIB/crt0-efi-x86_64.o ]] || die "gnu-efi missing (apt-get install gnu-efi)"
-if newer "$out/launch.efi" tests/guest/launch.c tests/guest/build.sh; then
-	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter -fpic -fshort-wchar \
+# efi_app NAME SRC [CFLAGS...]: tests/guest/SRC.c -> $out/NAME.efi
+efi_app() {
+	local name=$1 src=tests/guest/$2.c; shift 2
+	newer "$out/$name.efi" "$src" tests/guest/build.sh || return 0
+	gcc "$@" -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter -fpic -fshort-wchar \
 		-mno-red-zone -ffreestanding -fno-stack-protector -fno-strict-aliasing \
 		-DGNU_EFI_USE_MS_ABI -maccumulate-outgoing-args \
 		-I"$EFI_INC" -I"$EFI_INC/x86_64" -I"$EFI_INC/protocol" \
-		-c tests/guest/launch.c -o "$out/launch.o"
+		-c "$src" -o "$out/$name.o"
 	ld -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
-		-T "$EFI_LIB/elf_x86_64_efi.lds" "$EFI_LIB/crt0-efi-x86_64.o" "$out/launch.o" \
-		-L"$EFI_LIB" -lefi -lgnuefi "$(gcc -print-libgcc-file-name)" -o "$out/launch.so"
+		-T "$EFI_LIB/elf_x86_64_efi.lds" "$EFI_LIB/crt0-efi-x86_64.o" "$out/$name.o" \
+		-L"$EFI_LIB" -lefi -lgnuefi "$(gcc -print-libgcc-file-name)" -o "$out/$name.so"
 	objcopy -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela \
-		-j '.rel.*' -j '.rela.*' -j .reloc --target efi-app-x86_64 --subsystem=10 \
-		"$out/launch.so" "$out/launch.efi.tmp"
-	rm -f "$out/launch.o" "$out/launch.so"
-	mv "$out/launch.efi.tmp" "$out/launch.efi"
-fi
+		-j '.rel.*' -j '.rela.*' -j .reloc --strip-all --target efi-app-x86_64 --subsystem=10 \
+		"$out/$name.so" "$out/$name.efi.tmp"
+	rm -f "$out/$name.o" "$out/$name.so"
+	mv "$out/$name.efi.tmp" "$out/$name.efi"
+}
+efi_app launch launch
+efi_app tsc_payload tsc_payload
+efi_app tsc_payload_12m tsc_payload -DBALLAST_BYTES=12582912

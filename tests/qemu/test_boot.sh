@@ -19,6 +19,10 @@
 #   sb_rogue_kernel_refused     c: SB on, kernel signed by a key trusted nowhere
 #   sb_unsigned_lockshim_refused d: SB on, lockshim unsigned: OVMF refuses it
 #   sb_off_unsigned_kernel_boots e: SB off (setup mode), kernel unsigned
+#   sb_cpu_max_simd_crypto      a, on QEMU's `-cpu max` (SSSE3, AVX...): lockshim's
+#                               SHA-256 takes the SSSE3 assembly, and not AVX,
+#                               whose state OVMF leaves disabled (XCR0); with
+#                               CRYPTO_ASM=0 in the environment, the portable C
 #
 # Can also be sourced (demo.sh does): then it only defines the functions.
 
@@ -43,6 +47,7 @@ SCENARIOS=(
 	sb_rogue_kernel_refused
 	sb_unsigned_lockshim_refused
 	sb_off_unsigned_kernel_boots
+	sb_cpu_max_simd_crypto
 	outside_vendor_kernel_boots
 	outside_vendor_refuses_test_vendor
 )
@@ -116,6 +121,8 @@ outside_vendor_refuses_test_vendor() {
 # boot_lockshim NAME VARS LOCKSHIM KERNEL GRACE STOP...
 # ESP with LOCKSHIM as BOOTX64.EFI, KERNEL as vmlinuz.efi and the test
 # initrd, booted with VARS; the log is $BOOT_LOGS/NAME.log (also $LOG).
+# Extra QEMU arguments: the array BOOT_QEMU_ARGS.
+BOOT_QEMU_ARGS=()
 boot_lockshim() {
 	local name=$1 vars=$2 loader=$3 kernel=$4 grace=$5; shift 5
 	local -a stops=() tee=()
@@ -128,7 +135,7 @@ boot_lockshim() {
 		build/initramfs/initrd.img EFI/BOOT/initrd.img || return 1
 	run_qemu --esp "$BOOT_WORK/$name.img" --vars "$vars" \
 		--log "$BOOT_LOGS/$name.log" --timeout "$QEMU_TIMEOUT" \
-		--grace "$grace" "${stops[@]}" "${tee[@]}"
+		--grace "$grace" "${stops[@]}" "${tee[@]}" -- "${BOOT_QEMU_ARGS[@]}"
 	local rc=$?
 	rm -f "$BOOT_WORK/$name.img"
 	echo "# $name: QEMU $QEMU_OUTCOME${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/} after ${QEMU_ELAPSED}s" >&2
@@ -219,6 +226,25 @@ sb_off_unsigned_kernel_boots() {
 		expect_log -F "$MARKER" &&
 		expect_order -F 'lockshim: Secure Boot is off' "lockshim: booting $KPATH" &&
 		expect_order -F "lockshim: booting $KPATH" "$MARKER"
+}
+
+# f. The same boot as a. on a CPU with SIMD extensions.
+sb_cpu_max_simd_crypto() {
+	BOOT_QEMU_ARGS=(-cpu max)
+	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 0.5 \
+		'LOCKSHIM-TEST-DONE' 'lockshim: refusing' 'No bootable option'
+	local rc=$?
+	BOOT_QEMU_ARGS=()
+	(( rc == 0 )) || return 1
+	if [[ ${CRYPTO_ASM:-1} == 0 ]]; then # make check CRYPTO_ASM=0: the portable build
+		expect_log -F 'lockshim: crypto: portable C (no-asm build)' || return 1
+	else
+		expect_log 'lockshim: crypto: x86_64 asm: .*SSSE3.*; SHA-256 via (SSSE3|SHA-NI); AVX off \(XCR0\)' ||
+			return 1
+	fi
+	expect_log -F "lockshim: booting $KPATH: signed by /CN=lockshim test vendor" &&
+		expect_log -F "$MARKER"
 }
 
 BOOT_PASSED=0 BOOT_FAILED=0

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/*
+ * Which CPU features libcrypto's assembly may use, in the UEFI build
+ * (libc-efi.a, built from lib/crypto/cpu_features.c).
+ *
+ * OpenSSL detects the CPU in OPENSSL_cpuid_setup(), which an ELF program
+ * runs as a constructor; nothing runs constructors under UEFI, so the loader
+ * calls crypto_cpu_init() itself, before its first OpenSSL call. Until then
+ * the assembly takes its plain x86_64 paths (correct, slower).
+ */
+#ifndef LOCKSHIM_CRYPTO_CPU_FEATURES_H
+#define LOCKSHIM_CRYPTO_CPU_FEATURES_H
+
+#include <stddef.h>
+
+/* Enough for any crypto_cpu_describe() text. */
+#define CRYPTO_CPU_DESCRIBE_SIZE 160
+
+/*
+ * Detects the CPU's features for libcrypto and keeps only those the
+ * firmware has enabled: SHA-NI, SSSE3 and the other SSE-era extensions
+ * always; AVX, AVX2 and AVX-512 only when CR4.OSXSAVE is set and XCR0
+ * enables their register state. Idempotent; does nothing in the portable C
+ * (CRYPTO_ASM=0) build.
+ */
+void crypto_cpu_init(void);
+
+/*
+ * Writes a one-line description of what libcrypto will use into buf (always
+ * NUL-terminated, truncated to size) and returns buf, e.g.
+ *   "x86_64 asm: SHA-NI SSSE3 BMI2 ADX; SHA-256 via SHA-NI; AVX off (XCR0)"
+ *   "portable C (no-asm build)"
+ */
+char *crypto_cpu_describe(char *buf, size_t size);
+
+#endif

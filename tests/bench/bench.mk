@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
+#
+# Host throughput harness for `make bench`, included by the root Makefile:
+#
+#   make bench-verify-tools   $(BUILD)/bench/bench_verify-{asm,noasm,system}
+#   tests/bench/mkimage.sh 12 OUT       a signed 12 MiB test image
+#   tests/bench/verify_throughput.sh    both images, every variant, the ratios
+#
+# lockshim's verification core (CORE_SRCS) and tests/bench/bench_verify.c,
+# linked as host programs against
+#   -asm     the libcrypto.a built for UEFI with assembly (CRYPTO_ASM=1)
+#   -noasm   the libcrypto.a built for UEFI without (CRYPTO_ASM=0)
+#   -system  the system's libcrypto (the CPU's reference)
+# The UEFI archives are x86_64 ELF objects that call only the C library
+# subset lib/crypto/libc provides; glibc provides it on the host, except the
+# word-wise lockshim_memcpy/lockshim_memset their memcpy/memset calls were
+# renamed to and the RAND seeding hooks, which come from lib/crypto/libc as
+# in the loader (with efi_globals.c standing in for the firmware). Each variant
+# takes its cache entry through lib/crypto/build.sh with its own BUILD
+# ($(BUILD)/bench/<variant>/crypto), so $(BUILD)/crypto is left alone.
+
+BENCH_DIR := $(BUILD)/bench
+BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Isrc -Iinclude
+BENCH_UEFI_CFLAGS = $(BENCH_CFLAGS) -DBENCH_UEFI_CRYPTO -include $(CRYPTO_DIR)/uefi-prelude.h \
+	-I$(BENCH_DIR)/$*/crypto/include -I$(CRYPTO_DIR)
+
+.PHONY: bench-verify-tools
+bench-verify-tools: $(BENCH_DIR)/bench_verify-asm $(BENCH_DIR)/bench_verify-noasm \
+	$(BENCH_DIR)/bench_verify-system
+
+$(BENCH_DIR)/asm/crypto/libcrypto.a: crypto-always
+	+@BUILD='$(BENCH_DIR)/asm' CACHE_DIR='$(CACHE_DIR)' CRYPTO_ASM=1 \
+		CRYPTO_JOBS='$(CRYPTO_JOBS)' $(CRYPTO_DIR)/build.sh
+$(BENCH_DIR)/noasm/crypto/libcrypto.a: crypto-always
+	+@BUILD='$(BENCH_DIR)/noasm' CACHE_DIR='$(CACHE_DIR)' CRYPTO_ASM=0 \
+		CRYPTO_JOBS='$(CRYPTO_JOBS)' $(CRYPTO_DIR)/build.sh
+
+# $* is the variant (asm, noasm) in these pattern rules.
+$(BENCH_DIR)/%/core/bench_verify.o: tests/bench/bench_verify.c $(BENCH_DIR)/%/crypto/libcrypto.a
+	@mkdir -p $(@D)
+	$(HOST_CC) $(BENCH_UEFI_CFLAGS) -MMD -c $< -o $@
+
+$(BENCH_DIR)/%/core/cpu_features.o: $(CRYPTO_DIR)/cpu_features.c $(BENCH_DIR)/%/crypto/libcrypto.a
+	@mkdir -p $(@D)
+	$(HOST_CC) $(BENCH_UEFI_CFLAGS) -MMD -c $< -o $@
+
+$(BENCH_DIR)/%/core/memcpy.o: $(CRYPTO_DIR)/libc/memcpy.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -fno-builtin -MMD -c $< -o $@
+
+$(BENCH_DIR)/%/core/memset.o: $(CRYPTO_DIR)/libc/memset.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -fno-builtin -MMD -c $< -o $@
+
+# libcrypto's seeding hooks: the loader's, finding no firmware (efi_globals.c).
+$(BENCH_DIR)/%/core/ossl_rand_pool.o: $(CRYPTO_DIR)/libc/ossl_rand_pool.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -DGNU_EFI_USE_MS_ABI -MMD -c $< -o $@
+
+$(BENCH_DIR)/%/core/efi_globals.o: tests/bench/efi_globals.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -DGNU_EFI_USE_MS_ABI -MMD -c $< -o $@
+
+define bench_core_rule
+$(BENCH_DIR)/%/core/$(1).o: src/$(1).c $(BENCH_DIR)/%/crypto/libcrypto.a
+	@mkdir -p $$(@D)
+	$$(HOST_CC) $$(BENCH_UEFI_CFLAGS) -MMD -c $$< -o $$@
+endef
+$(foreach src,$(CORE_SRCS:src/%.c=%),$(eval $(call bench_core_rule,$(src))))
+
+bench_objs = $(addprefix $(BENCH_DIR)/$(1)/core/,$(CORE_SRCS:src/%.c=%.o) bench_verify.o \
+	cpu_features.o memcpy.o memset.o ossl_rand_pool.o efi_globals.o)
+
+$(BENCH_DIR)/bench_verify-asm: $(call bench_objs,asm) $(BENCH_DIR)/asm/crypto/libcrypto.a
+	$(HOST_CC) $^ -o $@
+$(BENCH_DIR)/bench_verify-noasm: $(call bench_objs,noasm) $(BENCH_DIR)/noasm/crypto/libcrypto.a
+	$(HOST_CC) $^ -o $@
+
+# The system's libcrypto: the core objects the CLI uses, and its headers.
+$(BENCH_DIR)/system/bench_verify.o: tests/bench/bench_verify.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(BENCH_CFLAGS) -MMD -c $< -o $@
+$(BENCH_DIR)/bench_verify-system: $(BENCH_DIR)/system/bench_verify.o $(HOST_OBJS)
+	$(HOST_CC) $^ $(HOST_LIBS) -o $@
+
+-include $(wildcard $(BENCH_DIR)/*/core/*.d $(BENCH_DIR)/system/*.d)
