@@ -3,6 +3,12 @@
 # for the platform (PK, KEK, db), lockshim's vendor, a MOK, a revoked key
 # (enrolled in dbx) and a rogue key (trusted nowhere), plus the signed EFI
 # variable payloads that enroll PK, KEK, db and dbx. Never committed.
+#
+# One PKI per machine: it is generated once into the cache
+# (${XDG_CACHE_HOME:-$HOME/.cache}/lockshim/pki-<hash of this script and the
+# tools' versions>, mode 0700) and copied from there, so every clone signs
+# with the same test keys and the OVMF variable stores enrolled with them
+# (tests/qemu/vars.sh, keyed by their contents) stay cached across clones.
 set -euo pipefail
 
 dir=${1:-build/pki}
@@ -10,9 +16,22 @@ dir=${1:-build/pki}
 owner=4c6f636b-5368-696d-5465-737450726f6f
 
 [[ -f $dir/.complete ]] && exit 0
-rm -rf "$dir.tmp"
-mkdir -p "$dir.tmp"
-cd "$dir.tmp"
+
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/lockshim
+key=$({ sha256sum <"$0"; openssl version; dpkg-query -W -f='${Version}\n' efitools 2>/dev/null || true; } |
+	sha256sum | cut -c1-16)
+cached=$cache/pki-$key
+install_from_cache() {
+	rm -rf "$dir.tmp" && cp -a "$cached" "$dir.tmp" && rm -rf "$dir" && mv "$dir.tmp" "$dir"
+}
+if [[ -f $cached/.complete ]]; then
+	install_from_cache
+	exit 0
+fi
+
+mkdir -p "$cache"
+work=$(mktemp -d "$cache/.pki-$key.XXXXXX") # mode 0700
+cd "$work"
 
 for name in PK KEK db vendor mok revoked rogue; do
 	openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 3650 \
@@ -29,5 +48,6 @@ sign-efi-sig-list -k KEK.key -c KEK.crt dbx revoked.esl dbx.auth >/dev/null
 
 touch .complete
 cd - >/dev/null
-rm -rf "$dir"
-mv "$dir.tmp" "$dir"
+# another run may have finished first: keep whichever came first
+mv -T "$work" "$cached" 2>/dev/null || rm -rf "$work"
+install_from_cache
