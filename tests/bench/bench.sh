@@ -61,7 +61,11 @@ echo "== make check"
 check=null
 if [[ -s build/check.json ]]; then
 	check=$(cat build/check.json)
-	python3 -c 'import json, sys; c = json.load(open("build/check.json")); print(f"  last whole run: {c[\"seconds\"] / 60:.1f} min, {c[\"passed\"]} passed, {c[\"failed\"]} failed, finished {c[\"finished\"]}")'
+	python3 - <<'PY'
+import json
+c = json.load(open("build/check.json"))
+print(f"  last whole run: {c['seconds'] / 60:.1f} min, {c['passed']} passed, {c['failed']} failed, finished {c['finished']}")
+PY
 else
 	echo "  not measured: run make check first (it writes build/check.json)"
 fi
