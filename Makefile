@@ -199,10 +199,10 @@ check: bootstrap
 	CHECK_STARTED=$$(cat $(BUILD)/.check-started) tests/run.sh
 
 # The companion kernel (bzImage and test modules), cached by its inputs:
-# kernel/build.sh, the series in kernel/patches, kernel/lockshim.config. The
-# tests boot it with kernel/sbat.csv added as .sbat (build/lockshim add-sbat).
+# kernel/build.sh, the series in kernel/patches, kernel/lockshim.config; the
+# bzImage carries kernel/sbat.csv as .sbat, added by build/lockshim add-sbat.
 .PHONY: kernel
-kernel:
+kernel: $(BUILD)/lockshim
 	kernel/build.sh
 
 demo: bootstrap

@@ -7,7 +7,8 @@
 # Prints the output directory on stdout (messages go to stderr):
 #
 #   ${XDG_CACHE_HOME:-$HOME/.cache}/lockshim/kernel-<hash>/
-#     bzImage                 the kernel (an EFI application; no initramfs built in)
+#     bzImage                 the kernel (an EFI application; no initramfs built
+#                             in) carrying kernel/sbat.csv as its .sbat section
 #     modules/lstest_<slot>.ko  the test module, unsigned, once per signer slot
 #                             (unsigned vendor mok rogue db); tests sign copies
 #     sign-file               the tree's scripts/sign-file, to sign them
@@ -17,7 +18,9 @@
 #
 # <hash> covers everything that changes the output: the source package's
 # version and the tarball's SHA-256, the patches, the config fragment, the
-# test module, this script, and the compiler and binutils versions. A
+# test module, kernel/sbat.csv and the code that adds it (lockshim's
+# add-sbat, src/pe_add_section.c), this script, and the compiler and
+# binutils versions. A
 # directory that exists is complete: the build runs in a temporary directory
 # beside it and is renamed into place at the end. A warm run only hashes.
 #
@@ -26,7 +29,8 @@
 #                 ${cache}/kernel-tree-<hash>/ for incremental work
 #
 # Environment: JOBS (make -j, default 2), LINUX_SOURCE (the tarball, default
-# /usr/src/linux-source-6.12.tar.xz, from the linux-source-6.12 package).
+# /usr/src/linux-source-6.12.tar.xz, from the linux-source-6.12 package),
+# LOCKSHIM_CLI (default build/lockshim: make builds it first).
 # Needs: make gcc bc flex bison libelf-dev libssl-dev (and xz-utils, patch).
 # One build at a time: builds take a lock in the cache directory.
 set -euo pipefail
@@ -62,6 +66,9 @@ patches=("$here"/patches/*.patch)
 shopt -u nullglob
 (( ${#patches[@]} )) || die "no patches in $here/patches"
 fragment=$here/lockshim.config
+sbat_csv=$here/sbat.csv
+add_section_src=$here/../src/pe_add_section.c
+cli=${LOCKSHIM_CLI:-$here/../build/lockshim}
 testmod=$here/testmod/lstest.c
 mkdir -p "$cache"
 
@@ -88,8 +95,8 @@ key_inputs() {
 	echo "ld $(ld --version | head -n1)"
 	echo "slots ${slots[*]}"
 	local f
-	for f in "${patches[@]}" "$fragment" "$testmod" "$here/build.sh"; do
-		echo "file ${f#"$here"/} $(sha256sum <"$f" | cut -c1-64)"
+	for f in "${patches[@]}" "$fragment" "$testmod" "$sbat_csv" "$add_section_src" "$here/build.sh"; do
+		echo "file $(basename "$f") $(sha256sum <"$f" | cut -c1-64)" # no paths: same key in any clone
 	done
 }
 hash=$(key_inputs | sha256sum | cut -c1-16)
@@ -111,6 +118,7 @@ if (( !force )) && [[ -f $outdir/bzImage && -f $outdir/INFO ]]; then
 	exit 0
 fi
 
+[[ -x $cli ]] || die "$cli missing: run make first (it adds the .sbat section)"
 tmp=$(mktemp -d "$cache/.kernel-build-$hash.XXXXXX")
 log=$tmp/build.log
 cleanup() {
@@ -191,7 +199,8 @@ t_mod=$SECONDS
 # ---- output ------------------------------------------------------------------------
 stage=$tmp/out
 mkdir -p "$stage/modules"
-cp "$obj/arch/x86/boot/bzImage" "$stage/bzImage"
+# lockshim refuses a kernel without .sbat under Secure Boot, as shim does.
+step add-sbat "$cli" add-sbat "$sbat_csv" "$obj/arch/x86/boot/bzImage" "$stage/bzImage"
 cp "$obj/.config" "$stage/config"
 cp "$obj/System.map" "$stage/System.map"
 cp "$obj/scripts/sign-file" "$stage/sign-file"

@@ -127,9 +127,8 @@ lockdown_prepare() {
 		_prep "guest programs (tests/guest/build.sh)" tests/guest/build.sh "$GUEST" &&
 		_prep "probe initramfs (tests/initramfs/build-probe.sh)" \
 			tests/initramfs/build-probe.sh "$KDIR" "$PROBE_INITRD" &&
-		_prep "unsigned kernel with kernel/sbat.csv as .sbat" \
-			build/lockshim add-sbat kernel/sbat.csv "$KDIR/bzImage" "$LD_WORK/kernel-unsigned.efi" &&
-		_prep "vendor-signed kernel" sign_efi vendor "$LD_WORK/kernel-unsigned.efi" "$LD_WORK/kernel-vendor.efi" &&
+		_prep "unsigned kernel" cp "$KDIR/bzImage" "$LD_WORK/kernel-unsigned.efi" &&
+		_prep "vendor-signed kernel" sign_efi vendor "$KDIR/bzImage" "$LD_WORK/kernel-vendor.efi" &&
 		_prep "db-signed launcher" sign_efi db "$GUEST/launch.efi" "$LD_WORK/launch-db.efi" ||
 		return 1
 	if [[ -s $LOCKSHIM_EFI ]]; then
