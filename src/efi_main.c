@@ -265,13 +265,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 
 	status = efi_sbat_level_apply(sb.enforcing, &sbat_level);
 	if (EFI_ERROR(status) && sb.enforcing)
-		return status;
+		goto out;
 	if (sb.enforcing) {
 		status = efi_sbat_check_self(&sbat_level.level);
-		if (EFI_ERROR(status)) {
-			efi_sbat_level_free(&sbat_level);
-			return status;
-		}
+		if (EFI_ERROR(status))
+			goto out;
 		policy.sbat_level = &sbat_level.level; /* images must carry .sbat it allows */
 	}
 

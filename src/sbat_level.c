@@ -86,9 +86,6 @@ void sbat_level_update(const struct sbat_levels *embedded, const struct sbat_lev
 	bool reset = false;
 
 	memset(out, 0, sizeof(*out));
-	/* a constant that parses: checked by the unit tests */
-	sbat_parse(SBAT_LEVEL_ORIGINAL, strlen(SBAT_LEVEL_ORIGINAL), SBAT_LEVEL, &original, why,
-		   sizeof(why));
 
 	switch (policy) {
 	case SBAT_POLICY_NONE:
@@ -110,6 +107,9 @@ void sbat_level_update(const struct sbat_levels *embedded, const struct sbat_lev
 	}
 
 	if (reset) {
+		/* a constant that parses: checked by the unit tests */
+		sbat_parse(SBAT_LEVEL_ORIGINAL, strlen(SBAT_LEVEL_ORIGINAL), SBAT_LEVEL, &original,
+			   why, sizeof(why));
 		use(out, &original, true);
 		out->delete_first = stored->present && stored->attributes != SBAT_LEVEL_ATTRIBUTES;
 		add_note(out, "SbatLevel reset to %llu as SbatPolicy asked (Secure Boot is off)",

@@ -121,8 +121,9 @@ outside_vendor_refuses_test_vendor() {
 # boot_lockshim NAME VARS LOCKSHIM KERNEL GRACE STOP...
 # ESP with LOCKSHIM as BOOTX64.EFI, KERNEL as vmlinuz.efi and the test
 # initrd, booted with VARS; the log is $BOOT_LOGS/NAME.log (also $LOG).
-# Extra QEMU arguments: the array BOOT_QEMU_ARGS.
-BOOT_QEMU_ARGS=()
+# More run_qemu options: the array BOOT_RUN_OPTS (e.g. --persist; QEMU
+# arguments last, after --).
+BOOT_RUN_OPTS=()
 boot_lockshim() {
 	local name=$1 vars=$2 loader=$3 kernel=$4 grace=$5; shift 5
 	local -a stops=() tee=()
@@ -135,7 +136,7 @@ boot_lockshim() {
 		build/initramfs/initrd.img EFI/BOOT/initrd.img || return 1
 	run_qemu --esp "$BOOT_WORK/$name.img" --vars "$vars" \
 		--log "$BOOT_LOGS/$name.log" --timeout "$QEMU_TIMEOUT" \
-		--grace "$grace" "${stops[@]}" "${tee[@]}" -- "${BOOT_QEMU_ARGS[@]}"
+		--grace "$grace" "${stops[@]}" "${tee[@]}" "${BOOT_RUN_OPTS[@]}"
 	local rc=$?
 	rm -f "$BOOT_WORK/$name.img"
 	echo "# $name: QEMU $QEMU_OUTCOME${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/} after ${QEMU_ELAPSED}s" >&2
@@ -230,12 +231,12 @@ sb_off_unsigned_kernel_boots() {
 
 # f. The same boot as a. on a CPU with SIMD extensions.
 sb_cpu_max_simd_crypto() {
-	BOOT_QEMU_ARGS=(-cpu max)
+	BOOT_RUN_OPTS=(-- -cpu max)
 	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
 		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 0.5 \
 		'LOCKSHIM-TEST-DONE' 'lockshim: refusing' 'No bootable option'
 	local rc=$?
-	BOOT_QEMU_ARGS=()
+	BOOT_RUN_OPTS=()
 	(( rc == 0 )) || return 1
 	if [[ ${CRYPTO_ASM:-1} == 0 ]]; then # make check CRYPTO_ASM=0: the portable build
 		expect_log -F 'lockshim: crypto: portable C (no-asm build)' || return 1
