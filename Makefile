@@ -9,32 +9,35 @@
 #   make VENDOR_CERT=f   embed f (DER) as the vendor certificate instead of the test one
 #
 # Where each artifact comes from:
-#   build/pki/            tests/pki.sh                  (test keys; never committed)
-#   build/crypto/         lib/crypto/crypto.mk          (OpenSSL for UEFI, cached)
-#   build/efi/*.o         src/*.c compiled for UEFI     (CORE_SRCS + EFI_SRCS)
-#   build/host/*.o        src/*.c compiled for the host (CORE_SRCS, system libcrypto)
-#   build/lockshimx64.efi build/efi/*.o + crypto, objcopy to PE32+
-#   build/lockshim        build/host/*.o + src/cli.c
-#   build/mmx64.efi       the MOK manager: src/mok_manager.c + the core
-#   kernel (cache)        kernel/build.sh: linux-source-6.12 + kernel/patches
-#   build/tests/          tests/unit/*.c with ASan/UBSan
+#   build/pki/             tests/pki.sh                 (test keys; never committed)
+#   build/crypto/          lib/crypto/crypto.mk         (OpenSSL for UEFI, cached)
+#   build/lib-efi/         lib/efi/efi.mk               (libc subset, relocator, CPU detection)
+#   build/efi/<dir>/*.o    src/{core,efi,mm}/*.c compiled for UEFI
+#   build/host/<dir>/*.o   src/{core,cli}/*.c compiled for the host (system libcrypto)
+#   build/lockshimx64.efi  src/core + src/efi + crypto, objcopy to PE32+
+#   build/mmx64.efi        the MOK manager: src/core + src/mm + the console,
+#                          variable and file helpers of src/efi
+#   build/lockshim         the host CLI: src/core + src/cli
+#   kernel (cache)         kernel/build.sh: linux-source-6.12 + kernel/patches
+#   build/tests/           tests/unit/*.c with ASan/UBSan
 
 BUILD     ?= build
 CACHE_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/lockshim
-VERSION   := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+# The release: git describe in a clone, else the VERSION file (git archive
+# fills it through export-subst), so every build says which release it is.
+VERSION   := $(shell scripts/version.sh)
 
-# The verification core: plain C, no firmware calls, built for both platforms.
-CORE_SRCS := src/pe.c src/authenticode.c src/signature_list.c src/verify.c src/load_options.c \
-             src/lockdown_table.c src/password_crypt.c src/mok_request.c src/mok_list.c \
-             src/sbat.c src/sbat_level.c
-
-# Loader-only sources: the thin firmware shell around the core.
-EFI_SRCS  := src/efi_main.c src/efi_file.c src/efi_vars.c src/efi_policy.c \
-             src/efi_security_override.c src/efi_initrd.c src/efi_handoff.c src/efi_mok.c \
-             src/efi_console.c src/efi_sbat.c
-EFI_ASM   := src/vendor_certs.S src/sbat_data.S
-# The MOK manager: its own entry point, the same core and firmware helpers.
-MM_SRCS   := src/mok_manager.c src/efi_console.c src/efi_vars.c src/efi_file.c
+# The layers (README, "Layout"): src/core decides and never calls the
+# firmware; src/efi is lockshim's firmware shell; src/mm the MOK manager;
+# src/cli the host CLI.
+CORE_SRCS := $(sort $(wildcard src/core/*.c))
+CORE_ASM  := src/core/sbat_data.S
+EFI_SRCS  := $(sort $(wildcard src/efi/*.c))
+EFI_ASM   := src/efi/vendor_certs.S
+# The MOK manager: its own entry point, the core and three firmware helpers.
+MM_SRCS   := $(sort $(wildcard src/mm/*.c)) src/efi/efi_console.c src/efi/efi_vars.c \
+             src/efi/efi_file.c
+CLI_SRCS  := $(sort $(wildcard src/cli/*.c))
 
 # Embedded vendor certificate: the test one unless the builder names theirs;
 # embedded vendor dbx (an EFI signature list): empty unless named.
@@ -47,39 +50,49 @@ SBAT_CSV             := certs/sbat.csv
 SBAT_LEVEL_AUTOMATIC := certs/sbat-level-automatic.csv
 SBAT_LEVEL_LATEST    := certs/sbat-level-latest.csv
 
+# The core sees only itself, the table ABI, libc and OpenSSL: a firmware
+# include in it fails to build (tests/cli/test_layout.sh checks it too).
+CORE_INCLUDES := -Isrc/core -Iinclude
+COMMON_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -DOPENSSL_NO_DEPRECATED
+
 HOST_CC      ?= cc
-HOST_CFLAGS  := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Isrc -Iinclude -DOPENSSL_NO_DEPRECATED
+HOST_CFLAGS  := $(COMMON_CFLAGS) -O2 -g $(CORE_INCLUDES)
 SANITIZE     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 HOST_LIBS    := -lcrypto
 
 .PHONY: all check demo bootstrap clean
 all: $(BUILD)/lockshimx64.efi $(BUILD)/mmx64.efi $(BUILD)/lockshim $(BUILD)/lockshim-san unit-tests
 
-# ---- UEFI: lockshimx64.efi ---------------------------------------------------
-EFI_INC    := /usr/include/efi
-EFI_LIBDIR := /usr/lib
-EFI_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -fpic -fshort-wchar -mno-red-zone \
-              -ffreestanding -fno-stack-protector -fno-strict-aliasing -fvisibility=hidden \
-              -ffunction-sections -fdata-sections -DGNU_EFI_USE_MS_ABI -maccumulate-outgoing-args \
-              -I$(EFI_INC) -I$(EFI_INC)/x86_64 -I$(EFI_INC)/protocol -Isrc -Iinclude
+# ---- UEFI: lockshimx64.efi and mmx64.efi -------------------------------------
+GNUEFI_INCLUDES := -I/usr/include/efi -I/usr/include/efi/x86_64 -I/usr/include/efi/protocol
+GNUEFI_LIBDIR   := /usr/lib
+# EFI_CFLAGS: every object of a firmware program, lib/efi's included.
+EFI_CFLAGS := $(COMMON_CFLAGS) -O2 -fpic -fshort-wchar -mno-red-zone -ffreestanding \
+              -fno-stack-protector -fno-strict-aliasing -fvisibility=hidden \
+              -ffunction-sections -fdata-sections -DGNU_EFI_USE_MS_ABI -maccumulate-outgoing-args
 EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
                --gc-sections --exclude-libs ALL
 # gnu-efi's linker script collects only .bss, not the .bss.* that
-# -fdata-sections makes, and has no place for .sbat and .sbatlevel: fix
-# both in a copy.
+# -fdata-sections makes, lets --gc-sections drop crt0's .reloc, and has no
+# place for .relr (packed relocations, lib/efi/efi.mk), .sbat and
+# .sbatlevel: fix all of it in a copy.
 EFI_LDS := $(BUILD)/efi/elf_x86_64_efi.lds
-EFI_LDS_RULE_DEFINED := 1
 EFI_PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela \
                    -j '.rel.*' -j '.rela.*' -j .relr -j .reloc -j .sbat -j .sbatlevel
 
--include lib/crypto/crypto.mk
+include lib/crypto/crypto.mk
+include lib/efi/efi.mk
 
-EFI_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/efi/%.o) $(EFI_SRCS:src/%.c=$(BUILD)/efi/%.o) \
-            $(EFI_ASM:src/%.S=$(BUILD)/efi/%.o)
+# The core compiled for UEFI: its own include path and OpenSSL's, no gnu-efi.
+EFI_CORE_CFLAGS := $(EFI_CFLAGS) $(CRYPTO_EFI_CFLAGS) $(CORE_INCLUDES) $(CRYPTO_EFI_INCLUDES)
+# The firmware shells: the core's headers, their own, gnu-efi and lib/efi.
+EFI_SHELL_CFLAGS := $(EFI_CORE_CFLAGS) -Isrc/efi $(GNUEFI_INCLUDES) $(LIBEFI_INCLUDES)
 
-# .relr: the packed relocations (DT_RELR, CRYPTO_EFI_RELR_LDFLAGS), an
-# output section of their own (ld derives the dynamic tags from it).
-$(EFI_LDS): $(EFI_LIBDIR)/elf_x86_64_efi.lds Makefile
+EFI_CORE_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/efi/%.o) $(CORE_ASM:src/%.S=$(BUILD)/efi/%.o)
+LOCKSHIM_OBJS := $(EFI_CORE_OBJS) $(EFI_SRCS:src/%.c=$(BUILD)/efi/%.o) $(EFI_ASM:src/%.S=$(BUILD)/efi/%.o)
+MM_OBJS       := $(EFI_CORE_OBJS) $(MM_SRCS:src/%.c=$(BUILD)/efi/%.o)
+
+$(EFI_LDS): $(GNUEFI_LIBDIR)/elf_x86_64_efi.lds Makefile
 	@mkdir -p $(@D)
 	sed -e 's/\*(\.bss)/*(.bss .bss.*)/' \
 	    -e 's/\*(\.reloc)/KEEP(*(.reloc))/' \
@@ -91,16 +104,23 @@ $(EFI_LDS): $(EFI_LIBDIR)/elf_x86_64_efi.lds Makefile
 # -DLOCKSHIM_TEST_CORRUPT_TABLE (a lockdown table with a bad digest).
 EFI_TEST_CFLAGS ?=
 
-$(BUILD)/efi/%.o: src/%.c $(CRYPTO_EFI_LIB)
+$(BUILD)/efi/core/%.o: src/core/%.c $(CRYPTO_EFI_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(EFI_CFLAGS) $(EFI_TEST_CFLAGS) $(CRYPTO_EFI_CFLAGS) $(CRYPTO_EFI_INCLUDES) \
-	    -DLOCKSHIM_VERSION='"$(VERSION)"' -MMD -c $< -o $@
+	$(CC) $(EFI_CORE_CFLAGS) $(EFI_TEST_CFLAGS) -MMD -c $< -o $@
 
-# efi_main.c prints the version: rebuild it when the version changes.
+$(BUILD)/efi/efi/%.o: src/efi/%.c $(CRYPTO_EFI_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(EFI_SHELL_CFLAGS) $(EFI_TEST_CFLAGS) -DLOCKSHIM_VERSION='"$(VERSION)"' -MMD -c $< -o $@
+
+$(BUILD)/efi/mm/%.o: src/mm/%.c $(CRYPTO_EFI_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(EFI_SHELL_CFLAGS) -Isrc/mm $(EFI_TEST_CFLAGS) -DLOCKSHIM_VERSION='"$(VERSION)"' -MMD -c $< -o $@
+
+# The entry points print the version: rebuild them when it changes.
 $(BUILD)/efi/version.stamp: FORCE
 	@mkdir -p $(@D)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
-$(BUILD)/efi/efi_main.o $(BUILD)/efi/mok_manager.o: $(BUILD)/efi/version.stamp
+$(BUILD)/efi/efi/efi_main.o $(BUILD)/efi/mm/mok_manager.o: $(BUILD)/efi/version.stamp
 
 # Rebuilt when the files or the VENDOR_CERT / VENDOR_DBX settings change.
 $(BUILD)/efi/vendor_certs.path: FORCE
@@ -112,35 +132,32 @@ $(EMPTY_ESL):
 	@mkdir -p $(@D)
 	: > $@
 
-$(BUILD)/efi/vendor_certs.o: src/vendor_certs.S $(VENDOR_CERT) $(VENDOR_DBX) $(BUILD)/efi/vendor_certs.path
+$(BUILD)/efi/efi/vendor_certs.o: src/efi/vendor_certs.S $(VENDOR_CERT) $(VENDOR_DBX) $(BUILD)/efi/vendor_certs.path
 	@openssl x509 -inform DER -in $(VENDOR_CERT) -noout 2>/dev/null || \
 	    { echo "VENDOR_CERT=$(VENDOR_CERT) is not a DER certificate" >&2; exit 1; }
+	@mkdir -p $(@D)
 	$(CC) -c -DVENDOR_CERT_FILE='"$(abspath $(VENDOR_CERT))"' \
 	    -DVENDOR_DBX_FILE='"$(abspath $(VENDOR_DBX))"' $< -o $@
 
 SBAT_ASFLAGS := -DSBAT_CSV_FILE='"$(abspath $(SBAT_CSV))"' \
                 -DSBAT_LEVEL_AUTOMATIC_FILE='"$(abspath $(SBAT_LEVEL_AUTOMATIC))"' \
                 -DSBAT_LEVEL_LATEST_FILE='"$(abspath $(SBAT_LEVEL_LATEST))"'
-$(BUILD)/efi/sbat_data.o $(BUILD)/host/sbat_data.o: src/sbat_data.S $(SBAT_CSV) $(SBAT_LEVEL_AUTOMATIC) $(SBAT_LEVEL_LATEST)
+$(BUILD)/efi/core/sbat_data.o $(BUILD)/host/core/sbat_data.o: src/core/sbat_data.S $(SBAT_CSV) \
+		$(SBAT_LEVEL_AUTOMATIC) $(SBAT_LEVEL_LATEST)
 	@mkdir -p $(@D)
 	$(CC) -c $(SBAT_ASFLAGS) $< -o $@
 
-$(BUILD)/lockshimx64.so: $(EFI_OBJS) $(EFI_LDS) $(CRYPTO_EFI_LIB) $(LIBC_EFI_LIB)
-	$(LD) $(EFI_LDFLAGS) $(CRYPTO_EFI_RELR_LDFLAGS) -T $(EFI_LDS) $(EFI_LIBDIR)/crt0-efi-x86_64.o \
-	    $(EFI_OBJS) $(CRYPTO_EFI_LIBS) -L$(EFI_LIBDIR) -lefi -lgnuefi \
-	    $(shell $(CC) -print-libgcc-file-name) -o $@
-	@$(CRYPTO_DIR)/check-pe-sections.sh $@ $(EFI_PE_SECTIONS) && \
-	    $(CRYPTO_DIR)/check-efi-relocs.sh $@ || { rm -f $@; exit 1; }
-
-MM_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/efi/%.o) $(MM_SRCS:src/%.c=$(BUILD)/efi/%.o) \
-           $(BUILD)/efi/sbat_data.o
-
-$(BUILD)/mmx64.so: $(MM_OBJS) $(EFI_LDS) $(CRYPTO_EFI_LIB) $(LIBC_EFI_LIB)
-	$(LD) $(EFI_LDFLAGS) $(CRYPTO_EFI_RELR_LDFLAGS) -T $(EFI_LDS) $(EFI_LIBDIR)/crt0-efi-x86_64.o \
-	    $(MM_OBJS) $(CRYPTO_EFI_LIBS) -L$(EFI_LIBDIR) -lefi -lgnuefi \
-	    $(shell $(CC) -print-libgcc-file-name) -o $@
-	@$(CRYPTO_DIR)/check-pe-sections.sh $@ $(EFI_PE_SECTIONS) && \
-	    $(CRYPTO_DIR)/check-efi-relocs.sh $@ || { rm -f $@; exit 1; }
+# One link for both firmware programs: $(1) is the program's name.
+define EFI_PROGRAM
+$$(BUILD)/$(1).so: $$($(2)) $$(EFI_LDS) $$(CRYPTO_EFI_LIB) $$(LIBC_EFI_LIB)
+	$$(LD) $$(EFI_LDFLAGS) $$(LIBEFI_RELR_LDFLAGS) -T $$(EFI_LDS) $$(GNUEFI_LIBDIR)/crt0-efi-x86_64.o \
+	    $$($(2)) $$(CRYPTO_EFI_LIBS) -L$$(GNUEFI_LIBDIR) -lefi -lgnuefi \
+	    $$(shell $$(CC) -print-libgcc-file-name) -o $$@
+	@$$(LIBEFI_DIR)/check-pe-sections.sh $$@ $$(EFI_PE_SECTIONS) && \
+	    $$(LIBEFI_DIR)/check-efi-relocs.sh $$@ || { rm -f $$@; exit 1; }
+endef
+$(eval $(call EFI_PROGRAM,lockshimx64,LOCKSHIM_OBJS))
+$(eval $(call EFI_PROGRAM,mmx64,MM_OBJS))
 
 # --strip-all: no COFF symbol table in the image (the firmware never reads
 # it; it was 190 KB of lockshimx64.efi); the .so keeps the symbols for gdb.
@@ -152,23 +169,22 @@ $(TEST_VENDOR_CERT): $(BUILD)/pki/.complete
 # ---- host: CLI and unit tests ----------------------------------------------
 HOST_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/host/%.o)
 SAN_OBJS  := $(CORE_SRCS:src/%.c=$(BUILD)/host-san/%.o)
+CLI_OBJS  := $(CLI_SRCS:src/%.c=$(BUILD)/host/%.o)
 
 $(BUILD)/host/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -MMD -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) $(if $(filter src/cli/%,$<),-Isrc/cli) -MMD -c $< -o $@
 
 $(BUILD)/host-san/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SANITIZE) -MMD -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) $(if $(filter src/cli/%,$<),-Isrc/cli) $(SANITIZE) -MMD -c $< -o $@
 
 # The CLI applies the same embedded SBAT level as the loader: sbat_data.S for both.
-# pe_add_section.c is a host tool's (add-sbat), not the loader's.
-$(BUILD)/lockshim: $(BUILD)/host/cli.o $(HOST_OBJS) $(BUILD)/host/pe_add_section.o $(BUILD)/host/sbat_data.o
+$(BUILD)/lockshim: $(CLI_OBJS) $(HOST_OBJS) $(BUILD)/host/core/sbat_data.o
 	$(HOST_CC) $(HOST_CFLAGS) $^ $(HOST_LIBS) -o $@
 
 # The CLI with ASan/UBSan, for the CLI tests' hostile inputs.
-$(BUILD)/lockshim-san: $(BUILD)/host-san/cli.o $(SAN_OBJS) $(BUILD)/host-san/pe_add_section.o \
-                       $(BUILD)/host/sbat_data.o
+$(BUILD)/lockshim-san: $(CLI_SRCS:src/%.c=$(BUILD)/host-san/%.o) $(SAN_OBJS) $(BUILD)/host/core/sbat_data.o
 	$(HOST_CC) $(HOST_CFLAGS) $(SANITIZE) $^ $(HOST_LIBS) -o $@
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c)) \
@@ -180,7 +196,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(SAN_OBJS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(SANITIZE) -Itests/unit $< $(SAN_OBJS) $(HOST_LIBS) -o $@
 
-# lib/crypto/libc checked against glibc on the host (crypto.mk builds it).
+# lib/efi/libc checked against glibc on the host (efi.mk builds it).
 $(BUILD)/tests/test_libc_efi: $(LIBC_TEST_DIR)/libc-test
 	@mkdir -p $(@D)
 	cp $< $@
@@ -226,7 +242,7 @@ bench: all bench-verify-tools
 .PHONY: FORCE
 FORCE:
 
--include $(wildcard $(BUILD)/host/*.d $(BUILD)/host-san/*.d $(BUILD)/efi/*.d)
+-include $(wildcard $(BUILD)/host/*/*.d $(BUILD)/host-san/*/*.d $(BUILD)/efi/*/*.d)
 
 # Keep intermediate objects (the sanitizer builds of the core).
 .SECONDARY:

@@ -12,17 +12,23 @@
 #     modules/lstest_<slot>.ko  the test module, unsigned, once per signer slot
 #                             (unsigned vendor mok rogue db); tests sign copies
 #     sign-file               the tree's scripts/sign-file, to sign them
+#     bzImage.raw             the build's bzImage, without .sbat
+#     sbat.key                what bzImage's .sbat was made from
 #     config                  the final .config
 #     System.map
 #     INFO                    what went in (versions, hashes) and build times
 #
-# <hash> covers everything that changes the output: the source package's
-# version and the tarball's SHA-256, the patches, the config fragment, the
-# test module, kernel/sbat.csv and the code that adds it (lockshim's
-# add-sbat, src/pe_add_section.c), this script, and the compiler and
-# binutils versions. A
-# directory that exists is complete: the build runs in a temporary directory
-# beside it and is renamed into place at the end. A warm run only hashes.
+# <hash> covers everything that changes the compiled kernel: the source
+# package's version and the tarball's SHA-256, the patches, the config
+# fragment, the test module, this script, and the compiler and binutils
+# versions. A directory that exists is complete: the build runs in a
+# temporary directory beside it and is renamed into place at the end. A warm
+# run only hashes.
+#
+# bzImage is bzImage.raw (the build's) with kernel/sbat.csv added as .sbat by
+# lockshim's add-sbat. That step is keyed apart (sbat.key: the CSV and the
+# CLI's add-sbat code, src/cli/pe_add_section.c) and redone, in seconds,
+# when either changes: the CLI's code can change without a kernel build.
 #
 #   --force       rebuild even when the output exists
 #   --keep-tree   keep the build tree (source + objects, about 2.5 GB) in
@@ -67,7 +73,7 @@ shopt -u nullglob
 (( ${#patches[@]} )) || die "no patches in $here/patches"
 fragment=$here/lockshim.config
 sbat_csv=$here/sbat.csv
-add_section_src=$here/../src/pe_add_section.c
+add_section_src=$here/../src/cli/pe_add_section.c
 cli=${LOCKSHIM_CLI:-$here/../build/lockshim}
 testmod=$here/testmod/lstest.c
 mkdir -p "$cache"
@@ -95,25 +101,49 @@ key_inputs() {
 	echo "ld $(ld --version | head -n1)"
 	echo "slots ${slots[*]}"
 	local f
-	for f in "${patches[@]}" "$fragment" "$testmod" "$sbat_csv" "$add_section_src" "$here/build.sh"; do
+	for f in "${patches[@]}" "$fragment" "$testmod" "$here/build.sh"; do
 		echo "file $(basename "$f") $(sha256sum <"$f" | cut -c1-64)" # no paths: same key in any clone
 	done
 }
 hash=$(key_inputs | sha256sum | cut -c1-16)
 outdir=$cache/kernel-$hash
+sbat_key=$(for f in "$sbat_csv" "$add_section_src"; do
+	echo "file $(basename "$f") $(sha256sum <"$f" | cut -c1-64)"
+done | sha256sum | cut -c1-16)
 
-if (( !force )) && [[ -f $outdir/bzImage && -f $outdir/INFO ]]; then
+# add_sbat DIR: DIR/bzImage is DIR/bzImage.raw with kernel/sbat.csv as .sbat
+# (lockshim refuses a kernel without .sbat under Secure Boot, as shim does).
+add_sbat() {
+	local dir=$1
+	[[ -x $cli ]] || die "$cli missing: run make first (it adds the .sbat section)"
+	"$cli" add-sbat "$sbat_csv" "$dir/bzImage.raw" "$dir/bzImage.tmp.$$" ||
+		die "add-sbat failed on $dir/bzImage.raw"
+	echo "$sbat_key" >"$dir/sbat.key.tmp.$$"
+	mv "$dir/bzImage.tmp.$$" "$dir/bzImage"
+	mv "$dir/sbat.key.tmp.$$" "$dir/sbat.key"
+}
+
+# A complete output: its .sbat is current, or made so under the lock.
+output_ready() {
+	(( !force )) && [[ -f $outdir/bzImage.raw && -f $outdir/INFO ]] || return 1
+	[[ $(cat "$outdir/sbat.key" 2>/dev/null) == "$sbat_key" && -f $outdir/bzImage ]] && return 0
+	flock "$lockfd"
+	[[ $(cat "$outdir/sbat.key" 2>/dev/null) == "$sbat_key" && -f $outdir/bzImage ]] || add_sbat "$outdir"
+	return 0
+}
+
+exec {lockfd}>"$cache/kernel-build.lock"
+if output_ready; then
 	echo "$outdir"
 	exit 0
 fi
 
 # ---- one build at a time ---------------------------------------------------------
-exec {lockfd}>"$cache/kernel-build.lock"
 if ! flock -n "$lockfd"; then
 	say "another kernel build holds $cache/kernel-build.lock; waiting"
 	flock "$lockfd"
 fi
-if (( !force )) && [[ -f $outdir/bzImage && -f $outdir/INFO ]]; then
+if output_ready; then
 	echo "$outdir"
 	exit 0
 fi
@@ -199,8 +229,8 @@ t_mod=$SECONDS
 # ---- output ------------------------------------------------------------------------
 stage=$tmp/out
 mkdir -p "$stage/modules"
-# lockshim refuses a kernel without .sbat under Secure Boot, as shim does.
-step add-sbat "$cli" add-sbat "$sbat_csv" "$obj/arch/x86/boot/bzImage" "$stage/bzImage"
+cp "$obj/arch/x86/boot/bzImage" "$stage/bzImage.raw"
+add_sbat "$stage"
 cp "$obj/.config" "$stage/config"
 cp "$obj/System.map" "$stage/System.map"
 cp "$obj/scripts/sign-file" "$stage/sign-file"
@@ -211,7 +241,7 @@ done
 	echo "kernel $(cat "$obj/include/config/kernel.release")"
 	key_inputs
 	echo "build-key $(openssl x509 -in "$obj/certs/signing_key.x509" -inform DER -noout -subject 2>/dev/null || echo none)"
-	echo "bzImage-bytes $(stat -c %s "$stage/bzImage")"
+	echo "bzImage-bytes $(stat -c %s "$stage/bzImage.raw") (without .sbat)"
 	echo "seconds extract+patch=$t_src config=$(( t_cfg - t_src )) kernel=$(( t_kernel - t_cfg )) testmod=$(( t_mod - t_kernel )) total=$(( SECONDS - t0 ))"
 	echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) jobs=$JOBS"
 } >"$stage/INFO"

@@ -12,17 +12,17 @@
 #   -noasm   the libcrypto.a built for UEFI without (CRYPTO_ASM=0)
 #   -system  the system's libcrypto (the CPU's reference)
 # The UEFI archives are x86_64 ELF objects that call only the C library
-# subset lib/crypto/libc provides; glibc provides it on the host, except the
+# subset lib/efi/libc provides; glibc provides it on the host, except the
 # word-wise lockshim_memcpy/lockshim_memset their memcpy/memset calls were
-# renamed to and the RAND seeding hooks, which come from lib/crypto/libc as
+# renamed to and the RAND seeding hooks, which come from lib/efi/libc as
 # in the loader (with efi_globals.c standing in for the firmware). Each variant
 # takes its cache entry through lib/crypto/build.sh with its own BUILD
 # ($(BUILD)/bench/<variant>/crypto), so $(BUILD)/crypto is left alone.
 
 BENCH_DIR := $(BUILD)/bench
-BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Isrc -Iinclude
+BENCH_CFLAGS := $(HOST_CFLAGS) -Isrc/cli
 BENCH_UEFI_CFLAGS = $(BENCH_CFLAGS) -DBENCH_UEFI_CRYPTO -include $(CRYPTO_DIR)/uefi-prelude.h \
-	-I$(BENCH_DIR)/$*/crypto/include -I$(CRYPTO_DIR)
+	-I$(BENCH_DIR)/$*/crypto/include $(LIBEFI_INCLUDES)
 
 .PHONY: bench-verify-tools
 bench-verify-tools: $(BENCH_DIR)/bench_verify-asm $(BENCH_DIR)/bench_verify-noasm \
@@ -40,20 +40,20 @@ $(BENCH_DIR)/%/core/bench_verify.o: tests/bench/bench_verify.c $(BENCH_DIR)/%/cr
 	@mkdir -p $(@D)
 	$(HOST_CC) $(BENCH_UEFI_CFLAGS) -MMD -c $< -o $@
 
-$(BENCH_DIR)/%/core/cpu_features.o: $(CRYPTO_DIR)/cpu_features.c $(BENCH_DIR)/%/crypto/libcrypto.a
+$(BENCH_DIR)/%/core/cpu_features.o: $(LIBEFI_DIR)/cpu_features.c $(BENCH_DIR)/%/crypto/libcrypto.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(BENCH_UEFI_CFLAGS) -MMD -c $< -o $@
 
-$(BENCH_DIR)/%/core/memcpy.o: $(CRYPTO_DIR)/libc/memcpy.c
+$(BENCH_DIR)/%/core/memcpy.o: $(LIBEFI_DIR)/libc/memcpy.c
 	@mkdir -p $(@D)
 	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -fno-builtin -MMD -c $< -o $@
 
-$(BENCH_DIR)/%/core/memset.o: $(CRYPTO_DIR)/libc/memset.c
+$(BENCH_DIR)/%/core/memset.o: $(LIBEFI_DIR)/libc/memset.c
 	@mkdir -p $(@D)
 	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -fno-builtin -MMD -c $< -o $@
 
 # libcrypto's seeding hooks: the loader's, finding no firmware (efi_globals.c).
-$(BENCH_DIR)/%/core/ossl_rand_pool.o: $(CRYPTO_DIR)/libc/ossl_rand_pool.c
+$(BENCH_DIR)/%/core/ossl_rand_pool.o: $(LIBEFI_DIR)/libc/ossl_rand_pool.c
 	@mkdir -p $(@D)
 	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -DGNU_EFI_USE_MS_ABI -MMD -c $< -o $@
 
@@ -62,13 +62,13 @@ $(BENCH_DIR)/%/core/efi_globals.o: tests/bench/efi_globals.c
 	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -DGNU_EFI_USE_MS_ABI -MMD -c $< -o $@
 
 define bench_core_rule
-$(BENCH_DIR)/%/core/$(1).o: src/$(1).c $(BENCH_DIR)/%/crypto/libcrypto.a
+$(BENCH_DIR)/%/core/$(1).o: src/core/$(1).c $(BENCH_DIR)/%/crypto/libcrypto.a
 	@mkdir -p $$(@D)
 	$$(HOST_CC) $$(BENCH_UEFI_CFLAGS) -MMD -c $$< -o $$@
 endef
-$(foreach src,$(CORE_SRCS:src/%.c=%),$(eval $(call bench_core_rule,$(src))))
+$(foreach src,$(CORE_SRCS:src/core/%.c=%),$(eval $(call bench_core_rule,$(src))))
 
-bench_objs = $(addprefix $(BENCH_DIR)/$(1)/core/,$(CORE_SRCS:src/%.c=%.o) bench_verify.o \
+bench_objs = $(addprefix $(BENCH_DIR)/$(1)/core/,$(CORE_SRCS:src/core/%.c=%.o) bench_verify.o \
 	cpu_features.o memcpy.o memset.o ossl_rand_pool.o efi_globals.o)
 
 $(BENCH_DIR)/bench_verify-asm: $(call bench_objs,asm) $(BENCH_DIR)/asm/crypto/libcrypto.a

@@ -28,16 +28,14 @@ FUZZ_TARGETS ?= $(FUZZ_ALL_TARGETS)
 
 FUZZ_DIR      := $(BUILD)/fuzz
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS    = $(or $(HOST_CFLAGS),-std=gnu11 -O2 -g -Wall -Wextra -Werror -Isrc -Iinclude \
-                   -DOPENSSL_NO_DEPRECATED) $(FUZZ_SANITIZE) -fsanitize=fuzzer-no-link
-FUZZ_LIBS      = $(or $(HOST_LIBS),-lcrypto)
+FUZZ_CFLAGS    = $(HOST_CFLAGS) $(FUZZ_SANITIZE) -fsanitize=fuzzer-no-link
+FUZZ_LIBS      = $(HOST_LIBS)
 
 # The core sources each target links.
-fuzz_pe_SRCS     := src/pe.c src/authenticode.c
-fuzz_esl_SRCS    := src/signature_list.c
-fuzz_sbat_SRCS   := src/sbat.c src/sbat_level.c
-fuzz_verify_SRCS = $(sort $(or $(CORE_SRCS),src/pe.c src/authenticode.c src/verify.c) \
-                      src/pe.c src/authenticode.c src/signature_list.c src/verify.c)
+fuzz_pe_SRCS     := src/core/pe.c src/core/authenticode.c
+fuzz_esl_SRCS    := src/core/signature_list.c
+fuzz_sbat_SRCS   := src/core/sbat.c src/core/sbat_level.c
+fuzz_verify_SRCS := $(CORE_SRCS)
 
 FUZZ_BINS := $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
 
@@ -73,4 +71,4 @@ $(FUZZ_DIR)/$(1): $(FUZZ_DIR)/obj/tests/fuzz/$(1).o $(patsubst src/%.c,$(FUZZ_DI
 endef
 $(foreach t,$(FUZZ_ALL_TARGETS),$(eval $(call FUZZ_TARGET_RULE,$(t))))
 
--include $(wildcard $(FUZZ_DIR)/obj/src/*.d $(FUZZ_DIR)/obj/tests/fuzz/*.d)
+-include $(wildcard $(FUZZ_DIR)/obj/src/*/*.d $(FUZZ_DIR)/obj/tests/fuzz/*.d)

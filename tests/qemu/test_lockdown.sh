@@ -16,7 +16,7 @@
 #
 # Prints `ok - NAME (T s)` / `not ok - NAME` per scenario (diagnostics on
 # stderr); scenarios that need the loader side of issue 4 (lockshim
-# installing its table: `grep -l LOCKSHIM_TABLE src/*.c`) print
+# installing its table: `grep -l LOCKSHIM_TABLE src/efi/*.c`) print
 # `ok - NAME # SKIP ...` until it is there. Logs: build/qemu/logs/lockdown-NAME.log.
 #
 # How the kernel is started:
@@ -136,7 +136,7 @@ lockdown_prepare() {
 	else
 		rm -f "$LD_WORK/lockshim-db.efi"
 	fi
-	if grep -lq LOCKSHIM_TABLE src/*.c 2>/dev/null; then
+	if grep -lq LOCKSHIM_TABLE src/efi/*.c 2>/dev/null; then
 		LOADER_SIDE=1
 	fi
 	echo "# prepared in $(( SECONDS - t0 ))s; loader installs the table: $( (( LOADER_SIDE )) && echo yes || echo 'not yet')" >&2
@@ -447,7 +447,7 @@ vars_secboot_mok() {
 SKIP_REASON=
 _need_loader_side() {
 	if (( !LOADER_SIDE )); then
-		SKIP_REASON="lockshim does not install its table yet (no LOCKSHIM_TABLE in src/*.c)"
+		SKIP_REASON="lockshim does not install its table yet (no LOCKSHIM_TABLE in src/efi/*.c)"
 		return 1
 	fi
 	if [[ ! -s $LD_WORK/lockshim-db.efi ]]; then

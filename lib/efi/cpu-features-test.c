@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /*
  * Host test of cpu_features.c's crypto_cpu_keep_enabled() (crypto.mk:
- * make crypto-cpu-test): which of OpenSSL's capability bits survive each
+ * make libefi-cpu-test): which of OpenSSL's capability bits survive each
  * XCR0 the firmware may leave. Prints "N passed, N failed".
  */
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /*
- * Host-side differential test of lib/crypto/libc (run by `make crypto-libc-test`).
+ * Host-side differential test of lib/efi/libc (run by `make libefi-libc-test`).
  *
  * The libc objects are compiled for the host and their symbols renamed with
  * a t_ prefix (objcopy --redefine-syms), so each function can be compared with

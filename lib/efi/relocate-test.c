@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /*
- * Host test of efi_relocate.c (crypto.mk: make crypto-relocate-test).
+ * Host test of efi_relocate.c (lib/efi/efi.mk: make libefi-relocate-test).
  *
  *   relocate-test RELA.so RELR.so
  *
