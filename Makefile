@@ -34,9 +34,9 @@ CORE_SRCS := $(sort $(wildcard src/core/*.c))
 CORE_ASM  := src/core/sbat_data.S
 EFI_SRCS  := $(sort $(wildcard src/efi/*.c))
 EFI_ASM   := src/efi/vendor_certs.S
-# The MOK manager: its own entry point, the core and three firmware helpers.
+# The MOK manager: its own files, the core and the firmware helpers it shares.
 MM_SRCS   := $(sort $(wildcard src/mm/*.c)) src/efi/efi_console.c src/efi/efi_vars.c \
-             src/efi/efi_file.c
+             src/efi/efi_file.c src/efi/efi_log.c src/efi/efi_guid.c
 CLI_SRCS  := $(sort $(wildcard src/cli/*.c))
 
 # Embedded vendor certificate: the test one unless the builder names theirs;

@@ -17,9 +17,8 @@
 
 #include <stdint.h>
 
-/* 85eec472-a2a6-46f8-872c-ff2ce741ed80 */
-#define LOCKSHIM_TABLE_GUID_INIT \
-	{ 0x85eec472, 0xa2a6, 0x46f8, { 0x87, 0x2c, 0xff, 0x2c, 0xe7, 0x41, 0xed, 0x80 } }
+/* 85eec472-a2a6-46f8-872c-ff2ce741ed80, as its eleven fields (data1, data2, data3, data4[8]) */
+#define LOCKSHIM_TABLE_GUID_FIELDS 0x85eec472, 0xa2a6, 0x46f8, 0x87, 0x2c, 0xff, 0x2c, 0xe7, 0x41, 0xed, 0x80
 
 #define LOCKSHIM_TABLE_MAGIC   "LOCKSHIM" /* 8 bytes, no terminator */
 #define LOCKSHIM_TABLE_VERSION 1

@@ -339,7 +339,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	check_rand();
 
 	Print(L"linkcheck: %a\n", failures ? "FAILED" : "ALL OK");
-	uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown,
+	RT->ResetSystem(EfiResetShutdown,
 			  failures ? EFI_ABORTED : EFI_SUCCESS, 0, NULL);
 	return failures ? EFI_ABORTED : EFI_SUCCESS;
 }

@@ -28,6 +28,7 @@
 #include <openssl/x509.h>
 
 #include "pe.h"
+#include "macro.h"
 #include "pe_add_section.h"
 #include "sbat.h"
 #include "sbat_level.h"
@@ -197,10 +198,10 @@ static int cmd_verify(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		size_t l;
 
-		for (l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
+		for (l = 0; l < ARRAY_SIZE(lists); l++)
 			if (strcmp(argv[i], lists[l].option) == 0)
 				break;
-		if (l < sizeof(lists) / sizeof(lists[0])) {
+		if (l < ARRAY_SIZE(lists)) {
 			if (i + 1 >= argc) {
 				usage();
 				goto out;

@@ -6,11 +6,11 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 
+#include "guid.h"
 #include "safe_math.h"
 
 /* The owner GUID of the entries lockshim writes: the table's own GUID, as stored. */
-static const uint8_t table_owner[16] = { 0x72, 0xc4, 0xee, 0x85, 0xa6, 0xa2, 0xf6, 0x46,
-					 0x87, 0x2c, 0xff, 0x2c, 0xe7, 0x41, 0xed, 0x80 };
+static const uint8_t table_owner[16] = GUID_BYTES(LOCKSHIM_TABLE_GUID_FIELDS);
 
 static int table_digest(const uint8_t *table, size_t size, uint8_t *out)
 {

@@ -6,6 +6,7 @@
 #include <openssl/bio.h>
 
 #include "authenticode.h"
+#include "macro.h"
 #include "pe.h"
 #include "safe_math.h"
 
@@ -151,7 +152,7 @@ static int check_cert_denied(struct verification *ver, X509 *cert)
 					&ver->policy->mokx };
 	char message[sizeof(ver->verdict->message)], subject[200];
 
-	for (size_t l = 0; l < sizeof(deny) / sizeof(deny[0]); l++) {
+	for (size_t l = 0; l < ARRAY_SIZE(deny); l++) {
 		const struct sig_db *db = deny[l];
 
 		for (int i = 0; i < sk_X509_num(db->certs); i++) {
@@ -224,7 +225,7 @@ static int check_signature_denied(struct verification *ver, const struct authent
 
 	if (r)
 		return r;
-	for (size_t l = 0; l < sizeof(deny) / sizeof(deny[0]); l++) {
+	for (size_t l = 0; l < ARRAY_SIZE(deny); l++) {
 		STACK_OF(X509) *chain = NULL;
 		X509_STORE *store;
 		const char *reason;

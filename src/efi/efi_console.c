@@ -11,24 +11,24 @@ EFI_STATUS efi_console_read_key(UINTN seconds, EFI_INPUT_KEY *key)
 	EFI_STATUS status;
 	UINTN index;
 
-	status = uefi_call_wrapper(BS->CreateEvent, 5, EVT_TIMER, 0, NULL, NULL, &timer);
+	status = BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &timer);
 	if (EFI_ERROR(status))
 		return status;
-	status = uefi_call_wrapper(BS->SetTimer, 3, timer, TimerRelative, seconds * TICKS_PER_SECOND);
+	status = BS->SetTimer(timer, TimerRelative, seconds * TICKS_PER_SECOND);
 	if (EFI_ERROR(status))
 		goto out;
 	events[0] = ST->ConIn->WaitForKey;
 	events[1] = timer;
-	status = uefi_call_wrapper(BS->WaitForEvent, 3, 2, events, &index);
+	status = BS->WaitForEvent(2, events, &index);
 	if (EFI_ERROR(status))
 		goto out;
 	if (index == 1) {
 		status = EFI_TIMEOUT;
 		goto out;
 	}
-	status = uefi_call_wrapper(ST->ConIn->ReadKeyStroke, 2, ST->ConIn, key);
+	status = ST->ConIn->ReadKeyStroke(ST->ConIn, key);
 out:
-	uefi_call_wrapper(BS->CloseEvent, 1, timer);
+	BS->CloseEvent(timer);
 	return status;
 }
 

@@ -3,6 +3,8 @@
 
 #include <efilib.h>
 
+#include "efi_log.h"
+
 #define READ_CHUNK (16U * 1024 * 1024) /* keep each firmware read call short */
 
 static UINTN pages_for(UINTN size)
@@ -13,7 +15,7 @@ static UINTN pages_for(UINTN size)
 void efi_file_free(void *data, UINTN size)
 {
 	if (data)
-		uefi_call_wrapper(BS->FreePages, 2, (EFI_PHYSICAL_ADDRESS)(UINTN)data, pages_for(size));
+		BS->FreePages((EFI_PHYSICAL_ADDRESS)(UINTN)data, pages_for(size));
 }
 
 EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, void **data, UINTN *size)
@@ -29,7 +31,7 @@ EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, void **data, UIN
 	root = LibOpenRoot(device);
 	if (!root)
 		return EFI_UNSUPPORTED;
-	status = uefi_call_wrapper(root->Open, 5, root, &file, (CHAR16 *)path, EFI_FILE_MODE_READ, 0);
+	status = root->Open(root, &file, (CHAR16 *)path, EFI_FILE_MODE_READ, 0);
 	if (EFI_ERROR(status))
 		goto out;
 	info = LibFileInfo(file);
@@ -46,7 +48,7 @@ EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, void **data, UIN
 		goto out;
 	}
 	*size = info->FileSize;
-	status = uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData,
+	status = BS->AllocatePages(AllocateAnyPages, EfiLoaderData,
 				   pages_for(*size), &address);
 	if (EFI_ERROR(status))
 		goto out;
@@ -55,7 +57,7 @@ EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, void **data, UIN
 	while (done < *size) {
 		UINTN chunk = *size - done < READ_CHUNK ? *size - done : READ_CHUNK;
 
-		status = uefi_call_wrapper(file->Read, 3, file, &chunk, (UINT8 *)*data + done);
+		status = file->Read(file, &chunk, (UINT8 *)*data + done);
 		if (EFI_ERROR(status))
 			break;
 		if (chunk == 0) { /* the file shrank under us */
@@ -65,7 +67,7 @@ EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, void **data, UIN
 		done += chunk;
 		/* a large file on a slow disk: say how far it got, once per chunk */
 		if (*size > READ_CHUNK)
-			Print(L"lockshim: %s: %ld of %ld MiB read\n", path, done >> 20, *size >> 20);
+			log_info(L"%s: %ld of %ld MiB read", path, done >> 20, *size >> 20);
 	}
 	if (EFI_ERROR(status)) {
 		efi_file_free(*data, *size);
@@ -76,8 +78,8 @@ out:
 	if (info)
 		FreePool(info);
 	if (file)
-		uefi_call_wrapper(file->Close, 1, file);
-	uefi_call_wrapper(root->Close, 1, root);
+		file->Close(file);
+	root->Close(root);
 	return status;
 }
 

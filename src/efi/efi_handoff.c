@@ -3,13 +3,12 @@
 
 #include <efilib.h>
 
+#include "efi_guid.h"
+#include "efi_log.h"
 #include "efi_mok.h"
 #include "efi_policy.h"
 #include "efi_vars.h"
-
-/* The MokVar table's GUID, as rhboot/shim and Linux's mokvar-table.c define it */
-#define LINUX_EFI_MOK_VARIABLE_TABLE_GUID \
-	{ 0xc451ed2b, 0x9694, 0x45d3, { 0xba, 0xba, 0xed, 0x9f, 0x89, 0x88, 0xa3, 0x89 } }
+#include "macro.h"
 
 #define MOKVAR_NAME_SIZE 256 /* each entry: char name[256]; u64 size; u8 data[size] */
 
@@ -27,7 +26,7 @@ static void *runtime_copy(const void *data, UINTN size, UINTN *pages)
 
 	*pages = EFI_SIZE_TO_PAGES(size);
 	/* whole pages: the kernel wants the table inside one memory descriptor */
-	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages,
+	if (EFI_ERROR(BS->AllocatePages(AllocateAnyPages,
 					EfiRuntimeServicesData, *pages, &address)))
 		return NULL;
 	ZeroMem((void *)(UINTN)address, *pages * EFI_PAGE_SIZE);
@@ -38,7 +37,6 @@ static void *runtime_copy(const void *data, UINTN size, UINTN *pages)
 static EFI_STATUS install_lockdown_table(const struct lockdown_state *state,
 					 const struct verify_policy *policy)
 {
-	EFI_GUID guid = LOCKSHIM_TABLE_GUID_INIT;
 	uint8_t *table;
 	size_t size;
 	UINTN pages;
@@ -54,15 +52,14 @@ static EFI_STATUS install_lockdown_table(const struct lockdown_state *state,
 	OPENSSL_free(table);
 	if (!copy)
 		return EFI_OUT_OF_RESOURCES;
-	status = uefi_call_wrapper(BS->InstallConfigurationTable, 2, &guid, copy);
+	status = BS->InstallConfigurationTable(&lockshim_table_guid, copy);
 	if (EFI_ERROR(status))
-		uefi_call_wrapper(BS->FreePages, 2, (EFI_PHYSICAL_ADDRESS)(UINTN)copy, pages);
+		BS->FreePages((EFI_PHYSICAL_ADDRESS)(UINTN)copy, pages);
 	return status;
 }
 
 static void install_mokvar_table(const struct mokvar *vars, size_t n)
 {
-	EFI_GUID guid = LINUX_EFI_MOK_VARIABLE_TABLE_GUID;
 	UINTN size = MOKVAR_NAME_SIZE + 8, pages; /* the all-zero terminating entry */
 	uint8_t *table, *at;
 	void *copy;
@@ -72,7 +69,7 @@ static void install_mokvar_table(const struct mokvar *vars, size_t n)
 			size += MOKVAR_NAME_SIZE + 8 + vars[i].size;
 	table = AllocateZeroPool(size);
 	if (!table) {
-		Print(L"lockshim: cannot build the MokVar table: out of memory\n");
+		log_info(L"cannot build the MokVar table: out of memory");
 		return;
 	}
 	at = table;
@@ -89,21 +86,19 @@ static void install_mokvar_table(const struct mokvar *vars, size_t n)
 	copy = runtime_copy(table, size, &pages);
 	FreePool(table);
 	if (!copy ||
-	    EFI_ERROR(uefi_call_wrapper(BS->InstallConfigurationTable, 2, &guid, copy)))
-		Print(L"lockshim: cannot install the MokVar table\n");
+	    EFI_ERROR(BS->InstallConfigurationTable(&mok_variable_table_guid, copy)))
+		log_info(L"cannot install the MokVar table");
 }
 
 /* The volatile, runtime-visible copies an OS reads (mokutil, older kernels). */
 static void set_runtime_mirrors(const struct mokvar *vars, size_t n)
 {
-	EFI_GUID shim_lock = SHIM_LOCK_GUID;
-
 	for (size_t i = 0; i < n; i++) {
-		EFI_STATUS status = efi_var_set_runtime_mirror(vars[i].variable, &shim_lock,
+		EFI_STATUS status = efi_var_set_runtime_mirror(vars[i].variable, &shim_lock_guid,
 							       vars[i].data, vars[i].size);
 
 		if (EFI_ERROR(status))
-			Print(L"lockshim: cannot set %s: %r\n", vars[i].variable, status);
+			log_info(L"cannot set %s: %r", vars[i].variable, status);
 	}
 }
 
@@ -122,7 +117,7 @@ EFI_STATUS efi_handoff_install(const struct lockdown_state *state, const struct 
 	    sig_db_to_esl(&policy->mok, esl_owner_shim, false, &mok_list, &mok_list_size) < 0 ||
 	    sig_db_to_esl(&policy->vendor_dbx, esl_owner_shim, false, &mok_list_x, &mok_list_x_size) < 0 ||
 	    sig_db_to_esl(&policy->mokx, esl_owner_shim, false, &mok_list_x, &mok_list_x_size) < 0) {
-		Print(L"lockshim: cannot mirror the MOK lists: out of memory\n");
+		log_info(L"cannot mirror the MOK lists: out of memory");
 	} else {
 		struct mokvar vars[] = {
 			{ "MokListRT", L"MokListRT", mok_list, mok_list_size },
@@ -132,8 +127,8 @@ EFI_STATUS efi_handoff_install(const struct lockdown_state *state, const struct 
 			{ "MokListTrustedRT", L"MokListTrustedRT", &one, efi_mok_trusted_for_kernel() },
 		};
 
-		install_mokvar_table(vars, sizeof(vars) / sizeof(vars[0]));
-		set_runtime_mirrors(vars, sizeof(vars) / sizeof(vars[0]));
+		install_mokvar_table(vars, ARRAY_SIZE(vars));
+		set_runtime_mirrors(vars, ARRAY_SIZE(vars));
 	}
 	OPENSSL_free(mok_list);
 	OPENSSL_free(mok_list_x);

@@ -3,10 +3,7 @@
 
 #include <efilib.h>
 
-#define LINUX_EFI_INITRD_MEDIA_GUID \
-	{ 0x5568e427, 0x68fc, 0x4f3d, { 0xac, 0x74, 0xca, 0x55, 0x52, 0x31, 0xcc, 0x68 } }
-#define EFI_LOAD_FILE2_PROTOCOL_GUID \
-	{ 0x4006c0c1, 0xfcb3, 0x403e, { 0x99, 0x6d, 0x4a, 0x6c, 0x87, 0x24, 0xe0, 0x6d } }
+#include "efi_guid.h"
 
 struct initrd_device_path {
 	VENDOR_DEVICE_PATH vendor;
@@ -42,8 +39,6 @@ static EFI_STATUS EFIAPI initrd_load_file(EFI_LOAD_FILE_PROTOCOL *this, EFI_DEVI
 
 EFI_STATUS efi_initrd_register(const void *data, UINTN size, struct efi_initrd **out)
 {
-	EFI_GUID load_file2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
-	EFI_GUID media_guid = LINUX_EFI_INITRD_MEDIA_GUID;
 	EFI_DEVICE_PATH *probe;
 	EFI_HANDLE existing;
 	struct efi_initrd *initrd;
@@ -59,18 +54,18 @@ EFI_STATUS efi_initrd_register(const void *data, UINTN size, struct efi_initrd *
 	initrd->path.vendor.Header.Type = MEDIA_DEVICE_PATH;
 	initrd->path.vendor.Header.SubType = MEDIA_VENDOR_DP;
 	SetDevicePathNodeLength(&initrd->path.vendor.Header, sizeof(initrd->path.vendor));
-	initrd->path.vendor.Guid = media_guid;
+	initrd->path.vendor.Guid = linux_initrd_media_guid;
 	SetDevicePathEndNode(&initrd->path.end);
 
 	probe = (EFI_DEVICE_PATH *)&initrd->path;
-	status = uefi_call_wrapper(BS->LocateDevicePath, 3, &load_file2_guid, &probe, &existing);
+	status = BS->LocateDevicePath(&load_file2_protocol_guid, &probe, &existing);
 	if (!EFI_ERROR(status)) {
 		FreePool(initrd);
 		return EFI_ALREADY_STARTED;
 	}
 
 	status = LibInstallProtocolInterfaces(&initrd->handle, &DevicePathProtocol, &initrd->path,
-					      &load_file2_guid, &initrd->load_file, NULL);
+					      &load_file2_protocol_guid, &initrd->load_file, NULL);
 	if (EFI_ERROR(status)) {
 		FreePool(initrd);
 		return status;
@@ -81,11 +76,10 @@ EFI_STATUS efi_initrd_register(const void *data, UINTN size, struct efi_initrd *
 
 void efi_initrd_unregister(struct efi_initrd *initrd)
 {
-	EFI_GUID load_file2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
 
 	if (!initrd)
 		return;
 	LibUninstallProtocolInterfaces(initrd->handle, &DevicePathProtocol, &initrd->path,
-				       &load_file2_guid, &initrd->load_file, NULL);
+				       &load_file2_protocol_guid, &initrd->load_file, NULL);
 	FreePool(initrd);
 }

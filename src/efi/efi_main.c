@@ -7,6 +7,8 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "efi_guid.h"
+#include "efi_log.h"
 #include "cpu_features.h"
 #include "efi_file.h"
 #include "efi_handoff.h"
@@ -22,6 +24,8 @@
 #define DEFAULT_KERNEL L"vmlinuz.efi"
 #define DEFAULT_INITRD L"initrd.img"
 #define MOK_MANAGER    L"mmx64.efi"
+
+const CHAR16 log_prefix[] = L"lockshim";
 
 struct secure_boot_state {
 	UINT8 secure_boot; /* the SecureBoot variable; 0 when unreadable */
@@ -60,9 +64,8 @@ static CHAR16 *join_path(const CHAR16 *dir, const UINT16 *name, UINTN len)
 static void lockdown_state_of(const struct secure_boot_state *sb, struct lockdown_state *state)
 {
 	UINT8 mok_sb_state;
-	EFI_GUID shim_lock = SHIM_LOCK_GUID;
 
-	if (EFI_ERROR(efi_var_read_u8(L"MokSBState", &shim_lock, &mok_sb_state, NULL)))
+	if (EFI_ERROR(efi_var_read_u8(L"MokSBState", &shim_lock_guid, &mok_sb_state, NULL)))
 		mok_sb_state = LOCKSHIM_VAR_ABSENT;
 	state->locked = sb->enforcing;
 	state->lock_reason = sb->enforcing ? LOCKSHIM_LOCK_SECURE_BOOT : LOCKSHIM_LOCK_NONE;
@@ -102,11 +105,11 @@ static void load_initrd(EFI_HANDLE device, const CHAR16 *kernel_path,
 		return;
 	status = efi_file_read(device, path, data, size);
 	if (status == EFI_NOT_FOUND && !options->initrd_path)
-		Print(L"lockshim: no initrd at %s\n", path);
+		log_info(L"no initrd at %s", path);
 	else if (EFI_ERROR(status))
-		Print(L"lockshim: cannot read initrd %s: %r; booting without one\n", path, status);
+		log_info(L"cannot read initrd %s: %r; booting without one", path, status);
 	else
-		Print(L"lockshim: initrd %s (%ld bytes)\n", path, *size);
+		log_info(L"initrd %s (%ld bytes)", path, *size);
 	FreePool(path);
 }
 
@@ -128,11 +131,11 @@ static EFI_STATUS start_kernel(EFI_HANDLE parent, EFI_HANDLE device, const CHAR1
 	status = efi_load_verified_image(parent, file_path, data, size, &kernel);
 	FreePool(file_path);
 	if (EFI_ERROR(status)) {
-		Print(L"lockshim: firmware cannot load %s: %r\n", path, status);
+		log_info(L"firmware cannot load %s: %r", path, status);
 		return status;
 	}
 
-	status = uefi_call_wrapper(BS->HandleProtocol, 3, kernel, &LoadedImageProtocol,
+	status = BS->HandleProtocol(kernel, &LoadedImageProtocol,
 				   (void **)&loaded);
 	if (EFI_ERROR(status))
 		goto out;
@@ -152,18 +155,18 @@ static EFI_STATUS start_kernel(EFI_HANDLE parent, EFI_HANDLE device, const CHAR1
 	if (initrd_data) {
 		status = efi_initrd_register(initrd_data, initrd_size, &initrd);
 		if (EFI_ERROR(status)) {
-			Print(L"lockshim: cannot publish the initrd: %r\n", status);
+			log_info(L"cannot publish the initrd: %r", status);
 			goto out_initrd;
 		}
 	}
 
-	status = uefi_call_wrapper(BS->StartImage, 3, kernel, NULL, NULL);
-	Print(L"lockshim: kernel returned: %r\n", status);
+	status = BS->StartImage(kernel, NULL, NULL);
+	log_info(L"kernel returned: %r", status);
 	efi_initrd_unregister(initrd);
 out_initrd:
 	efi_file_free(initrd_data, initrd_size);
 out:
-	uefi_call_wrapper(BS->UnloadImage, 1, kernel);
+	BS->UnloadImage(kernel);
 	if (cmdline)
 		FreePool(cmdline);
 	return status;
@@ -184,21 +187,21 @@ static EFI_STATUS read_verified(EFI_HANDLE device, const CHAR16 *path,
 
 	status = efi_file_read(device, path, data, size);
 	if (EFI_ERROR(status)) {
-		Print(L"lockshim: cannot read %s: %r\n", path, status);
+		log_info(L"cannot read %s: %r", path, status);
 		return status;
 	}
 	verify_image(*data, *size, policy, &verdict);
 	if (!verdict.allowed && sb->enforcing) {
-		Print(L"lockshim: refusing %s: %a\n", path, verdict.message);
+		log_info(L"refusing %s: %a", path, verdict.message);
 		efi_file_free(*data, *size);
 		*data = NULL;
 		*size = 0;
 		return EFI_SECURITY_VIOLATION;
 	}
 	if (verdict.allowed)
-		Print(L"lockshim: %a %s: %a\n", verb, path, verdict.message);
+		log_info(L"%a %s: %a", verb, path, verdict.message);
 	else
-		Print(L"lockshim: %a %s unverified: %a\n", verb, path, verdict.message);
+		log_info(L"%a %s unverified: %a", verb, path, verdict.message);
 	return EFI_SUCCESS;
 }
 
@@ -216,7 +219,7 @@ static void run_mok_manager(EFI_HANDLE image, EFI_HANDLE device, const CHAR16 *d
 	path = join_path(dir, (const UINT16 *)MOK_MANAGER, StrLen(MOK_MANAGER));
 	if (!path)
 		return;
-	Print(L"lockshim: starting the MOK manager\n");
+	log_info(L"starting the MOK manager");
 	if (EFI_ERROR(read_verified(device, path, policy, sb, "starting", &data, &size)))
 		goto out;
 	file_path = FileDevicePath(device, path);
@@ -225,11 +228,11 @@ static void run_mok_manager(EFI_HANDLE image, EFI_HANDLE device, const CHAR16 *d
 	if (file_path)
 		FreePool(file_path);
 	if (!EFI_ERROR(status)) {
-		status = uefi_call_wrapper(BS->StartImage, 3, manager, NULL, NULL);
-		uefi_call_wrapper(BS->UnloadImage, 1, manager);
+		status = BS->StartImage(manager, NULL, NULL);
+		BS->UnloadImage(manager);
 	}
 	if (EFI_ERROR(status))
-		Print(L"lockshim: the MOK manager failed: %r\n", status);
+		log_info(L"the MOK manager failed: %r", status);
 	efi_file_free(data, size);
 out:
 	FreePool(path);
@@ -255,13 +258,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	crypto_cpu_init(); /* no constructors under UEFI: before any OpenSSL call */
 	verify_policy_init(&policy);
 	Print(L"lockshim %a\n", LOCKSHIM_VERSION);
-	Print(L"lockshim: crypto: %a\n", crypto_cpu_describe(cpu, sizeof(cpu)));
+	log_info(L"crypto: %a", crypto_cpu_describe(cpu, sizeof(cpu)));
 	read_secure_boot_state(&sb);
-	Print(L"lockshim: SecureBoot=%d SetupMode=%d\n", sb.secure_boot, sb.setup_mode);
+	log_info(L"SecureBoot=%d SetupMode=%d", sb.secure_boot, sb.setup_mode);
 	if (sb.insecure)
-		Print(L"lockshim: booting in insecure mode: the machine owner disabled validation (MokSBState)\n");
+		log_info(L"booting in insecure mode: the machine owner disabled validation (MokSBState)");
 	else if (!sb.enforcing)
-		Print(L"lockshim: Secure Boot is off: images are not enforced\n");
+		log_info(L"Secure Boot is off: images are not enforced");
 
 	status = efi_sbat_level_apply(sb.enforcing, &sbat_level);
 	if (EFI_ERROR(status) && sb.enforcing)
@@ -273,13 +276,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		policy.sbat_level = &sbat_level.level; /* images must carry .sbat it allows */
 	}
 
-	status = uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol, (void **)&self);
+	status = BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&self);
 	if (EFI_ERROR(status)) {
-		Print(L"lockshim: no loaded image protocol: %r\n", status);
+		log_info(L"no loaded image protocol: %r", status);
 		return status;
 	}
 	if (load_options_parse(self->LoadOptions, self->LoadOptionsSize, &options, &reason) < 0) {
-		Print(L"lockshim: ignoring load options: %a\n", reason);
+		log_info(L"ignoring load options: %a", reason);
 		options = (struct load_options){ 0 };
 	}
 
@@ -304,7 +307,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		run_mok_manager(image, self->DeviceHandle, dir, &policy, &sb);
 	if (efi_mok_db_ignored()) {
 		/* after the MOK manager, which db may have signed: the owner can always get back */
-		Print(L"lockshim: not trusting db for the kernel: the machine owner said so (MokDBState)\n");
+		log_info(L"not trusting db for the kernel: the machine owner said so (MokDBState)");
 		sig_db_free(&policy.db);
 	}
 
@@ -317,11 +320,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	status = efi_handoff_install(&lockdown, &policy);
 	if (EFI_ERROR(status)) {
 		/* a kernel that cannot be told to lock down must not run when it should */
-		Print(L"lockshim: cannot install the lockdown table: %r\n", status);
+		log_info(L"cannot install the lockdown table: %r", status);
 		if (sb.enforcing)
 			goto out;
 	}
-	Print(L"lockshim: lockdown table: %a\n", lockdown.locked ? "locked (Secure Boot)" : "not locked");
+	log_info(L"lockdown table: %a", lockdown.locked ? "locked (Secure Boot)" : "not locked");
 	status = start_kernel(image, self->DeviceHandle, kernel_path, kernel, kernel_size, &options);
 out:
 	verify_policy_free(&policy);

@@ -3,9 +3,11 @@
 
 #include <efilib.h>
 
+#include "efi_guid.h"
 #include "efi_console.h"
 #include "efi_policy.h"
 #include "efi_vars.h"
+#include "macro.h"
 
 static const CHAR16 *const requests[] = {
 	L"MokNew", L"MokDel", L"MokXNew", L"MokXDel", L"MokAuth", L"MokSB", L"MokDB", L"MokPW",
@@ -14,13 +16,12 @@ static const CHAR16 *const requests[] = {
 
 BOOLEAN efi_mok_request_pending(void)
 {
-	EFI_GUID shim_lock = SHIM_LOCK_GUID;
 
-	for (UINTN i = 0; i < sizeof(requests) / sizeof(requests[0]); i++) {
+	for (UINTN i = 0; i < ARRAY_SIZE(requests); i++) {
 		UINTN size = 0;
 		UINT32 attributes;
-		EFI_STATUS status = uefi_call_wrapper(RT->GetVariable, 5, (CHAR16 *)requests[i],
-						      &shim_lock, &attributes, &size, NULL);
+		EFI_STATUS status = RT->GetVariable((CHAR16 *)requests[i],
+						      &shim_lock_guid, &attributes, &size, NULL);
 
 		if (status == EFI_BUFFER_TOO_SMALL || status == EFI_SUCCESS)
 			return TRUE;
@@ -31,11 +32,10 @@ BOOLEAN efi_mok_request_pending(void)
 /* A MokSBState/MokDBState of 1, written by the MOK manager: NV+BS only, so no OS wrote it. */
 static BOOLEAN mok_state_set(const CHAR16 *name)
 {
-	EFI_GUID shim_lock = SHIM_LOCK_GUID;
 	UINT32 attributes;
 	UINT8 value;
 
-	return !EFI_ERROR(efi_var_read_u8(name, &shim_lock, &value, &attributes)) && value == 1 &&
+	return !EFI_ERROR(efi_var_read_u8(name, &shim_lock_guid, &value, &attributes)) && value == 1 &&
 	       attributes == (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS);
 }
 
@@ -58,13 +58,12 @@ BOOLEAN efi_mok_trusted_for_kernel(void)
 
 BOOLEAN efi_mok_entry_requested(void)
 {
-	EFI_GUID shim_lock = SHIM_LOCK_GUID;
 	INT32 timeout = 0;
 	UINTN size = sizeof(timeout);
 	UINT32 attributes;
 	EFI_INPUT_KEY key;
 
-	if (EFI_ERROR(uefi_call_wrapper(RT->GetVariable, 5, L"MokTimeout", &shim_lock, &attributes,
+	if (EFI_ERROR(RT->GetVariable(L"MokTimeout", &shim_lock_guid, &attributes,
 					&size, &timeout)) ||
 	    size != sizeof(timeout) || timeout <= 0)
 		return FALSE;

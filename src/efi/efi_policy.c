@@ -3,10 +3,9 @@
 
 #include <efilib.h>
 
+#include "efi_log.h"
+#include "efi_guid.h"
 #include "efi_vars.h"
-
-#define EFI_IMAGE_SECURITY_DATABASE_GUID \
-	{ 0xd719b2cb, 0x3d3a, 0x4596, { 0xa3, 0xbc, 0xda, 0xd0, 0x0e, 0x67, 0x65, 0x6f } }
 
 /* MokList and MokListX as the MOK manager writes them: no runtime access. */
 #define MOK_LIST_ATTRIBUTES (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS)
@@ -21,9 +20,9 @@ static void add_esl(struct sig_db *db, const CHAR16 *source, const void *data, U
 	int rejected = sig_db_add_esl(db, data, size, &reason);
 
 	if (rejected < 0)
-		Print(L"lockshim: %s: out of memory\n", source);
+		log_info(L"%s: out of memory", source);
 	else if (rejected > 0)
-		Print(L"lockshim: %s: %d signature list(s) rejected: %a\n", source, rejected, reason);
+		log_info(L"%s: %d signature list(s) rejected: %a", source, rejected, reason);
 }
 
 static void load_variable(struct sig_db *db, const CHAR16 *name, EFI_GUID *guid,
@@ -38,12 +37,12 @@ static void load_variable(struct sig_db *db, const CHAR16 *name, EFI_GUID *guid,
 	if (status == EFI_NOT_FOUND)
 		return;
 	if (EFI_ERROR(status)) {
-		Print(L"lockshim: cannot read %s: %r\n", name, status);
+		log_info(L"cannot read %s: %r", name, status);
 		return;
 	}
 	if (boot_services_only && attributes != MOK_LIST_ATTRIBUTES) {
 		/* an OS could have written it: it proves nothing about the owner's wishes */
-		Print(L"lockshim: ignoring %s: attributes 0x%x are not non-volatile boot-services-only\n",
+		log_info(L"ignoring %s: attributes 0x%x are not non-volatile boot-services-only",
 		      name, attributes);
 	} else if (data) {
 		add_esl(db, name, data, size);
@@ -54,8 +53,6 @@ static void load_variable(struct sig_db *db, const CHAR16 *name, EFI_GUID *guid,
 
 EFI_STATUS efi_policy_load(struct verify_policy *policy)
 {
-	EFI_GUID security_db = EFI_IMAGE_SECURITY_DATABASE_GUID;
-	EFI_GUID shim_lock = SHIM_LOCK_GUID;
 	const unsigned char *p = vendor_cert;
 	X509 *cert;
 	int r;
@@ -64,14 +61,14 @@ EFI_STATUS efi_policy_load(struct verify_policy *policy)
 	r = cert ? sig_db_add_cert(&policy->vendor, cert) : -1;
 	X509_free(cert);
 	if (r < 0) {
-		Print(L"lockshim: the embedded vendor certificate cannot be decoded\n");
+		log_info(L"the embedded vendor certificate cannot be decoded");
 		return EFI_LOAD_ERROR;
 	}
 	add_esl(&policy->vendor_dbx, L"vendor dbx", vendor_dbx, vendor_dbx_end - vendor_dbx);
 
-	load_variable(&policy->db, L"db", &security_db, FALSE);
-	load_variable(&policy->dbx, L"dbx", &security_db, FALSE);
-	load_variable(&policy->mok, L"MokList", &shim_lock, TRUE);
-	load_variable(&policy->mokx, L"MokListX", &shim_lock, TRUE);
+	load_variable(&policy->db, L"db", &image_security_database_guid, FALSE);
+	load_variable(&policy->dbx, L"dbx", &image_security_database_guid, FALSE);
+	load_variable(&policy->mok, L"MokList", &shim_lock_guid, TRUE);
+	load_variable(&policy->mokx, L"MokListX", &shim_lock_guid, TRUE);
 	return EFI_SUCCESS;
 }

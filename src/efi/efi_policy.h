@@ -12,10 +12,6 @@
 
 #include "verify.h"
 
-/* rhboot/shim's vendor GUID, under which the MOK variables live */
-#define SHIM_LOCK_GUID \
-	{ 0x605dab50, 0xe046, 0x4300, { 0xab, 0xb6, 0x3d, 0xd8, 0x10, 0xdd, 0x8b, 0x23 } }
-
 /*
  * Fill @policy (initialised by the caller). Problems with one list are
  * printed and that list is left out or partly used; the call fails only when

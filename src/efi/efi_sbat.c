@@ -3,6 +3,8 @@
 
 #include <efilib.h>
 
+#include "efi_guid.h"
+#include "efi_log.h"
 #include "efi_policy.h"
 #include "efi_vars.h"
 #include "sbat_level.h"
@@ -13,27 +15,25 @@ extern const UINT8 lockshim_sbat_level[], lockshim_sbat_level_end[];
 
 static void store_level(const struct sbat_level_update *update)
 {
-	EFI_GUID shim_lock = SHIM_LOCK_GUID;
 	EFI_STATUS status;
 
 	if (update->delete_first) {
-		status = efi_var_delete(L"SbatLevel", &shim_lock);
+		status = efi_var_delete(L"SbatLevel", &shim_lock_guid);
 		if (EFI_ERROR(status))
-			Print(L"lockshim: cannot delete SbatLevel: %r\n", status);
+			log_info(L"cannot delete SbatLevel: %r", status);
 	}
-	status = uefi_call_wrapper(RT->SetVariable, 5, L"SbatLevel", &shim_lock,
+	status = RT->SetVariable(L"SbatLevel", &shim_lock_guid,
 				   SBAT_LEVEL_ATTRIBUTES, update->level.size,
 				   (void *)update->level.text);
 	if (EFI_ERROR(status))
 		/* still enforced for this boot; stored at the next one */
-		Print(L"lockshim: cannot store SbatLevel: %r\n", status);
+		log_info(L"cannot store SbatLevel: %r", status);
 	else
-		Print(L"lockshim: SbatLevel %ld stored\n", update->level.datestamp);
+		log_info(L"SbatLevel %ld stored", update->level.datestamp);
 }
 
 EFI_STATUS efi_sbat_level_apply(BOOLEAN enforcing, struct efi_sbat_level *out)
 {
-	EFI_GUID shim_lock = SHIM_LOCK_GUID;
 	struct sbat_levels embedded;
 	struct sbat_level_stored stored = { 0 };
 	struct sbat_level_update update;
@@ -47,37 +47,37 @@ EFI_STATUS efi_sbat_level_apply(BOOLEAN enforcing, struct efi_sbat_level *out)
 	out->stored = NULL;
 	if (sbat_levels_parse(lockshim_sbat_level, lockshim_sbat_level_end - lockshim_sbat_level,
 			      &embedded, why, sizeof(why)) < 0) {
-		Print(L"lockshim: %a\n", why);
+		log_info(L"%a", why);
 		return EFI_LOAD_ERROR;
 	}
 
-	status = efi_var_read_u8(L"SbatPolicy", &shim_lock, &policy, NULL);
+	status = efi_var_read_u8(L"SbatPolicy", &shim_lock_guid, &policy, NULL);
 	if (status != EFI_NOT_FOUND) {
 		if (EFI_ERROR(status)) {
-			Print(L"lockshim: ignoring an unreadable SbatPolicy: %r\n", status);
+			log_info(L"ignoring an unreadable SbatPolicy: %r", status);
 			policy = SBAT_POLICY_NONE;
 		}
-		efi_var_delete(L"SbatPolicy", &shim_lock);
+		efi_var_delete(L"SbatPolicy", &shim_lock_guid);
 	}
 
-	status = efi_var_read(L"SbatLevel", &shim_lock, &data, &size, &attributes);
+	status = efi_var_read(L"SbatLevel", &shim_lock_guid, &data, &size, &attributes);
 	if (!EFI_ERROR(status)) {
 		stored = (struct sbat_level_stored){ TRUE, data, size, attributes };
 	} else if (status != EFI_NOT_FOUND) {
 		/* unreadable is treated as absent: the embedded level replaces it */
-		Print(L"lockshim: cannot read SbatLevel: %r\n", status);
+		log_info(L"cannot read SbatLevel: %r", status);
 	}
 
 	sbat_level_update(&embedded, &stored, policy, enforcing, &update);
 	if (update.note[0])
-		Print(L"lockshim: %a\n", update.note);
+		log_info(L"%a", update.note);
 	if (update.write)
 		store_level(&update);
 
-	status = efi_var_set_runtime_mirror(L"SbatLevelRT", &shim_lock, update.level.text,
+	status = efi_var_set_runtime_mirror(L"SbatLevelRT", &shim_lock_guid, update.level.text,
 					    update.level.size);
 	if (EFI_ERROR(status))
-		Print(L"lockshim: cannot set SbatLevelRT: %r\n", status);
+		log_info(L"cannot set SbatLevelRT: %r", status);
 
 	out->level = update.level;
 	out->stored = data;
@@ -98,11 +98,11 @@ EFI_STATUS efi_sbat_check_self(const struct sbat *level)
 
 	if (sbat_parse(lockshim_sbat, lockshim_sbat_end - lockshim_sbat, SBAT_SECTION, &self, why,
 		       sizeof(why)) < 0) {
-		Print(L"lockshim: own .sbat section is malformed: %a\n", why);
+		log_info(L"own .sbat section is malformed: %a", why);
 		return EFI_SECURITY_VIOLATION;
 	}
 	if (sbat_check(&self, level, why, sizeof(why)) < 0) {
-		Print(L"lockshim: this lockshim is revoked: %a; refusing to boot anything\n", why);
+		log_info(L"this lockshim is revoked: %a; refusing to boot anything", why);
 		return EFI_SECURITY_VIOLATION;
 	}
 	return EFI_SUCCESS;

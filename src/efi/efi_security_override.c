@@ -3,11 +3,9 @@
 
 #include <efilib.h>
 
+#include "efi_guid.h"
+
 /* PI specification, volume 2: the DXE security architectural protocols. */
-#define EFI_SECURITY_ARCH_PROTOCOL_GUID \
-	{ 0xa46423e3, 0x4617, 0x49f1, { 0xb9, 0xff, 0xd1, 0xbf, 0xa9, 0x11, 0x58, 0x39 } }
-#define EFI_SECURITY2_ARCH_PROTOCOL_GUID \
-	{ 0x94ab2f58, 0x1438, 0x4ef1, { 0x91, 0x52, 0x18, 0x94, 0x1a, 0x3a, 0x0e, 0x68 } }
 
 struct security_protocol;
 struct security2_protocol;
@@ -64,15 +62,13 @@ static EFI_STATUS EFIAPI security_hook(const struct security_protocol *this, UIN
 EFI_STATUS efi_load_verified_image(EFI_HANDLE parent, EFI_DEVICE_PATH *path, void *buffer,
 				   UINTN size, EFI_HANDLE *image)
 {
-	EFI_GUID security_guid = EFI_SECURITY_ARCH_PROTOCOL_GUID;
-	EFI_GUID security2_guid = EFI_SECURITY2_ARCH_PROTOCOL_GUID;
 	struct security_protocol *security = NULL;
 	struct security2_protocol *security2 = NULL;
 	EFI_STATUS status;
 
 	/* Either may be absent: without them the firmware does no checks to override. */
-	LibLocateProtocol(&security_guid, (void **)&security);
-	LibLocateProtocol(&security2_guid, (void **)&security2);
+	LibLocateProtocol(&security_arch_protocol_guid, (void **)&security);
+	LibLocateProtocol(&security2_arch_protocol_guid, (void **)&security2);
 
 	approved.buffer = buffer;
 	approved.size = size;
@@ -86,7 +82,7 @@ EFI_STATUS efi_load_verified_image(EFI_HANDLE parent, EFI_DEVICE_PATH *path, voi
 		security2->file_authentication = security2_hook;
 	}
 
-	status = uefi_call_wrapper(BS->LoadImage, 6, FALSE, parent, path, buffer, size, image);
+	status = BS->LoadImage(FALSE, parent, path, buffer, size, image);
 
 	if (security2)
 		security2->file_authentication = approved.original2;

@@ -10,7 +10,7 @@ EFI_STATUS efi_var_read_u8(const CHAR16 *name, EFI_GUID *vendor, UINT8 *value, U
 	UINT32 ignored;
 	EFI_STATUS status;
 
-	status = uefi_call_wrapper(RT->GetVariable, 5, (CHAR16 *)name, vendor,
+	status = RT->GetVariable((CHAR16 *)name, vendor,
 				   attributes ? attributes : &ignored, &size, buffer);
 	if (status == EFI_BUFFER_TOO_SMALL)
 		return EFI_BAD_BUFFER_SIZE;
@@ -30,13 +30,13 @@ EFI_STATUS efi_var_read(const CHAR16 *name, EFI_GUID *vendor, void **data, UINTN
 
 	*data = NULL;
 	*size = 0;
-	status = uefi_call_wrapper(RT->GetVariable, 5, (CHAR16 *)name, vendor, attributes, size, NULL);
+	status = RT->GetVariable((CHAR16 *)name, vendor, attributes, size, NULL);
 	if (status != EFI_BUFFER_TOO_SMALL)
 		return EFI_ERROR(status) ? status : EFI_SUCCESS; /* absent, or empty */
 	buffer = AllocatePool(*size ? *size : 1);
 	if (!buffer)
 		return EFI_OUT_OF_RESOURCES;
-	status = uefi_call_wrapper(RT->GetVariable, 5, (CHAR16 *)name, vendor, attributes, size,
+	status = RT->GetVariable((CHAR16 *)name, vendor, attributes, size,
 				   buffer);
 	if (EFI_ERROR(status)) {
 		FreePool(buffer);
@@ -49,7 +49,7 @@ EFI_STATUS efi_var_read(const CHAR16 *name, EFI_GUID *vendor, void **data, UINTN
 
 EFI_STATUS efi_var_delete(const CHAR16 *name, EFI_GUID *vendor)
 {
-	EFI_STATUS status = uefi_call_wrapper(RT->SetVariable, 5, (CHAR16 *)name, vendor, 0, 0, NULL);
+	EFI_STATUS status = RT->SetVariable((CHAR16 *)name, vendor, 0, 0, NULL);
 
 	return status == EFI_NOT_FOUND ? EFI_SUCCESS : status;
 }
@@ -61,7 +61,7 @@ EFI_STATUS efi_var_set_runtime_mirror(const CHAR16 *name, EFI_GUID *vendor, cons
 
 	if (EFI_ERROR(status) || !size)
 		return status;
-	return uefi_call_wrapper(RT->SetVariable, 5, (CHAR16 *)name, vendor,
+	return RT->SetVariable((CHAR16 *)name, vendor,
 				 EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS, size,
 				 (void *)data);
 }

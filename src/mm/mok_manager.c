@@ -22,8 +22,10 @@
 #include "cpu_features.h"
 #include "efi_console.h"
 #include "efi_file.h"
+#include "efi_guid.h"
 #include "efi_policy.h"
 #include "efi_vars.h"
+#include "macro.h"
 #include "mok_list.h"
 #include "mok_request.h"
 #include "pe.h"
@@ -35,6 +37,8 @@
 #define LIST_ATTRIBUTES    (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS)
 #define PASSWORD_TRIES     3
 #define KEY_TIMEOUT        60 /* seconds for each key at a prompt */
+
+const CHAR16 log_prefix[] = L"MOK manager";
 
 struct key_request {
 	const CHAR16 *request, *auth, *list;
@@ -61,7 +65,7 @@ static const struct state_request state_requests[] = {
 	  { "Trust MOK keys in the kernel's machine keyring", "Stop trusting MOK keys in the machine keyring" } },
 };
 
-#define N_STATE_REQUESTS (sizeof(state_requests) / sizeof(state_requests[0]))
+#define N_STATE_REQUESTS (ARRAY_SIZE(state_requests))
 
 struct variable {
 	void *data;
@@ -71,16 +75,14 @@ struct variable {
 	BOOLEAN seen;    /* there, usable or not */
 };
 
-static EFI_GUID shim_lock = SHIM_LOCK_GUID;
-
 /* Read a request variable and delete it at once: it is never replayed. */
 static void take_request(const CHAR16 *name, struct variable *v)
 {
-	EFI_STATUS status = efi_var_read(name, &shim_lock, &v->data, &v->size, &v->attributes);
+	EFI_STATUS status = efi_var_read(name, &shim_lock_guid, &v->data, &v->size, &v->attributes);
 
 	v->present = v->seen = !EFI_ERROR(status);
 	if (status != EFI_NOT_FOUND)
-		uefi_call_wrapper(RT->SetVariable, 5, (CHAR16 *)name, &shim_lock, 0, 0, NULL);
+		efi_var_delete(name, &shim_lock_guid);
 	if (v->present && v->attributes != REQUEST_ATTRIBUTES) {
 		Print(L"MOK manager: ignoring %s: attributes 0x%x are not mokutil's 0x%x\n", name,
 		      v->attributes, REQUEST_ATTRIBUTES);
@@ -183,7 +185,7 @@ static BOOLEAN confirm_with_password(const char *title, const struct variable *a
 static EFI_STATUS write_list(const CHAR16 *name, const uint8_t *data, size_t size)
 {
 	/* one call: the firmware replaces the variable whole, or not at all */
-	return uefi_call_wrapper(RT->SetVariable, 5, (CHAR16 *)name, &shim_lock,
+	return RT->SetVariable((CHAR16 *)name, &shim_lock_guid,
 				 size ? LIST_ATTRIBUTES : 0, size, (void *)data);
 }
 
@@ -219,7 +221,7 @@ static BOOLEAN apply_to_list(const struct key_request *kr, const struct variable
 	EFI_STATUS status;
 	BOOLEAN done = FALSE;
 
-	status = efi_var_read(kr->list, &shim_lock, &list.data, &list.size, &list.attributes);
+	status = efi_var_read(kr->list, &shim_lock_guid, &list.data, &list.size, &list.attributes);
 	if (EFI_ERROR(status) && status != EFI_NOT_FOUND) {
 		Print(L"MOK manager: cannot read %s: %r\n", kr->list, status);
 		return FALSE;
@@ -284,13 +286,13 @@ static BOOLEAN handle_password_request(struct variable *request)
 	}
 	if (all_zero(request)) {
 		Print(L"\n==== Clear MOK password ====\n");
-		if (EFI_ERROR(efi_var_read(L"MokPWStore", &shim_lock, &store.data, &store.size,
+		if (EFI_ERROR(efi_var_read(L"MokPWStore", &shim_lock_guid, &store.data, &store.size,
 					   &store.attributes))) {
 			Print(L"MOK manager: no MOK password is set\n");
 			return FALSE;
 		}
 		if (confirm_with_password("Clear MOK password", &store, NULL)) {
-			status = uefi_call_wrapper(RT->SetVariable, 5, L"MokPWStore", &shim_lock, 0, 0, NULL);
+			status = efi_var_delete(L"MokPWStore", &shim_lock_guid);
 			done = !EFI_ERROR(status);
 			Print(L"MOK manager: Clear MOK password: %a\n", done ? "done" : "failed");
 		}
@@ -304,7 +306,7 @@ static BOOLEAN handle_password_request(struct variable *request)
 	Print(L"\n==== Set MOK password ====\n");
 	if (!confirm_with_password("Set MOK password", request, NULL))
 		return FALSE;
-	status = uefi_call_wrapper(RT->SetVariable, 5, L"MokPWStore", &shim_lock, LIST_ATTRIBUTES,
+	status = RT->SetVariable(L"MokPWStore", &shim_lock_guid, LIST_ATTRIBUTES,
 				   request->size, request->data);
 	if (EFI_ERROR(status)) {
 		Print(L"MOK manager: cannot set MokPWStore: %r\n", status);
@@ -316,16 +318,15 @@ static BOOLEAN handle_password_request(struct variable *request)
 
 static UINTN random_below(UINTN n)
 {
-	EFI_GUID rng_guid = EFI_RNG_PROTOCOL_GUID;
 	EFI_RNG_PROTOCOL *rng = NULL;
 	UINT64 value = 0;
 	EFI_TIME now;
 
-	if (!EFI_ERROR(LibLocateProtocol(&rng_guid, (void **)&rng)) && rng &&
-	    !EFI_ERROR(uefi_call_wrapper(rng->GetRNG, 4, rng, NULL, sizeof(value), (UINT8 *)&value)))
+	if (!EFI_ERROR(LibLocateProtocol(&rng_protocol_guid, (void **)&rng)) && rng &&
+	    !EFI_ERROR(rng->GetRNG(rng, NULL, sizeof(value), (UINT8 *)&value)))
 		return (UINTN)(value % n);
 	/* no RNG: the clock, which is enough to keep a typist from guessing ahead */
-	uefi_call_wrapper(RT->GetTime, 2, &now, NULL);
+	RT->GetTime(&now, NULL);
 	return (UINTN)((now.Nanosecond / 1000 + now.Second * 7919u) % n);
 }
 
@@ -372,7 +373,7 @@ static BOOLEAN handle_state_request(const struct state_request *sr, struct varia
 	if (!confirm_with_characters(title, &req))
 		return FALSE;
 	/* state 0 asks to set the variable (validation off, db ignored, MOK trusted); 1 to clear it */
-	status = uefi_call_wrapper(RT->SetVariable, 5, (CHAR16 *)sr->state, &shim_lock,
+	status = RT->SetVariable((CHAR16 *)sr->state, &shim_lock_guid,
 				   req.state == 0 ? LIST_ATTRIBUTES : 0, req.state == 0 ? 1 : 0, &one);
 	if (EFI_ERROR(status) && status != EFI_NOT_FOUND) {
 		Print(L"MOK manager: cannot set %s: %r\n", sr->state, status);
@@ -446,7 +447,7 @@ static BOOLEAN owner_menu(EFI_HANDLE device)
 	UINTN len;
 
 	/* a MOK password, once set, guards the menu */
-	if (!EFI_ERROR(efi_var_read(L"MokPWStore", &shim_lock, &store.data, &store.size,
+	if (!EFI_ERROR(efi_var_read(L"MokPWStore", &shim_lock_guid, &store.data, &store.size,
 				    &store.attributes))) {
 		BOOLEAN ok = store.attributes == LIST_ATTRIBUTES &&
 			     confirm_with_password("MOK manager", &store, NULL);
@@ -473,7 +474,7 @@ static BOOLEAN owner_menu(EFI_HANDLE device)
 		}
 		Print(L"%c\n", key.UnicodeChar);
 		if (key.UnicodeChar == L'4')
-			uefi_call_wrapper(RT->ResetSystem, 4, EfiResetCold, EFI_SUCCESS, 0, NULL);
+			RT->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
 		if (key.UnicodeChar != L'1' && key.UnicodeChar != L'2')
 			continue;
 		image_hash = key.UnicodeChar == L'2';
@@ -550,13 +551,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	if (!any) {
 		EFI_LOADED_IMAGE *self;
 
-		if (!EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol,
+		if (!EFI_ERROR(BS->HandleProtocol(image, &LoadedImageProtocol,
 						 (void **)&self)))
 			changed = owner_menu(self->DeviceHandle);
 	}
 	if (changed) {
 		Print(L"MOK manager: rebooting\n");
-		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetCold, EFI_SUCCESS, 0, NULL);
+		RT->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
 	}
 	return EFI_SUCCESS;
 }

@@ -11,10 +11,10 @@
 __attribute__((noreturn)) void abort(void)
 {
 	if (ST != NULL && ST->ConOut != NULL)
-		uefi_call_wrapper(ST->ConOut->OutputString, 2, ST->ConOut,
+		ST->ConOut->OutputString(ST->ConOut,
 				  (CHAR16 *)L"lockshim: abort() called\r\n");
 	if (BS != NULL && LibImageHandle != NULL)
-		uefi_call_wrapper(BS->Exit, 4, LibImageHandle, EFI_ABORTED, 0, NULL);
+		BS->Exit(LibImageHandle, EFI_ABORTED, 0, NULL);
 	for (;;)
 		__asm__ volatile("cli; hlt");
 }

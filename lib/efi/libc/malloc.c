@@ -41,7 +41,7 @@ void *malloc(size_t size)
 		errno = ENOMEM;
 		return NULL;
 	}
-	st = uefi_call_wrapper(BS->AllocatePool, 3, EfiLoaderData,
+	st = BS->AllocatePool(EfiLoaderData,
 			       (UINTN)(size + OVERHEAD), &raw);
 	if (EFI_ERROR(st) || raw == NULL) {
 		errno = ENOMEM;
@@ -57,7 +57,7 @@ void free(void *p)
 {
 	if (p == NULL)
 		return;
-	uefi_call_wrapper(BS->FreePool, 1, hdr_of(p)->raw);
+	BS->FreePool(hdr_of(p)->raw);
 }
 
 void *realloc(void *p, size_t size)

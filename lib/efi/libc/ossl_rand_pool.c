@@ -53,14 +53,14 @@ size_t ossl_pool_acquire_entropy(struct rand_pool_st *pool)
 
 	if (need == 0 || BS == NULL)
 		return ossl_rand_pool_entropy_available(pool);
-	st = uefi_call_wrapper(BS->LocateProtocol, 3, &rng_guid, NULL, (void **)&rng);
+	st = BS->LocateProtocol(&rng_guid, NULL, (void **)&rng);
 	if (EFI_ERROR(st) || rng == NULL)
 		return ossl_rand_pool_entropy_available(pool);
 	buf = ossl_rand_pool_add_begin(pool, need);
 	if (buf == NULL)
 		return ossl_rand_pool_entropy_available(pool);
 	/* Default algorithm: the platform's best (a DRBG or raw source). */
-	st = uefi_call_wrapper(rng->GetRNG, 4, rng, NULL, (UINTN)need, buf);
+	st = rng->GetRNG(rng, NULL, (UINTN)need, buf);
 	if (EFI_ERROR(st))
 		ossl_rand_pool_add_end(pool, 0, 0);
 	else
@@ -79,7 +79,7 @@ int ossl_pool_add_nonce_data(struct rand_pool_st *pool)
 	} data = { 0 };
 
 	if (RT != NULL)
-		uefi_call_wrapper(RT->GetTime, 2, &data.time, NULL);
+		RT->GetTime(&data.time, NULL);
 	data.count = ++counter;
 	data.where = &data;
 	return ossl_rand_pool_add(pool, (const unsigned char *)&data, sizeof(data), 0);

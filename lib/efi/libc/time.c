@@ -42,7 +42,7 @@ time_t time(time_t *tloc)
 	EFI_STATUS st;
 	time_t r = (time_t)-1;
 
-	st = uefi_call_wrapper(RT->GetTime, 2, &t, NULL);
+	st = RT->GetTime(&t, NULL);
 	if (!EFI_ERROR(st))
 		r = efi_time_to_epoch(&t);
 	if (r == (time_t)-1)

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/*
+ * GUIDs written once, as their eleven fields (data1, data2, data3, then the
+ * eight bytes of data4), so that the core and the firmware shell use the
+ * same definition: GUID_BYTES() gives the 16 bytes as EFI stores a GUID
+ * (the first three fields little-endian), for the core, which has no
+ * EFI_GUID; src/efi/efi_guid.c makes EFI_GUIDs of the same fields. The
+ * lockdown table's GUID is in include/lockshim_table.h, its ABI.
+ */
+#ifndef LOCKSHIM_GUID_H
+#define LOCKSHIM_GUID_H
+
+/* rhboot/shim's vendor GUID: the MOK and SBAT variables, the owner of mokutil's entries. */
+#define SHIM_LOCK_GUID_FIELDS 0x605dab50, 0xe046, 0x4300, 0xab, 0xb6, 0x3d, 0xd8, 0x10, 0xdd, 0x8b, 0x23
+
+#define GUID_BYTES(...) GUID_BYTES_(__VA_ARGS__)
+#define GUID_BYTES_(a, b, c, d0, d1, d2, d3, d4, d5, d6, d7)                                     \
+	{ (a) & 0xff, ((a) >> 8) & 0xff, ((a) >> 16) & 0xff, ((a) >> 24) & 0xff, (b) & 0xff,     \
+	  ((b) >> 8) & 0xff, (c) & 0xff, ((c) >> 8) & 0xff, d0, d1, d2, d3, d4, d5, d6, d7 }
+
+#endif

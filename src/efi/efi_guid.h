@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/*
+ * Every GUID lockshim's firmware programs use that gnu-efi does not define,
+ * each defined once in efi_guid.c, as rhboot/shim's include/guid.h does.
+ * gnu-efi's own (EfiGlobalVariable, LoadedImageProtocol, ...) are used by
+ * gnu-efi's names.
+ */
+#ifndef LOCKSHIM_EFI_GUID_H
+#define LOCKSHIM_EFI_GUID_H
+
+#include <efi.h>
+
+extern EFI_GUID shim_lock_guid;               /* MOK and SBAT variables (src/core/guid.h) */
+extern EFI_GUID image_security_database_guid; /* db, dbx */
+extern EFI_GUID lockshim_table_guid;          /* the lockdown table (include/lockshim_table.h) */
+extern EFI_GUID mok_variable_table_guid;      /* the MokVar configuration table */
+extern EFI_GUID linux_initrd_media_guid;      /* the initrd's vendor media device path */
+extern EFI_GUID load_file2_protocol_guid;
+extern EFI_GUID security_arch_protocol_guid;
+extern EFI_GUID security2_arch_protocol_guid;
+extern EFI_GUID rng_protocol_guid;
+
+#endif
