@@ -3,11 +3,14 @@
 
 #include <efilib.h>
 
+#include "efi_cleanup.h"
+
 #define TICKS_PER_SECOND 10000000ULL /* timer events count 100 ns */
 
 EFI_STATUS efi_console_read_key(UINTN seconds, EFI_INPUT_KEY *key)
 {
-	EFI_EVENT timer, events[2];
+	_cleanup_event_ EFI_EVENT timer = NULL;
+	EFI_EVENT events[2];
 	EFI_STATUS status;
 	UINTN index;
 
@@ -16,20 +19,15 @@ EFI_STATUS efi_console_read_key(UINTN seconds, EFI_INPUT_KEY *key)
 		return status;
 	status = BS->SetTimer(timer, TimerRelative, seconds * TICKS_PER_SECOND);
 	if (EFI_ERROR(status))
-		goto out;
+		return status;
 	events[0] = ST->ConIn->WaitForKey;
 	events[1] = timer;
 	status = BS->WaitForEvent(2, events, &index);
 	if (EFI_ERROR(status))
-		goto out;
-	if (index == 1) {
-		status = EFI_TIMEOUT;
-		goto out;
-	}
-	status = ST->ConIn->ReadKeyStroke(ST->ConIn, key);
-out:
-	BS->CloseEvent(timer);
-	return status;
+		return status;
+	if (index == 1)
+		return EFI_TIMEOUT;
+	return ST->ConIn->ReadKeyStroke(ST->ConIn, key);
 }
 
 EFI_STATUS efi_console_read_line(CHAR16 *buffer, UINTN max, UINTN *len, BOOLEAN masked,

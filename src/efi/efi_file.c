@@ -3,6 +3,7 @@
 
 #include <efilib.h>
 
+#include "efi_cleanup.h"
 #include "efi_log.h"
 
 #define READ_CHUNK (16U * 1024 * 1024) /* keep each firmware read call short */
@@ -12,81 +13,71 @@ static UINTN pages_for(UINTN size)
 	return EFI_SIZE_TO_PAGES(size ? size : 1);
 }
 
-void efi_file_free(void *data, UINTN size)
+void efi_file_data_free(struct efi_file_data *file)
 {
-	if (data)
-		BS->FreePages((EFI_PHYSICAL_ADDRESS)(UINTN)data, pages_for(size));
+	if (file->data)
+		BS->FreePages((EFI_PHYSICAL_ADDRESS)(UINTN)file->data, pages_for(file->size));
+	*file = (struct efi_file_data){};
 }
 
-EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, void **data, UINTN *size)
+/* Read all of @file into @out, allocated here, in chunks. */
+static EFI_STATUS read_whole_file(EFI_FILE_HANDLE file, const CHAR16 *path, UINTN size,
+				  struct efi_file_data *out)
 {
-	EFI_FILE_HANDLE root = NULL, file = NULL;
-	EFI_FILE_INFO *info = NULL;
+	_cleanup_(efi_file_data_free) struct efi_file_data buffer = { .size = size };
 	EFI_PHYSICAL_ADDRESS address;
 	EFI_STATUS status;
 	UINTN done = 0;
 
-	*data = NULL;
-	*size = 0;
+	status = BS->AllocatePages(AllocateAnyPages, EfiLoaderData, pages_for(size), &address);
+	if (EFI_ERROR(status))
+		return status;
+	buffer.data = (void *)(UINTN)address;
+	while (done < size) {
+		UINTN chunk = size - done < READ_CHUNK ? size - done : READ_CHUNK;
+
+		status = file->Read(file, &chunk, (UINT8 *)buffer.data + done);
+		if (EFI_ERROR(status))
+			return status;
+		if (chunk == 0) /* the file shrank under us */
+			return EFI_END_OF_FILE;
+		done += chunk;
+		/* a large file on a slow disk: say how far it got, once per chunk */
+		if (size > READ_CHUNK)
+			log_info(L"%s: %ld of %ld MiB read", path, done >> 20, size >> 20);
+	}
+	*out = buffer;
+	buffer = (struct efi_file_data){};
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, struct efi_file_data *file)
+{
+	_cleanup_file_ EFI_FILE_HANDLE root = NULL, handle = NULL;
+	_cleanup_pool_ EFI_FILE_INFO *info = NULL;
+	EFI_STATUS status;
+
+	*file = (struct efi_file_data){};
 	root = LibOpenRoot(device);
 	if (!root)
 		return EFI_UNSUPPORTED;
-	status = root->Open(root, &file, (CHAR16 *)path, EFI_FILE_MODE_READ, 0);
+	status = root->Open(root, &handle, (CHAR16 *)path, EFI_FILE_MODE_READ, 0);
 	if (EFI_ERROR(status))
-		goto out;
-	info = LibFileInfo(file);
-	if (!info) {
-		status = EFI_DEVICE_ERROR;
-		goto out;
-	}
-	if (info->Attribute & EFI_FILE_DIRECTORY) {
-		status = EFI_NOT_FOUND;
-		goto out;
-	}
-	if (info->FileSize > EFI_FILE_MAX_SIZE) {
-		status = EFI_BAD_BUFFER_SIZE;
-		goto out;
-	}
-	*size = info->FileSize;
-	status = BS->AllocatePages(AllocateAnyPages, EfiLoaderData,
-				   pages_for(*size), &address);
-	if (EFI_ERROR(status))
-		goto out;
-	*data = (void *)(UINTN)address;
-
-	while (done < *size) {
-		UINTN chunk = *size - done < READ_CHUNK ? *size - done : READ_CHUNK;
-
-		status = file->Read(file, &chunk, (UINT8 *)*data + done);
-		if (EFI_ERROR(status))
-			break;
-		if (chunk == 0) { /* the file shrank under us */
-			status = EFI_END_OF_FILE;
-			break;
-		}
-		done += chunk;
-		/* a large file on a slow disk: say how far it got, once per chunk */
-		if (*size > READ_CHUNK)
-			log_info(L"%s: %ld of %ld MiB read", path, done >> 20, *size >> 20);
-	}
-	if (EFI_ERROR(status)) {
-		efi_file_free(*data, *size);
-		*data = NULL;
-		*size = 0;
-	}
-out:
-	if (info)
-		FreePool(info);
-	if (file)
-		file->Close(file);
-	root->Close(root);
-	return status;
+		return status;
+	info = LibFileInfo(handle);
+	if (!info)
+		return EFI_DEVICE_ERROR;
+	if (info->Attribute & EFI_FILE_DIRECTORY)
+		return EFI_NOT_FOUND;
+	if (info->FileSize > EFI_FILE_MAX_SIZE)
+		return EFI_BAD_BUFFER_SIZE;
+	return read_whole_file(handle, path, info->FileSize, file);
 }
 
 CHAR16 *efi_file_directory(const EFI_DEVICE_PATH *image_path)
 {
 	const EFI_DEVICE_PATH *node = image_path;
-	CHAR16 *dir = NULL;
+	_cleanup_pool_ CHAR16 *dir = NULL;
 	UINTN len = 0, last_sep = 0;
 
 	/* Concatenate the file path nodes; firmware may split a path across several. */
@@ -101,24 +92,16 @@ CHAR16 *efi_file_directory(const EFI_DEVICE_PATH *image_path)
 			break;
 		chars = (node_len - sizeof(EFI_DEVICE_PATH)) / sizeof(CHAR16);
 		grown = ReallocatePool(dir, len * sizeof(CHAR16), (len + chars + 2) * sizeof(CHAR16));
-		if (!grown) {
-			FreePool(dir);
+		if (!grown)
 			return NULL;
-		}
 		dir = grown;
 		if (len > 0 && dir[len - 1] != L'\\' && chars > 0 && fp->PathName[0] != L'\\')
 			dir[len++] = L'\\';
 		for (UINTN i = 0; i < chars && fp->PathName[i]; i++)
 			dir[len++] = fp->PathName[i] == L'/' ? L'\\' : fp->PathName[i];
 	}
-	if (!dir || len == 0) {
-		if (dir)
-			FreePool(dir);
-		dir = AllocatePool(2 * sizeof(CHAR16));
-		if (dir)
-			StrCpy(dir, L"\\");
-		return dir;
-	}
+	if (len == 0)
+		return StrDuplicate(L"\\");
 	for (UINTN i = 0; i < len; i++)
 		if (dir[i] == L'\\')
 			last_sep = i + 1;
@@ -127,5 +110,5 @@ CHAR16 *efi_file_directory(const EFI_DEVICE_PATH *image_path)
 		last_sep = 1;
 	}
 	dir[last_sep] = L'\0';
-	return dir;
+	return TAKE_PTR(dir);
 }

@@ -7,15 +7,24 @@
 
 #define EFI_FILE_MAX_SIZE (1ULL << 31) /* 2 GiB: more than any kernel or initrd */
 
+/* A whole file in pages of its own; data is NULL when there is none. */
+struct efi_file_data {
+	void *data;
+	UINTN size;
+};
+
 /*
  * Read @path (absolute, backslash-separated) from the file system on @device
- * into pages allocated here. On success *@data and *@size describe the file;
- * release with efi_file_free(*@data, *@size). Returns EFI_NOT_FOUND when the
- * file does not exist. One pass, in 16 MiB reads, into the buffer the image
- * is then hashed and loaded from; past one read, progress is printed.
+ * into pages allocated here, described by *@file, which the caller releases
+ * with efi_file_data_free() (or declares _cleanup_(efi_file_data_free)).
+ * Returns EFI_NOT_FOUND when the file does not exist, and leaves *@file empty
+ * on any error. One pass, in 16 MiB reads, into the buffer the image is then
+ * hashed and loaded from; past one read, progress is printed.
  */
-EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, void **data, UINTN *size);
-void efi_file_free(void *data, UINTN size);
+EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, struct efi_file_data *file);
+
+/* Free the pages of @file, if any, and leave it empty. */
+void efi_file_data_free(struct efi_file_data *file);
 
 /*
  * The directory part (up to and including the last '\') of the file path in

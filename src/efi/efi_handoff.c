@@ -3,6 +3,7 @@
 
 #include <efilib.h>
 
+#include "efi_cleanup.h"
 #include "efi_guid.h"
 #include "efi_log.h"
 #include "efi_mok.h"
@@ -61,7 +62,9 @@ static EFI_STATUS install_lockdown_table(const struct lockdown_state *state,
 static void install_mokvar_table(const struct mokvar *vars, size_t n)
 {
 	UINTN size = MOKVAR_NAME_SIZE + 8, pages; /* the all-zero terminating entry */
-	uint8_t *table, *at;
+	_cleanup_pool_ uint8_t *table = NULL;
+	uint8_t *at;
+	EFI_STATUS status;
 	void *copy;
 
 	for (size_t i = 0; i < n; i++)
@@ -69,7 +72,7 @@ static void install_mokvar_table(const struct mokvar *vars, size_t n)
 			size += MOKVAR_NAME_SIZE + 8 + vars[i].size;
 	table = AllocateZeroPool(size);
 	if (!table) {
-		log_info(L"cannot build the MokVar table: out of memory");
+		log_error(EFI_OUT_OF_RESOURCES, L"cannot build the MokVar table: out of memory");
 		return;
 	}
 	at = table;
@@ -84,10 +87,10 @@ static void install_mokvar_table(const struct mokvar *vars, size_t n)
 		at += MOKVAR_NAME_SIZE + 8 + vars[i].size;
 	}
 	copy = runtime_copy(table, size, &pages);
-	FreePool(table);
-	if (!copy ||
-	    EFI_ERROR(BS->InstallConfigurationTable(&mok_variable_table_guid, copy)))
-		log_info(L"cannot install the MokVar table");
+	status = copy ? BS->InstallConfigurationTable(&mok_variable_table_guid, copy)
+		      : EFI_OUT_OF_RESOURCES;
+	if (EFI_ERROR(status))
+		log_error(status, L"cannot install the MokVar table");
 }
 
 /* The volatile, runtime-visible copies an OS reads (mokutil, older kernels). */
@@ -98,7 +101,7 @@ static void set_runtime_mirrors(const struct mokvar *vars, size_t n)
 							       vars[i].data, vars[i].size);
 
 		if (EFI_ERROR(status))
-			log_info(L"cannot set %s: %r", vars[i].variable, status);
+			log_error(status, L"cannot set %s: %r", vars[i].variable, status);
 	}
 }
 
@@ -117,7 +120,7 @@ EFI_STATUS efi_handoff_install(const struct lockdown_state *state, const struct 
 	    sig_db_to_esl(&policy->mok, esl_owner_shim, false, &mok_list, &mok_list_size) < 0 ||
 	    sig_db_to_esl(&policy->vendor_dbx, esl_owner_shim, false, &mok_list_x, &mok_list_x_size) < 0 ||
 	    sig_db_to_esl(&policy->mokx, esl_owner_shim, false, &mok_list_x, &mok_list_x_size) < 0) {
-		log_info(L"cannot mirror the MOK lists: out of memory");
+		log_error(EFI_OUT_OF_RESOURCES, L"cannot mirror the MOK lists: out of memory");
 	} else {
 		struct mokvar vars[] = {
 			{ "MokListRT", L"MokListRT", mok_list, mok_list_size },

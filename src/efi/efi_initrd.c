@@ -3,6 +3,7 @@
 
 #include <efilib.h>
 
+#include "efi_cleanup.h"
 #include "efi_guid.h"
 
 struct initrd_device_path {
@@ -39,9 +40,9 @@ static EFI_STATUS EFIAPI initrd_load_file(EFI_LOAD_FILE_PROTOCOL *this, EFI_DEVI
 
 EFI_STATUS efi_initrd_register(const void *data, UINTN size, struct efi_initrd **out)
 {
+	_cleanup_pool_ struct efi_initrd *initrd = NULL;
 	EFI_DEVICE_PATH *probe;
 	EFI_HANDLE existing;
-	struct efi_initrd *initrd;
 	EFI_STATUS status;
 
 	*out = NULL;
@@ -59,24 +60,19 @@ EFI_STATUS efi_initrd_register(const void *data, UINTN size, struct efi_initrd *
 
 	probe = (EFI_DEVICE_PATH *)&initrd->path;
 	status = BS->LocateDevicePath(&load_file2_protocol_guid, &probe, &existing);
-	if (!EFI_ERROR(status)) {
-		FreePool(initrd);
+	if (!EFI_ERROR(status))
 		return EFI_ALREADY_STARTED;
-	}
 
 	status = LibInstallProtocolInterfaces(&initrd->handle, &DevicePathProtocol, &initrd->path,
 					      &load_file2_protocol_guid, &initrd->load_file, NULL);
-	if (EFI_ERROR(status)) {
-		FreePool(initrd);
+	if (EFI_ERROR(status))
 		return status;
-	}
-	*out = initrd;
+	*out = TAKE_PTR(initrd);
 	return EFI_SUCCESS;
 }
 
 void efi_initrd_unregister(struct efi_initrd *initrd)
 {
-
 	if (!initrd)
 		return;
 	LibUninstallProtocolInterfaces(initrd->handle, &DevicePathProtocol, &initrd->path,

@@ -19,5 +19,10 @@ EFI_STATUS efi_initrd_register(const void *data, UINTN size, struct efi_initrd *
 
 /* Withdraw it again (when the kernel returns); NULL is allowed. */
 void efi_initrd_unregister(struct efi_initrd *initrd);
+/* For _cleanup_(efi_initrd_unregisterp): unregister *@initrd, if any. */
+static inline void efi_initrd_unregisterp(struct efi_initrd **initrd)
+{
+	efi_initrd_unregister(*initrd);
+}
 
 #endif

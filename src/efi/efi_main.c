@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 /*
- * lockshim's entry point: read the Secure Boot state, find the kernel and
- * its command line, verify the kernel with the core (verify.c), and start it
- * only if the core allows it or Secure Boot is off.
+ * lockshim's entry point: read the Secure Boot state, bring SbatLevel up to
+ * date, find the kernel and its command line, load the trust lists (running
+ * the MOK manager first when the owner asked for it), then verify the kernel
+ * with the core (verify.c), hand the lockdown state to it and start it, only
+ * if the core allows it or Secure Boot is off.
  */
 #include <efi.h>
 #include <efilib.h>
 
-#include "efi_guid.h"
-#include "efi_log.h"
 #include "cpu_features.h"
+#include "efi_cleanup.h"
 #include "efi_file.h"
+#include "efi_guid.h"
 #include "efi_handoff.h"
 #include "efi_initrd.h"
+#include "efi_log.h"
 #include "efi_mok.h"
 #include "efi_policy.h"
 #include "efi_sbat.h"
@@ -34,7 +37,23 @@ struct secure_boot_state {
 	BOOLEAN enforcing; /* SecureBoot=1, not in setup mode, validation not turned off */
 };
 
-static void read_secure_boot_state(struct secure_boot_state *state)
+/* Where the kernel is and what it is told: from lockshim's own loaded image. */
+struct kernel_location {
+	EFI_HANDLE device;         /* lockshim's own device: the kernel is read from it */
+	CHAR16 *dir;               /* lockshim's directory, with a trailing '\' */
+	CHAR16 *path;              /* the kernel, absolute */
+	struct load_options options;
+};
+
+static void kernel_location_free(struct kernel_location *location)
+{
+	if (location->path)
+		FreePool(location->path);
+	if (location->dir)
+		FreePool(location->dir);
+}
+
+static void secure_boot_state_read(struct secure_boot_state *state)
 {
 	if (EFI_ERROR(efi_var_read_u8(L"SecureBoot", &EfiGlobalVariable, &state->secure_boot, NULL)))
 		state->secure_boot = 0;
@@ -43,6 +62,34 @@ static void read_secure_boot_state(struct secure_boot_state *state)
 	state->insecure = state->secure_boot == 1 && state->setup_mode == 0 &&
 			  efi_mok_validation_disabled();
 	state->enforcing = state->secure_boot == 1 && state->setup_mode == 0 && !state->insecure;
+
+	log_info(L"SecureBoot=%d SetupMode=%d", state->secure_boot, state->setup_mode);
+	if (state->insecure)
+		log_info(L"booting in insecure mode: the machine owner disabled validation (MokSBState)");
+	else if (!state->enforcing)
+		log_info(L"Secure Boot is off: images are not enforced");
+}
+
+/*
+ * Bring SbatLevel up to date and, under Secure Boot, make every image carry
+ * a .sbat it allows, lockshim's own first. Without enforcement a failure
+ * here does not stop the boot.
+ */
+static EFI_STATUS sbat_level_apply(const struct secure_boot_state *sb,
+				   struct efi_sbat_level *sbat_level, struct verify_policy *policy)
+{
+	EFI_STATUS status;
+
+	status = efi_sbat_level_apply(sb->enforcing, sbat_level);
+	if (!sb->enforcing)
+		return EFI_SUCCESS;
+	if (EFI_ERROR(status))
+		return status;
+	status = efi_sbat_check_self(&sbat_level->level);
+	if (EFI_ERROR(status))
+		return status;
+	policy->sbat_level = &sbat_level->level;
+	return EFI_SUCCESS;
 }
 
 /* A new pool string: @dir followed by @len characters of @name, or @name alone if absolute. */
@@ -60,116 +107,37 @@ static CHAR16 *join_path(const CHAR16 *dir, const UINT16 *name, UINTN len)
 	return path;
 }
 
-/* What the kernel is told: locked when Secure Boot is enforced (lockshim then verified it). */
-static void lockdown_state_of(const struct secure_boot_state *sb, struct lockdown_state *state)
-{
-	UINT8 mok_sb_state;
-
-	if (EFI_ERROR(efi_var_read_u8(L"MokSBState", &shim_lock_guid, &mok_sb_state, NULL)))
-		mok_sb_state = LOCKSHIM_VAR_ABSENT;
-	state->locked = sb->enforcing;
-	state->lock_reason = sb->enforcing ? LOCKSHIM_LOCK_SECURE_BOOT : LOCKSHIM_LOCK_NONE;
-	state->secure_boot = sb->secure_boot;
-	state->setup_mode = sb->setup_mode;
-	state->mok_sb_state = mok_sb_state;
-}
-
 /*
- * The initrd: the initrd= file of the command line (from the device's root,
- * as the kernel's EFI stub reads it), else initrd.img beside the kernel; not
- * an error when the default is absent.
+ * The kernel to boot and its command line: vmlinuz.efi beside lockshim
+ * unless the load options name another (load_options.c parses them; options
+ * that do not parse are ignored, with the reason on the console).
  */
-static void load_initrd(EFI_HANDLE device, const CHAR16 *kernel_path,
-			const struct load_options *options, void **data, UINTN *size)
+static EFI_STATUS kernel_locate(EFI_HANDLE image, struct kernel_location *location)
 {
-	CHAR16 *dir, *path;
-	EFI_STATUS status;
-	UINTN cut = 0;
-
-	*data = NULL;
-	*size = 0;
-	if (options->initrd_path) {
-		path = join_path(L"\\", options->initrd_path, options->initrd_path_len);
-	} else {
-		dir = StrDuplicate((CHAR16 *)kernel_path);
-		if (!dir)
-			return;
-		for (UINTN i = 0; dir[i]; i++)
-			if (dir[i] == L'\\')
-				cut = i + 1;
-		dir[cut] = L'\0';
-		path = join_path(dir, (const UINT16 *)DEFAULT_INITRD, StrLen(DEFAULT_INITRD));
-		FreePool(dir);
-	}
-	if (!path)
-		return;
-	status = efi_file_read(device, path, data, size);
-	if (status == EFI_NOT_FOUND && !options->initrd_path)
-		log_info(L"no initrd at %s", path);
-	else if (EFI_ERROR(status))
-		log_info(L"cannot read initrd %s: %r; booting without one", path, status);
-	else
-		log_info(L"initrd %s (%ld bytes)", path, *size);
-	FreePool(path);
-}
-
-static EFI_STATUS start_kernel(EFI_HANDLE parent, EFI_HANDLE device, const CHAR16 *path,
-			       void *data, UINTN size, const struct load_options *options)
-{
-	EFI_LOADED_IMAGE *loaded;
-	EFI_DEVICE_PATH *file_path;
-	struct efi_initrd *initrd = NULL;
-	EFI_HANDLE kernel = NULL;
-	void *initrd_data;
-	UINTN initrd_size;
-	CHAR16 *cmdline = NULL;
+	EFI_LOADED_IMAGE *self;
+	const char *reason;
 	EFI_STATUS status;
 
-	file_path = FileDevicePath(device, (CHAR16 *)path);
-	if (!file_path)
-		return EFI_OUT_OF_RESOURCES;
-	status = efi_load_verified_image(parent, file_path, data, size, &kernel);
-	FreePool(file_path);
-	if (EFI_ERROR(status)) {
-		log_info(L"firmware cannot load %s: %r", path, status);
-		return status;
-	}
-
-	status = BS->HandleProtocol(kernel, &LoadedImageProtocol,
-				   (void **)&loaded);
+	status = BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&self);
 	if (EFI_ERROR(status))
-		goto out;
-	if (options->cmdline_len) {
-		cmdline = AllocatePool((options->cmdline_len + 1) * sizeof(CHAR16));
-		if (!cmdline) {
-			status = EFI_OUT_OF_RESOURCES;
-			goto out;
-		}
-		CopyMem(cmdline, (void *)options->cmdline, options->cmdline_len * sizeof(CHAR16));
-		cmdline[options->cmdline_len] = L'\0';
-		loaded->LoadOptions = cmdline;
-		loaded->LoadOptionsSize = (UINT32)((options->cmdline_len + 1) * sizeof(CHAR16));
+		return log_error(status, L"no loaded image protocol: %r", status);
+	location->device = self->DeviceHandle;
+	if (load_options_parse(self->LoadOptions, self->LoadOptionsSize, &location->options,
+			       &reason) < 0) {
+		log_info(L"ignoring load options: %a", reason);
+		location->options = (struct load_options){};
 	}
 
-	load_initrd(device, path, options, &initrd_data, &initrd_size);
-	if (initrd_data) {
-		status = efi_initrd_register(initrd_data, initrd_size, &initrd);
-		if (EFI_ERROR(status)) {
-			log_info(L"cannot publish the initrd: %r", status);
-			goto out_initrd;
-		}
-	}
-
-	status = BS->StartImage(kernel, NULL, NULL);
-	log_info(L"kernel returned: %r", status);
-	efi_initrd_unregister(initrd);
-out_initrd:
-	efi_file_free(initrd_data, initrd_size);
-out:
-	BS->UnloadImage(kernel);
-	if (cmdline)
-		FreePool(cmdline);
-	return status;
+	location->dir = efi_file_directory(self->FilePath);
+	if (!location->dir)
+		return EFI_OUT_OF_RESOURCES;
+	if (location->options.kernel_path)
+		location->path = join_path(location->dir, location->options.kernel_path,
+					   location->options.kernel_path_len);
+	else
+		location->path = join_path(location->dir, (const UINT16 *)DEFAULT_KERNEL,
+					   StrLen(DEFAULT_KERNEL));
+	return location->path ? EFI_SUCCESS : EFI_OUT_OF_RESOURCES;
 }
 
 /*
@@ -179,24 +147,19 @@ out:
  */
 static EFI_STATUS read_verified(EFI_HANDLE device, const CHAR16 *path,
 				const struct verify_policy *policy,
-				const struct secure_boot_state *sb, const char *verb, void **data,
-				UINTN *size)
+				const struct secure_boot_state *sb, const char *verb,
+				struct efi_file_data *file)
 {
 	struct verdict verdict;
 	EFI_STATUS status;
 
-	status = efi_file_read(device, path, data, size);
-	if (EFI_ERROR(status)) {
-		log_info(L"cannot read %s: %r", path, status);
-		return status;
-	}
-	verify_image(*data, *size, policy, &verdict);
+	status = efi_file_read(device, path, file);
+	if (EFI_ERROR(status))
+		return log_error(status, L"cannot read %s: %r", path, status);
+	verify_image(file->data, file->size, policy, &verdict);
 	if (!verdict.allowed && sb->enforcing) {
-		log_info(L"refusing %s: %a", path, verdict.message);
-		efi_file_free(*data, *size);
-		*data = NULL;
-		*size = 0;
-		return EFI_SECURITY_VIOLATION;
+		efi_file_data_free(file);
+		return log_error(EFI_SECURITY_VIOLATION, L"refusing %s: %a", path, verdict.message);
 	}
 	if (verdict.allowed)
 		log_info(L"%a %s: %a", verb, path, verdict.message);
@@ -206,133 +169,212 @@ static EFI_STATUS read_verified(EFI_HANDLE device, const CHAR16 *path,
 }
 
 /* The MOK manager beside lockshim, verified like a kernel, when a request waits for it. */
-static void run_mok_manager(EFI_HANDLE image, EFI_HANDLE device, const CHAR16 *dir,
+static void mok_manager_run(EFI_HANDLE image, const struct kernel_location *location,
 			    const struct verify_policy *policy, const struct secure_boot_state *sb)
 {
-	EFI_DEVICE_PATH *file_path;
-	EFI_HANDLE manager = NULL;
-	CHAR16 *path;
-	void *data;
-	UINTN size;
+	_cleanup_(efi_file_data_free) struct efi_file_data manager_file = {};
+	_cleanup_pool_ CHAR16 *path = NULL;
+	_cleanup_pool_ EFI_DEVICE_PATH *file_path = NULL;
+	_cleanup_image_ EFI_HANDLE manager = NULL;
 	EFI_STATUS status;
 
-	path = join_path(dir, (const UINT16 *)MOK_MANAGER, StrLen(MOK_MANAGER));
+	path = join_path(location->dir, (const UINT16 *)MOK_MANAGER, StrLen(MOK_MANAGER));
 	if (!path)
 		return;
 	log_info(L"starting the MOK manager");
-	if (EFI_ERROR(read_verified(device, path, policy, sb, "starting", &data, &size)))
-		goto out;
-	file_path = FileDevicePath(device, path);
-	status = file_path ? efi_load_verified_image(image, file_path, data, size, &manager)
+	if (EFI_ERROR(read_verified(location->device, path, policy, sb, "starting", &manager_file)))
+		return;
+	file_path = FileDevicePath(location->device, path);
+	status = file_path ? efi_load_verified_image(image, file_path, manager_file.data,
+						     manager_file.size, &manager)
 			   : EFI_OUT_OF_RESOURCES;
-	if (file_path)
-		FreePool(file_path);
-	if (!EFI_ERROR(status)) {
+	if (!EFI_ERROR(status))
 		status = BS->StartImage(manager, NULL, NULL);
-		BS->UnloadImage(manager);
-	}
 	if (EFI_ERROR(status))
-		log_info(L"the MOK manager failed: %r", status);
-	efi_file_free(data, size);
-out:
-	FreePool(path);
+		log_error(status, L"the MOK manager failed: %r", status);
+}
+
+/*
+ * The trust lists the kernel is checked against: the embedded vendor
+ * certificate and dbx, db, dbx, MokList and MokListX (efi_policy.c), after
+ * the MOK manager has served a pending request, and without db when the
+ * owner asked for that.
+ */
+static EFI_STATUS trust_lists_load(EFI_HANDLE image, const struct kernel_location *location,
+				   const struct secure_boot_state *sb, struct verify_policy *policy)
+{
+	EFI_STATUS status;
+
+	status = efi_policy_load(policy);
+	if (EFI_ERROR(status))
+		return status; /* no usable vendor certificate: nothing could be verified */
+	if (efi_mok_request_pending() || efi_mok_entry_requested())
+		mok_manager_run(image, location, policy, sb);
+	if (efi_mok_db_ignored()) {
+		/* after the MOK manager, which db may have signed: the owner can always get back */
+		log_info(L"not trusting db for the kernel: the machine owner said so (MokDBState)");
+		sig_db_free(&policy->db);
+	}
+	return EFI_SUCCESS;
+}
+
+/*
+ * Tell the kernel whether to lock itself down (locked when Secure Boot is
+ * enforced: lockshim then verified it), with the trusted keys: the lockdown
+ * table and the MOK mirrors (efi_handoff.c). A kernel that cannot be told
+ * must not run when it should be locked.
+ */
+static EFI_STATUS lockdown_handoff(const struct secure_boot_state *sb,
+				   const struct verify_policy *policy)
+{
+	struct lockdown_state lockdown = {
+		.locked = sb->enforcing,
+		.lock_reason = sb->enforcing ? LOCKSHIM_LOCK_SECURE_BOOT : LOCKSHIM_LOCK_NONE,
+		.secure_boot = sb->secure_boot,
+		.setup_mode = sb->setup_mode,
+	};
+	EFI_STATUS status;
+
+	if (EFI_ERROR(efi_var_read_u8(L"MokSBState", &shim_lock_guid, &lockdown.mok_sb_state, NULL)))
+		lockdown.mok_sb_state = LOCKSHIM_VAR_ABSENT;
+	status = efi_handoff_install(&lockdown, policy);
+	if (EFI_ERROR(status)) {
+		log_error(status, L"cannot install the lockdown table: %r", status);
+		if (sb->enforcing)
+			return status;
+	}
+	log_info(L"lockdown table: %a", lockdown.locked ? "locked (Secure Boot)" : "not locked");
+	return EFI_SUCCESS;
+}
+
+/*
+ * The initrd: the initrd= file of the command line (from the device's root,
+ * as the kernel's EFI stub reads it), else initrd.img beside the kernel; not
+ * an error when the default is absent.
+ */
+static void initrd_read(const struct kernel_location *location, struct efi_file_data *initrd)
+{
+	const struct load_options *options = &location->options;
+	_cleanup_pool_ CHAR16 *dir = NULL, *path = NULL;
+	EFI_STATUS status;
+	UINTN cut = 0;
+
+	if (options->initrd_path) {
+		path = join_path(L"\\", options->initrd_path, options->initrd_path_len);
+	} else {
+		dir = StrDuplicate(location->path);
+		if (!dir)
+			return;
+		for (UINTN i = 0; dir[i]; i++)
+			if (dir[i] == L'\\')
+				cut = i + 1;
+		dir[cut] = L'\0';
+		path = join_path(dir, (const UINT16 *)DEFAULT_INITRD, StrLen(DEFAULT_INITRD));
+	}
+	if (!path)
+		return;
+	status = efi_file_read(location->device, path, initrd);
+	if (status == EFI_NOT_FOUND && !options->initrd_path)
+		log_info(L"no initrd at %s", path);
+	else if (EFI_ERROR(status))
+		log_error(status, L"cannot read initrd %s: %r; booting without one", path, status);
+	else
+		log_info(L"initrd %s (%ld bytes)", path, initrd->size);
+}
+
+/* The kernel's command line from the load options, as a new pool string (NULL: none). */
+static EFI_STATUS kernel_cmdline(const struct load_options *options, CHAR16 **cmdline)
+{
+	*cmdline = NULL;
+	if (!options->cmdline_len)
+		return EFI_SUCCESS;
+	*cmdline = AllocatePool((options->cmdline_len + 1) * sizeof(CHAR16));
+	if (!*cmdline)
+		return EFI_OUT_OF_RESOURCES;
+	CopyMem(*cmdline, (void *)options->cmdline, options->cmdline_len * sizeof(CHAR16));
+	(*cmdline)[options->cmdline_len] = L'\0';
+	return EFI_SUCCESS;
+}
+
+/*
+ * Load the verified @kernel through the firmware (efi_security_override.c),
+ * give it its command line and initrd, and start it.
+ */
+static EFI_STATUS kernel_start(EFI_HANDLE parent, const struct kernel_location *location,
+			       const struct efi_file_data *kernel)
+{
+	/* released in the reverse order: initrd, then the image, then its command line */
+	_cleanup_pool_ CHAR16 *cmdline = NULL;
+	_cleanup_image_ EFI_HANDLE image = NULL;
+	_cleanup_(efi_file_data_free) struct efi_file_data initrd_file = {};
+	_cleanup_(efi_initrd_unregisterp) struct efi_initrd *initrd = NULL;
+	_cleanup_pool_ EFI_DEVICE_PATH *file_path = NULL;
+	EFI_LOADED_IMAGE *loaded;
+	EFI_STATUS status;
+
+	file_path = FileDevicePath(location->device, location->path);
+	if (!file_path)
+		return EFI_OUT_OF_RESOURCES;
+	status = efi_load_verified_image(parent, file_path, kernel->data, kernel->size, &image);
+	if (EFI_ERROR(status))
+		return log_error(status, L"firmware cannot load %s: %r", location->path, status);
+
+	status = BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&loaded);
+	if (EFI_ERROR(status))
+		return status;
+	status = kernel_cmdline(&location->options, &cmdline);
+	if (EFI_ERROR(status))
+		return status;
+	if (cmdline) {
+		loaded->LoadOptions = cmdline;
+		loaded->LoadOptionsSize =
+			(UINT32)((location->options.cmdline_len + 1) * sizeof(CHAR16));
+	}
+
+	initrd_read(location, &initrd_file);
+	if (initrd_file.data) {
+		status = efi_initrd_register(initrd_file.data, initrd_file.size, &initrd);
+		if (EFI_ERROR(status))
+			return log_error(status, L"cannot publish the initrd: %r", status);
+	}
+
+	status = BS->StartImage(image, NULL, NULL);
+	log_info(L"kernel returned: %r", status);
+	return status;
 }
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 {
+	_cleanup_(verify_policy_free) struct verify_policy policy = {};
+	_cleanup_(efi_sbat_level_free) struct efi_sbat_level sbat_level = {};
+	_cleanup_(kernel_location_free) struct kernel_location location = {};
+	_cleanup_(efi_file_data_free) struct efi_file_data kernel = {};
 	struct secure_boot_state sb;
-	struct lockdown_state lockdown;
-	struct verify_policy policy;
-	struct efi_sbat_level sbat_level = { 0 };
-	struct load_options options = { 0 };
-	EFI_LOADED_IMAGE *self;
-	const char *reason;
-	CHAR16 *dir = NULL, *kernel_path = NULL;
-	void *kernel = NULL;
-	UINTN kernel_size = 0;
-	EFI_STATUS status;
-
 	char cpu[CRYPTO_CPU_DESCRIBE_SIZE];
+	EFI_STATUS status;
 
 	InitializeLib(image, system_table);
 	crypto_cpu_init(); /* no constructors under UEFI: before any OpenSSL call */
 	verify_policy_init(&policy);
 	Print(L"lockshim %a\n", LOCKSHIM_VERSION);
 	log_info(L"crypto: %a", crypto_cpu_describe(cpu, sizeof(cpu)));
-	read_secure_boot_state(&sb);
-	log_info(L"SecureBoot=%d SetupMode=%d", sb.secure_boot, sb.setup_mode);
-	if (sb.insecure)
-		log_info(L"booting in insecure mode: the machine owner disabled validation (MokSBState)");
-	else if (!sb.enforcing)
-		log_info(L"Secure Boot is off: images are not enforced");
+	secure_boot_state_read(&sb);
 
-	status = efi_sbat_level_apply(sb.enforcing, &sbat_level);
-	if (EFI_ERROR(status) && sb.enforcing)
-		goto out;
-	if (sb.enforcing) {
-		status = efi_sbat_check_self(&sbat_level.level);
-		if (EFI_ERROR(status))
-			goto out;
-		policy.sbat_level = &sbat_level.level; /* images must carry .sbat it allows */
-	}
-
-	status = BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&self);
-	if (EFI_ERROR(status)) {
-		log_info(L"no loaded image protocol: %r", status);
+	status = sbat_level_apply(&sb, &sbat_level, &policy);
+	if (EFI_ERROR(status))
 		return status;
-	}
-	if (load_options_parse(self->LoadOptions, self->LoadOptionsSize, &options, &reason) < 0) {
-		log_info(L"ignoring load options: %a", reason);
-		options = (struct load_options){ 0 };
-	}
-
-	dir = efi_file_directory(self->FilePath);
-	if (!dir) {
-		status = EFI_OUT_OF_RESOURCES;
-		goto out;
-	}
-	if (options.kernel_path)
-		kernel_path = join_path(dir, options.kernel_path, options.kernel_path_len);
-	else
-		kernel_path = join_path(dir, (const UINT16 *)DEFAULT_KERNEL, StrLen(DEFAULT_KERNEL));
-	if (!kernel_path) {
-		status = EFI_OUT_OF_RESOURCES;
-		goto out;
-	}
-
-	status = efi_policy_load(&policy);
+	status = kernel_locate(image, &location);
 	if (EFI_ERROR(status))
-		goto out; /* no usable vendor certificate: nothing could be verified */
-	if (efi_mok_request_pending() || efi_mok_entry_requested())
-		run_mok_manager(image, self->DeviceHandle, dir, &policy, &sb);
-	if (efi_mok_db_ignored()) {
-		/* after the MOK manager, which db may have signed: the owner can always get back */
-		log_info(L"not trusting db for the kernel: the machine owner said so (MokDBState)");
-		sig_db_free(&policy.db);
-	}
-
-	status = read_verified(self->DeviceHandle, kernel_path, &policy, &sb, "booting", &kernel,
-			       &kernel_size);
+		return status;
+	status = trust_lists_load(image, &location, &sb, &policy);
 	if (EFI_ERROR(status))
-		goto out;
+		return status;
 
-	lockdown_state_of(&sb, &lockdown);
-	status = efi_handoff_install(&lockdown, &policy);
-	if (EFI_ERROR(status)) {
-		/* a kernel that cannot be told to lock down must not run when it should */
-		log_info(L"cannot install the lockdown table: %r", status);
-		if (sb.enforcing)
-			goto out;
-	}
-	log_info(L"lockdown table: %a", lockdown.locked ? "locked (Secure Boot)" : "not locked");
-	status = start_kernel(image, self->DeviceHandle, kernel_path, kernel, kernel_size, &options);
-out:
-	verify_policy_free(&policy);
-	efi_sbat_level_free(&sbat_level);
-	efi_file_free(kernel, kernel_size);
-	if (kernel_path)
-		FreePool(kernel_path);
-	if (dir)
-		FreePool(dir);
-	return status;
+	status = read_verified(location.device, location.path, &policy, &sb, "booting", &kernel);
+	if (EFI_ERROR(status))
+		return status;
+	status = lockdown_handoff(&sb, &policy);
+	if (EFI_ERROR(status))
+		return status;
+	return kernel_start(image, &location, &kernel);
 }

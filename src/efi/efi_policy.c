@@ -4,6 +4,7 @@
 #include <efilib.h>
 
 #include "efi_log.h"
+#include "efi_cleanup.h"
 #include "efi_guid.h"
 #include "efi_vars.h"
 
@@ -20,35 +21,36 @@ static void add_esl(struct sig_db *db, const CHAR16 *source, const void *data, U
 	int rejected = sig_db_add_esl(db, data, size, &reason);
 
 	if (rejected < 0)
-		log_info(L"%s: out of memory", source);
+		log_error(EFI_OUT_OF_RESOURCES, L"%s: out of memory", source);
 	else if (rejected > 0)
-		log_info(L"%s: %d signature list(s) rejected: %a", source, rejected, reason);
+		log_error(EFI_INVALID_PARAMETER, L"%s: %d signature list(s) rejected: %a", source,
+			  rejected, reason);
 }
 
 static void load_variable(struct sig_db *db, const CHAR16 *name, EFI_GUID *guid,
 			  BOOLEAN boot_services_only)
 {
+	_cleanup_pool_ void *data = NULL;
 	UINT32 attributes = 0;
 	EFI_STATUS status;
-	void *data;
 	UINTN size;
 
 	status = efi_var_read(name, guid, &data, &size, &attributes);
 	if (status == EFI_NOT_FOUND)
 		return;
 	if (EFI_ERROR(status)) {
-		log_info(L"cannot read %s: %r", name, status);
+		log_error(status, L"cannot read %s: %r", name, status);
 		return;
 	}
 	if (boot_services_only && attributes != MOK_LIST_ATTRIBUTES) {
 		/* an OS could have written it: it proves nothing about the owner's wishes */
-		log_info(L"ignoring %s: attributes 0x%x are not non-volatile boot-services-only",
-		      name, attributes);
-	} else if (data) {
-		add_esl(db, name, data, size);
+		log_error(EFI_SECURITY_VIOLATION,
+			  L"ignoring %s: attributes 0x%x are not non-volatile boot-services-only",
+			  name, attributes);
+		return;
 	}
 	if (data)
-		FreePool(data);
+		add_esl(db, name, data, size);
 }
 
 EFI_STATUS efi_policy_load(struct verify_policy *policy)
@@ -61,8 +63,7 @@ EFI_STATUS efi_policy_load(struct verify_policy *policy)
 	r = cert ? sig_db_add_cert(&policy->vendor, cert) : -1;
 	X509_free(cert);
 	if (r < 0) {
-		log_info(L"the embedded vendor certificate cannot be decoded");
-		return EFI_LOAD_ERROR;
+		return log_error(EFI_LOAD_ERROR, L"the embedded vendor certificate cannot be decoded");
 	}
 	add_esl(&policy->vendor_dbx, L"vendor dbx", vendor_dbx, vendor_dbx_end - vendor_dbx);
 

@@ -20,14 +20,13 @@ static void store_level(const struct sbat_level_update *update)
 	if (update->delete_first) {
 		status = efi_var_delete(L"SbatLevel", &shim_lock_guid);
 		if (EFI_ERROR(status))
-			log_info(L"cannot delete SbatLevel: %r", status);
+			log_error(status, L"cannot delete SbatLevel: %r", status);
 	}
-	status = RT->SetVariable(L"SbatLevel", &shim_lock_guid,
-				   SBAT_LEVEL_ATTRIBUTES, update->level.size,
-				   (void *)update->level.text);
+	status = RT->SetVariable(L"SbatLevel", &shim_lock_guid, SBAT_LEVEL_ATTRIBUTES,
+				 update->level.size, (void *)update->level.text);
 	if (EFI_ERROR(status))
 		/* still enforced for this boot; stored at the next one */
-		log_info(L"cannot store SbatLevel: %r", status);
+		log_error(status, L"cannot store SbatLevel: %r", status);
 	else
 		log_info(L"SbatLevel %ld stored", update->level.datestamp);
 }
@@ -47,14 +46,13 @@ EFI_STATUS efi_sbat_level_apply(BOOLEAN enforcing, struct efi_sbat_level *out)
 	out->stored = NULL;
 	if (sbat_levels_parse(lockshim_sbat_level, lockshim_sbat_level_end - lockshim_sbat_level,
 			      &embedded, why, sizeof(why)) < 0) {
-		log_info(L"%a", why);
-		return EFI_LOAD_ERROR;
+		return log_error(EFI_LOAD_ERROR, L"%a", why);
 	}
 
 	status = efi_var_read_u8(L"SbatPolicy", &shim_lock_guid, &policy, NULL);
 	if (status != EFI_NOT_FOUND) {
 		if (EFI_ERROR(status)) {
-			log_info(L"ignoring an unreadable SbatPolicy: %r", status);
+			log_error(status, L"ignoring an unreadable SbatPolicy: %r", status);
 			policy = SBAT_POLICY_NONE;
 		}
 		efi_var_delete(L"SbatPolicy", &shim_lock_guid);
@@ -65,7 +63,7 @@ EFI_STATUS efi_sbat_level_apply(BOOLEAN enforcing, struct efi_sbat_level *out)
 		stored = (struct sbat_level_stored){ TRUE, data, size, attributes };
 	} else if (status != EFI_NOT_FOUND) {
 		/* unreadable is treated as absent: the embedded level replaces it */
-		log_info(L"cannot read SbatLevel: %r", status);
+		log_error(status, L"cannot read SbatLevel: %r", status);
 	}
 
 	sbat_level_update(&embedded, &stored, policy, enforcing, &update);
@@ -77,7 +75,7 @@ EFI_STATUS efi_sbat_level_apply(BOOLEAN enforcing, struct efi_sbat_level *out)
 	status = efi_var_set_runtime_mirror(L"SbatLevelRT", &shim_lock_guid, update.level.text,
 					    update.level.size);
 	if (EFI_ERROR(status))
-		log_info(L"cannot set SbatLevelRT: %r", status);
+		log_error(status, L"cannot set SbatLevelRT: %r", status);
 
 	out->level = update.level;
 	out->stored = data;
@@ -98,12 +96,11 @@ EFI_STATUS efi_sbat_check_self(const struct sbat *level)
 
 	if (sbat_parse(lockshim_sbat, lockshim_sbat_end - lockshim_sbat, SBAT_SECTION, &self, why,
 		       sizeof(why)) < 0) {
-		log_info(L"own .sbat section is malformed: %a", why);
-		return EFI_SECURITY_VIOLATION;
+		return log_error(EFI_SECURITY_VIOLATION, L"own .sbat section is malformed: %a", why);
 	}
 	if (sbat_check(&self, level, why, sizeof(why)) < 0) {
-		log_info(L"this lockshim is revoked: %a; refusing to boot anything", why);
-		return EFI_SECURITY_VIOLATION;
+		return log_error(EFI_SECURITY_VIOLATION,
+				 L"this lockshim is revoked: %a; refusing to boot anything", why);
 	}
 	return EFI_SUCCESS;
 }

@@ -3,6 +3,8 @@
 
 #include <efilib.h>
 
+#include "efi_cleanup.h"
+
 EFI_STATUS efi_var_read_u8(const CHAR16 *name, EFI_GUID *vendor, UINT8 *value, UINT32 *attributes)
 {
 	UINT8 buffer[2];
@@ -25,8 +27,8 @@ EFI_STATUS efi_var_read_u8(const CHAR16 *name, EFI_GUID *vendor, UINT8 *value, U
 EFI_STATUS efi_var_read(const CHAR16 *name, EFI_GUID *vendor, void **data, UINTN *size,
 			UINT32 *attributes)
 {
+	_cleanup_pool_ void *buffer = NULL;
 	EFI_STATUS status;
-	void *buffer;
 
 	*data = NULL;
 	*size = 0;
@@ -36,14 +38,12 @@ EFI_STATUS efi_var_read(const CHAR16 *name, EFI_GUID *vendor, void **data, UINTN
 	buffer = AllocatePool(*size ? *size : 1);
 	if (!buffer)
 		return EFI_OUT_OF_RESOURCES;
-	status = RT->GetVariable((CHAR16 *)name, vendor, attributes, size,
-				   buffer);
+	status = RT->GetVariable((CHAR16 *)name, vendor, attributes, size, buffer);
 	if (EFI_ERROR(status)) {
-		FreePool(buffer);
 		*size = 0;
 		return status;
 	}
-	*data = buffer;
+	*data = TAKE_PTR(buffer);
 	return EFI_SUCCESS;
 }
 

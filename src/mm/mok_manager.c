@@ -395,18 +395,17 @@ static int entry_from_file(EFI_HANDLE device, const CHAR16 *path, BOOLEAN image_
 	unsigned int len;
 	EFI_STATUS status;
 	X509 *cert = NULL;
-	void *data;
-	UINTN size;
+	struct efi_file_data file;
 	int r = -1;
 
-	status = efi_file_read(device, path, &data, &size);
+	status = efi_file_read(device, path, &file);
 	if (EFI_ERROR(status)) {
 		Print(L"MOK manager: cannot read %s: %r\n", path, status);
 		return -1;
 	}
 	if (image_hash) {
 		img = AllocatePool(sizeof(*img));
-		if (!img || pe_parse(data, size, img, &reason) < 0 ||
+		if (!img || pe_parse(file.data, file.size, img, &reason) < 0 ||
 		    pe_authenticode_digest(img, EVP_sha256(), digest, &len, &reason) < 0) {
 			Print(L"MOK manager: %s: %a\n", path, img ? reason : "out of memory");
 			goto out;
@@ -415,22 +414,22 @@ static int entry_from_file(EFI_HANDLE device, const CHAR16 *path, BOOLEAN image_
 		entry.data = digest;
 		entry.size = len;
 	} else {
-		p = data;
-		cert = d2i_X509(NULL, &p, (long)size);
-		if (!cert || p != (const unsigned char *)data + size) {
+		p = file.data;
+		cert = d2i_X509(NULL, &p, (long)file.size);
+		if (!cert || p != (const unsigned char *)file.data + file.size) {
 			Print(L"MOK manager: %s is not a DER certificate\n", path);
 			goto out;
 		}
 		entry.type = ESL_X509;
-		entry.data = data;
-		entry.size = size;
+		entry.data = file.data;
+		entry.size = file.size;
 	}
 	r = esl_append_entry(&entry, esl, esl_size);
 out:
 	X509_free(cert);
 	if (img)
 		FreePool(img);
-	efi_file_free(data, size);
+	efi_file_data_free(&file);
 	return r;
 }
 
