@@ -7,8 +7,10 @@
 set -eu
 cd "$(dirname "$0")/.."
 { read -r release; read -r archived || archived=; } <VERSION
-if commit=$(git describe --always --dirty --abbrev=12 --exclude='*' 2>/dev/null) &&
-	[ -n "$commit" ]; then
+# Only this tree's own repository counts: a tarball unpacked inside another
+# repository must not take that one's commit.
+if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ] &&
+	commit=$(git describe --always --dirty --exclude='*' 2>/dev/null); then
 	echo "$release+g$commit"
 else
 	case $archived in

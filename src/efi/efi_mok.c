@@ -4,6 +4,7 @@
 #include <efilib.h>
 
 #include "efi_guid.h"
+#include "efi_log.h"
 #include "efi_console.h"
 #include "efi_policy.h"
 #include "efi_vars.h"
@@ -70,7 +71,7 @@ BOOLEAN efi_mok_entry_requested(void)
 	if (timeout > MOK_TIMEOUT_MAX)
 		timeout = MOK_TIMEOUT_MAX;
 	for (INT32 left = timeout; left > 0; left--) {
-		Print(L"\rlockshim: press any key for the MOK manager (%d) ", left);
+		Print(L"\r%s: press any key for the MOK manager (%d) ", log_prefix, left);
 		if (!EFI_ERROR(efi_console_read_key(1, &key))) {
 			Print(L"\n");
 			return TRUE;
