@@ -4,6 +4,7 @@
 #   make check           every test (unit and QEMU), closing with "N passed, N failed"
 #   make demo            boot firmware -> lockshim -> kernel in QEMU, console visible
 #   make fuzz            run each libFuzzer target for FUZZ_SECONDS (60)
+#   make format          clang-format src/ and include/ (.clang-format)
 #   make bench           figures: throughput, boot overhead and sizes beside
 #                        rhboot/shim 16.1 (build/bench.json); never a test
 #   make VENDOR_CERT=f   embed f (DER) as the vendor certificate instead of the test one
@@ -227,6 +228,11 @@ demo: bootstrap
 
 clean:
 	rm -rf $(BUILD)
+
+# The C format (.clang-format); make check fails on a file it would change.
+.PHONY: format
+format:
+	git ls-files 'src/*.[ch]' 'include/*.[ch]' | xargs clang-format -i
 
 # libFuzzer targets over the core (make fuzz, make fuzz-build): tests/fuzz/.
 include tests/fuzz/fuzz.mk

@@ -11,6 +11,7 @@ packages=(
 	sbsigntool efitools      # signing, signature lists, .auth payloads
 	osslsigncode pesign libnss3-tools  # other signers, for interoperability tests
 	clang libclang-rt-14-dev # libFuzzer targets and their sanitizer runtimes
+	clang-format             # the C format (.clang-format, make format)
 	mtools                   # FAT images without loop devices
 	busybox-static           # test initramfs
 	mokutil swtpm
