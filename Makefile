@@ -121,7 +121,7 @@ $(BUILD)/efi/mm/%.o: src/mm/%.c $(CRYPTO_EFI_LIB)
 $(BUILD)/efi/version.stamp: FORCE
 	@mkdir -p $(@D)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
-$(BUILD)/efi/efi/efi_main.o $(BUILD)/efi/mm/mok_manager.o: $(BUILD)/efi/version.stamp
+$(BUILD)/efi/efi/efi_main.o $(BUILD)/efi/mm/mm_main.o: $(BUILD)/efi/version.stamp
 
 # Rebuilt when the files or the VENDOR_CERT / VENDOR_DBX settings change.
 $(BUILD)/efi/vendor_certs.path: FORCE

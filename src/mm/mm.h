@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/*
+ * The MOK manager's variables, all of the shim GUID: the requests mokutil
+ * leaves (read and deleted at once), and the lists, states and password
+ * the manager writes.
+ */
+#ifndef LOCKSHIM_MM_H
+#define LOCKSHIM_MM_H
+
+#include <efi.h>
+
+/* mokutil writes its requests NV|BS|RT: a request with other attributes is ignored. */
+#define REQUEST_ATTRIBUTES \
+	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
+/* What the manager writes is NV|BS: no OS can have written it. */
+#define LIST_ATTRIBUTES (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS)
+/* Seconds the console waits for each key at a prompt or menu. */
+#define KEY_TIMEOUT 60
+
+/* A variable as read, in pool memory. */
+struct mok_variable {
+	void *data;
+	UINTN size;
+	UINT32 attributes;
+	BOOLEAN present; /* a request: there and usable */
+	BOOLEAN seen;    /* a request: there, usable or not */
+};
+
+/* Read @name (EFI_NOT_FOUND when absent); release with mok_variable_free(). */
+EFI_STATUS mok_variable_read(const CHAR16 *name, struct mok_variable *variable);
+
+/* Free what @variable holds and leave it empty; also its cleanup function. */
+void mok_variable_free(struct mok_variable *variable);
+
+/*
+ * Read the request @name and delete it at once, so it is never replayed;
+ * one whose attributes are not mokutil's is not present.
+ */
+void mok_request_take(const CHAR16 *name, struct mok_variable *request);
+
+/* Write @name whole, NV|BS, in one call; @size 0 deletes it. */
+EFI_STATUS mok_variable_write(const CHAR16 *name, const void *data, UINTN size);
+
+#endif

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#include "mm_requests.h"
+
+#include <efilib.h>
+
+#include "efi_guid.h"
+#include "efi_log.h"
+#include "efi_vars.h"
+#include "mm_cleanup.h"
+#include "mm_prompt.h"
+#include "mok_request.h"
+#include "password_crypt.h"
+
+const struct key_request key_requests[KEY_REQUESTS] = {
+	[KEY_ENROLL_MOK] = { L"MokNew", L"MokAuth", L"MokList",
+			     MOK_LIST_ENROLL, "Enroll MOK" },
+	[KEY_DELETE_MOK] = { L"MokDel", L"MokDelAuth", L"MokList",
+			     MOK_LIST_DELETE, "Delete MOK" },
+	[KEY_ENROLL_MOKX] = { L"MokXNew", L"MokXAuth", L"MokListX",
+			      MOK_LIST_ENROLL, "Enroll MOKX" },
+	[KEY_DELETE_MOKX] = { L"MokXDel", L"MokXDelAuth", L"MokListX",
+			      MOK_LIST_DELETE, "Delete MOKX" },
+};
+
+const struct state_request state_requests[STATE_REQUESTS] = {
+	[STATE_MOK_SB] = { L"MokSB", L"MokSBState",
+			   { "Disable Secure Boot validation",
+			     "Enable Secure Boot validation" } },
+	[STATE_MOK_DB] = { L"MokDB", L"MokDBState",
+			   { "Ignore db for kernel verification",
+			     "Use db for kernel verification" } },
+	[STATE_MOK_LIST_TRUSTED] = { L"MokListTrustedNew", L"MokListTrusted",
+				     { "Trust MOK keys in the kernel's machine keyring",
+				       "Stop trusting MOK keys in the machine keyring" } },
+};
+
+BOOLEAN key_request_serve(const struct key_request *kr, const struct mok_variable *request,
+			  const struct mok_variable *auth)
+{
+	const char *reason;
+
+	Print(L"\n==== %a ====\n", kr->title);
+	if (!auth->present) {
+		log_error(EFI_ACCESS_DENIED, L"%s has no %s: request refused", kr->request,
+			  kr->auth);
+		return FALSE;
+	}
+	if (signature_lists_show(request->data, request->size, &reason) != 0) {
+		log_error(EFI_INVALID_PARAMETER, L"malformed %s: %a: request refused", kr->request,
+			  reason);
+		return FALSE;
+	}
+	if (EFI_ERROR(confirm_with_password(kr->title, auth, request)))
+		return FALSE;
+	return key_request_apply(kr, request->data, request->size);
+}
+
+BOOLEAN key_request_apply(const struct key_request *kr, const void *request, UINTN request_size)
+{
+	_cleanup_(mok_variable_free) struct mok_variable list = {};
+	_cleanup_(openssl_freep) uint8_t *result = NULL;
+	size_t result_size = 0, changed = 0;
+	const char *reason;
+	EFI_STATUS status;
+
+	status = mok_variable_read(kr->list, &list);
+	if (EFI_ERROR(status) && status != EFI_NOT_FOUND) {
+		log_error(status, L"cannot read %s: %r", kr->list, status);
+		return FALSE;
+	}
+	if (mok_list_apply(kr->op, list.data, list.size, request, request_size, &result,
+			   &result_size, &changed, &reason) < 0) {
+		log_error(EFI_INVALID_PARAMETER, L"%a: %a", kr->title, reason);
+		return FALSE;
+	}
+	if (changed == 0) {
+		log_info(L"%a: nothing to change", kr->title);
+		return FALSE;
+	}
+	status = mok_variable_write(kr->list, result, result_size);
+	if (EFI_ERROR(status)) {
+		log_error(status, L"cannot write %s: %r; it is unchanged", kr->list, status);
+		return FALSE;
+	}
+	log_info(L"%a: done (%d entr%a)", kr->title, changed, changed == 1 ? "y" : "ies");
+	return TRUE;
+}
+
+BOOLEAN reset_request_serve(const struct mok_variable *auth)
+{
+	EFI_STATUS status;
+
+	Print(L"\n==== Reset MOK list ====\nEvery enrolled MOK will be removed.\n");
+	if (EFI_ERROR(confirm_with_password("Reset MOK list", auth, NULL)))
+		return FALSE;
+	status = efi_var_delete(L"MokList", &shim_lock_guid);
+	if (EFI_ERROR(status)) {
+		log_error(status, L"cannot clear MokList: %r", status);
+		return FALSE;
+	}
+	log_info(L"MOK list reset");
+	return TRUE;
+}
+
+BOOLEAN state_request_serve(const struct state_request *sr, const struct mok_variable *request)
+{
+	struct mok_state_request req;
+	const char *reason, *title;
+	EFI_STATUS status;
+	UINT8 one = 1;
+
+	if (mok_state_request_parse(request->data, request->size, &req, &reason) < 0) {
+		Print(L"\n");
+		log_error(EFI_INVALID_PARAMETER, L"malformed %s: %a: request refused", sr->request,
+			  reason);
+		return FALSE;
+	}
+	title = sr->titles[req.state];
+	Print(L"\n==== %a ====\n", title);
+	if (EFI_ERROR(confirm_with_characters(title, &req)))
+		return FALSE;
+	/* state 0 sets the variable (validation off, db ignored, MOK trusted); 1 deletes it */
+	status = mok_variable_write(sr->state, &one, req.state == 0 ? sizeof(one) : 0);
+	if (EFI_ERROR(status)) {
+		log_error(status, L"cannot set %s: %r", sr->state, status);
+		return FALSE;
+	}
+	log_info(L"%a: done", title);
+	return TRUE;
+}
+
+/* MokPW all zero (--clear-password): remove the MOK password, which takes the current one. */
+static BOOLEAN password_clear(void)
+{
+	_cleanup_(mok_variable_free) struct mok_variable store = {};
+	EFI_STATUS status;
+
+	Print(L"\n==== Clear MOK password ====\n");
+	status = mok_variable_read(L"MokPWStore", &store);
+	if (EFI_ERROR(status)) {
+		log_error(status, L"no MOK password is set");
+		return FALSE;
+	}
+	if (EFI_ERROR(confirm_with_password("Clear MOK password", &store, NULL)))
+		return FALSE;
+	status = efi_var_delete(L"MokPWStore", &shim_lock_guid);
+	if (EFI_ERROR(status)) {
+		log_error(status, L"Clear MOK password: failed");
+		return FALSE;
+	}
+	log_info(L"Clear MOK password: done");
+	return TRUE;
+}
+
+/* The new MOK password, confirmed by typing it, kept in MokPWStore (NV|BS). */
+static BOOLEAN password_set(const struct mok_variable *request)
+{
+	struct password_crypt pc;
+	const char *reason;
+	EFI_STATUS status;
+
+	if (password_crypt_parse(request->data, request->size, &pc, &reason) < 0) {
+		Print(L"\n");
+		log_error(EFI_INVALID_PARAMETER, L"malformed MokPW: %a: request refused", reason);
+		return FALSE;
+	}
+	Print(L"\n==== Set MOK password ====\n");
+	if (EFI_ERROR(confirm_with_password("Set MOK password", request, NULL)))
+		return FALSE;
+	status = mok_variable_write(L"MokPWStore", request->data, request->size);
+	if (EFI_ERROR(status)) {
+		log_error(status, L"cannot set MokPWStore: %r", status);
+		return FALSE;
+	}
+	log_info(L"Set MOK password: done");
+	return TRUE;
+}
+
+static BOOLEAN all_zero(const struct mok_variable *variable)
+{
+	for (UINTN i = 0; i < variable->size; i++)
+		if (((const UINT8 *)variable->data)[i])
+			return FALSE;
+	return TRUE;
+}
+
+BOOLEAN password_request_serve(const struct mok_variable *request)
+{
+	if (request->size != PASSWORD_CRYPT_SIZE) {
+		Print(L"\n");
+		log_error(EFI_INVALID_PARAMETER, L"malformed MokPW: request refused");
+		return FALSE;
+	}
+	if (all_zero(request))
+		return password_clear();
+	return password_set(request);
+}

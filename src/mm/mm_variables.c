@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#include "mm.h"
+
+#include <efilib.h>
+
+#include "efi_guid.h"
+#include "efi_log.h"
+#include "efi_vars.h"
+
+EFI_STATUS mok_variable_read(const CHAR16 *name, struct mok_variable *variable)
+{
+	return efi_var_read(name, &shim_lock_guid, &variable->data, &variable->size,
+			    &variable->attributes);
+}
+
+void mok_variable_free(struct mok_variable *variable)
+{
+	if (variable->data)
+		FreePool(variable->data);
+	ZeroMem(variable, sizeof(*variable));
+}
+
+void mok_request_take(const CHAR16 *name, struct mok_variable *request)
+{
+	EFI_STATUS status = mok_variable_read(name, request);
+
+	request->present = request->seen = !EFI_ERROR(status);
+	/* deleted even when unreadable: whatever is there is not served twice */
+	if (status != EFI_NOT_FOUND)
+		efi_var_delete(name, &shim_lock_guid);
+	if (request->present && request->attributes != REQUEST_ATTRIBUTES) {
+		log_error(EFI_SECURITY_VIOLATION,
+			  L"ignoring %s: attributes 0x%x are not mokutil's 0x%x", name,
+			  request->attributes, REQUEST_ATTRIBUTES);
+		request->present = FALSE;
+	}
+}
+
+EFI_STATUS mok_variable_write(const CHAR16 *name, const void *data, UINTN size)
+{
+	if (!size)
+		return efi_var_delete(name, &shim_lock_guid);
+	/* one call: the firmware replaces the variable whole, or not at all */
+	return RT->SetVariable((CHAR16 *)name, &shim_lock_guid, LIST_ATTRIBUTES, size,
+				 (void *)data);
+}
