@@ -8,12 +8,16 @@
  *
  *	_cleanup_pool_ CHAR16 *path = join_path(dir, name);
  *	_cleanup_(efi_file_data_free) struct efi_file_data kernel = {};
+ *	_cleanup_(x509_freep) X509 *cert = d2i_X509(NULL, &p, size);
  */
 #ifndef LOCKSHIM_EFI_CLEANUP_H
 #define LOCKSHIM_EFI_CLEANUP_H
 
 #include <efi.h>
 #include <efilib.h>
+#include <openssl/bio.h>
+#include <openssl/crypto.h>
+#include <openssl/x509.h>
 
 #define _cleanup_(f) __attribute__((cleanup(f)))
 
@@ -50,6 +54,22 @@ static inline void image_unloadp(EFI_HANDLE *image)
 		BS->UnloadImage(*image);
 }
 #define _cleanup_image_ _cleanup_(image_unloadp)
+
+/* OpenSSL's objects and OPENSSL_malloc'd memory (the core's lists, for one). */
+static inline void openssl_freep(void *p)
+{
+	OPENSSL_free(*(void **)p);
+}
+
+static inline void x509_freep(X509 **cert)
+{
+	X509_free(*cert);
+}
+
+static inline void bio_freep(BIO **bio)
+{
+	BIO_free(*bio);
+}
 
 /* The value of @p, which is set to NULL: what a cleanup variable hands on. */
 #define TAKE_PTR(p)                        \

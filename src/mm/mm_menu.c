@@ -10,7 +10,7 @@
 #include "efi_log.h"
 #include "macro.h"
 #include "mm.h"
-#include "mm_cleanup.h"
+#include "efi_cleanup.h"
 #include "mm_prompt.h"
 #include "mm_requests.h"
 #include "pe.h"

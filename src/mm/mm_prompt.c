@@ -9,7 +9,7 @@
 #include "efi_guid.h"
 #include "efi_log.h"
 #include "macro.h"
-#include "mm_cleanup.h"
+#include "efi_cleanup.h"
 #include "password_crypt.h"
 #include "signature_list.h"
 

@@ -6,7 +6,7 @@
 #include "efi_guid.h"
 #include "efi_log.h"
 #include "efi_vars.h"
-#include "mm_cleanup.h"
+#include "efi_cleanup.h"
 #include "mm_prompt.h"
 #include "mok_request.h"
 #include "password_crypt.h"
