@@ -188,7 +188,8 @@ static int cmd_verify(int argc, char **argv)
 	struct verdict verdict;
 	struct sbat_levels embedded;
 	struct sbat level;
-	char why[256];
+	struct reason_buf why_buf;
+	const char *why;
 	bool json = false, no_sbat = false;
 	uint8_t *image, *level_text = NULL;
 	size_t size, level_size;
@@ -232,13 +233,13 @@ static int cmd_verify(int argc, char **argv)
 	} else if (level_path) {
 		if (read_file(level_path, &level_text, &level_size) < 0)
 			goto out;
-		if (sbat_parse(level_text, level_size, SBAT_LEVEL, &level, why, sizeof(why)) < 0) {
+		if (sbat_parse(level_text, level_size, SBAT_LEVEL, &level, &why, &why_buf) < 0) {
 			fprintf(stderr, "lockshim: %s: not a usable SbatLevel: %s\n", level_path, why);
 			goto out;
 		}
 	} else if (sbat_levels_parse(lockshim_sbat_level,
 				     (size_t)(lockshim_sbat_level_end - lockshim_sbat_level), &embedded,
-				     why, sizeof(why)) == 0) {
+				     &why, &why_buf) == 0) {
 		level = embedded.automatic;
 	} else {
 		fprintf(stderr, "lockshim: built-in SBAT level: %s\n", why);
@@ -286,7 +287,8 @@ static int cmd_add_sbat(int argc, char **argv)
 	size_t csv_size, size, out_size;
 	const char *reason;
 	struct sbat sbat;
-	char why[256];
+	struct reason_buf why_buf;
+	const char *why;
 	int r = EXIT_USAGE;
 
 	if (argc != 4)
@@ -297,7 +299,7 @@ static int cmd_add_sbat(int argc, char **argv)
 		free(csv);
 		return EXIT_USAGE;
 	}
-	if (sbat_parse(csv, csv_size, SBAT_SECTION, &sbat, why, sizeof(why)) < 0)
+	if (sbat_parse(csv, csv_size, SBAT_SECTION, &sbat, &why, &why_buf) < 0)
 		fprintf(stderr, "lockshim: %s: not a usable .sbat: %s\n", argv[1], why);
 	else if (pe_add_section(image, size, ".sbat", csv, csv_size, &out, &out_size, &reason) < 0)
 		fprintf(stderr, "lockshim: %s: %s\n", argv[2], reason);

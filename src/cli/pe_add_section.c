@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pe.h"
+#include "reason.h"
 #include "safe_math.h"
 
 /* COFF header fields, from the COFF header (4 bytes after "PE\0\0") */
@@ -28,12 +29,6 @@ static int align_up(uint64_t v, uint32_t align, uint32_t *out)
 		return -1;
 	*out = (uint32_t)r;
 	return 0;
-}
-
-static int refuse(const char **reason, const char *why)
-{
-	*reason = why;
-	return -1;
 }
 
 int pe_add_section(const uint8_t *data, size_t size, const char *name, const uint8_t *content,

@@ -18,6 +18,7 @@
 #include <openssl/x509_vfy.h>
 #include <openssl/x509v3.h>
 
+#include "reason.h"
 #include "safe_math.h"
 
 #define WIN_CERT_HEADER_SIZE      8
@@ -30,12 +31,6 @@ static const uint8_t spc_indirect_data_oid[] = { 0x2b, 0x06, 0x01, 0x04, 0x01,
 /* 1.3.6.1.4.1.311.2.4.1, SPC_NESTED_SIGNATURE_OBJID */
 static const uint8_t spc_nested_signature_oid[] = { 0x2b, 0x06, 0x01, 0x04, 0x01,
 						    0x82, 0x37, 0x02, 0x04, 0x01 };
-
-static int refuse(const char **reason, const char *why)
-{
-	*reason = why;
-	return -1;
-}
 
 int authenticode_next_entry(const struct pe_image *img, size_t *cursor, const uint8_t **der,
 			    size_t *der_len, const char **reason)
@@ -354,29 +349,26 @@ int authenticode_check_signer(const struct authenticode_signature *sig, X509_STO
 {
 	STACK_OF(X509) *signers;
 	X509_STORE_CTX *ctx = NULL;
-	int r = -1;
+	int r = 0;
 
 	signers = PKCS7_get0_signers(sig->p7, NULL, 0);
 	if (!signers || sk_X509_num(signers) != 1) {
-		*reason = "signer certificate not found in the signature";
+		r = refuse(reason, "signer certificate not found in the signature");
 		goto out;
 	}
 	ctx = X509_STORE_CTX_new();
 	if (!ctx || !X509_STORE_CTX_init(ctx, trusted, sk_X509_value(signers, 0),
 					 sig->p7->d.sign->cert)) {
-		*reason = "out of memory";
+		r = refuse(reason, "out of memory");
 		goto out;
 	}
 	if (X509_verify_cert(ctx) != 1) {
-		*reason = "signer does not chain to a trusted certificate";
+		r = refuse(reason, "signer does not chain to a trusted certificate");
 		goto out;
 	}
 	*chain = X509_STORE_CTX_get1_chain(ctx);
-	if (!*chain) {
-		*reason = "out of memory";
-		goto out;
-	}
-	r = 0;
+	if (!*chain)
+		r = refuse(reason, "out of memory");
 out:
 	X509_STORE_CTX_free(ctx);
 	sk_X509_free(signers);

@@ -289,8 +289,10 @@ static int check_signature_allowed(struct verification *ver, const struct authen
 static int check_sbat(struct verification *ver)
 {
 	const struct pe_section *sec = pe_find_section(&ver->img, ".sbat");
-	char why[256], message[sizeof(ver->verdict->message)];
+	char message[sizeof(ver->verdict->message)];
+	struct reason_buf why_buf;
 	struct sbat image;
+	const char *why;
 	size_t size;
 
 	if (!ver->policy->sbat_level)
@@ -306,13 +308,13 @@ static int check_sbat(struct verification *ver)
 		decide(ver->verdict, false, NULL, ".sbat section lies outside the file");
 		return 1;
 	}
-	if (sbat_parse(ver->img.data + sec->raw_offset, size, SBAT_SECTION, &image, why,
-		       sizeof(why)) < 0) {
+	if (sbat_parse(ver->img.data + sec->raw_offset, size, SBAT_SECTION, &image, &why,
+		       &why_buf) < 0) {
 		BIO_snprintf(message, sizeof(message), "malformed .sbat section: %s", why);
 		decide(ver->verdict, false, NULL, message);
 		return 1;
 	}
-	if (sbat_check(&image, ver->policy->sbat_level, why, sizeof(why)) < 0) {
+	if (sbat_check(&image, ver->policy->sbat_level, &why, &why_buf) < 0) {
 		decide(ver->verdict, false, NULL, why);
 		ver->verdict->list = "SbatLevel";
 		return 1;
