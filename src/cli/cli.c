@@ -13,9 +13,10 @@
  * F is an EFI signature list or a DER/PEM certificate. LEVEL is SbatLevel
  * text; without it, verify applies the automatic level built into lockshim
  * (what a machine holds right after lockshim's first boot); --no-sbat checks
- * signatures and lists only, as if the image carried no SBAT requirement. add-sbat writes
- * IMAGE with CSV as its .sbat section to OUT. Exit status: 0 allowed (or
- * done), 1 refused (or rejected), 2 unusable arguments or files.
+ * signatures and lists only, as if the image carried no SBAT requirement.
+ * add-sbat writes IMAGE with CSV as its .sbat section to OUT. Exit status:
+ * 0 allowed (or done), 1 refused (or rejected), 2 unusable arguments or
+ * files.
  */
 #include <stdbool.h>
 #include <stdio.h>

@@ -65,7 +65,10 @@ int authenticode_next_entry(const struct pe_image *img, size_t *cursor, const ui
 	return 1;
 }
 
-/* Enter a DER element with @tag at *@p (of *@len bytes); on return *@p and *@len describe its value. */
+/*
+ * Enter a DER element with @tag at *@p (of *@len bytes); on return *@p and
+ * *@len describe its value.
+ */
 static int der_enter(const uint8_t **p, long *len, int tag, const uint8_t **after)
 {
 	const unsigned char *q = *p;
@@ -218,8 +221,8 @@ int authenticode_signature_parse(const uint8_t *der, size_t der_len,
  * Nested signatures (as osslsigncode -nest and signtool /as add them): an
  * unauthenticated attribute of the signer, each value a whole SignedData.
  */
-static int collect_nested(struct authenticode_signatures *all, const struct authenticode_signature *sig,
-			  const char **reason)
+static int collect_nested(struct authenticode_signatures *all,
+			  const struct authenticode_signature *sig, const char **reason)
 {
 	PKCS7_SIGNER_INFO *si = sk_PKCS7_SIGNER_INFO_value(PKCS7_get_signer_info(sig->p7), 0);
 	STACK_OF(X509_ATTRIBUTE) *attributes = si ? si->unauth_attr : NULL;
@@ -268,7 +271,8 @@ int authenticode_collect(const struct pe_image *img, struct authenticode_signatu
 			r = refuse(reason, "too many signatures");
 			break;
 		}
-		if (authenticode_signature_parse(der, der_len, &all->sigs[all->count], reason) < 0) {
+		if (authenticode_signature_parse(der, der_len, &all->sigs[all->count],
+						 reason) < 0) {
 			r = -1;
 			break;
 		}

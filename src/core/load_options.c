@@ -54,7 +54,8 @@ static int find_initrd(struct load_options *out, const char **reason)
 		if (starts_with_initrd(s + i, end - i)) {
 			out->initrd_path = s + i + 7;
 			out->initrd_path_len = end - i - 7;
-			if (out->initrd_path_len == 0 || out->initrd_path_len > LOAD_OPTIONS_MAX_PATH)
+			if (out->initrd_path_len == 0 ||
+			    out->initrd_path_len > LOAD_OPTIONS_MAX_PATH)
 				return refuse(reason, "initrd= path empty or too long");
 			return 0;
 		}
@@ -81,7 +82,8 @@ int load_options_parse(const void *data, size_t size, struct load_options *out,
 	if (len > LOAD_OPTIONS_MAX_CHARS)
 		return refuse(reason, "load options too long");
 	for (size_t i = 0; i < len; i++)
-		if ((s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7f || (s[i] >= 0xd800 && s[i] <= 0xdfff))
+		if ((s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7f ||
+		    (s[i] >= 0xd800 && s[i] <= 0xdfff))
 			return refuse(reason, "load options are not a text string");
 
 	while (start < len && is_space(s[start]))

@@ -63,7 +63,8 @@ int lockdown_table_build(const struct lockdown_state *state, const struct verify
 	t[FIELD(mok_sb_state)] = state->mok_sb_state;
 	write_le32(t + FIELD(trusted_keys_offset), sizeof(struct lockshim_table));
 	write_le32(t + FIELD(trusted_keys_size), (uint32_t)trusted_size);
-	write_le32(t + FIELD(denied_offset), (uint32_t)(sizeof(struct lockshim_table) + trusted_size));
+	write_le32(t + FIELD(denied_offset),
+		   (uint32_t)(sizeof(struct lockshim_table) + trusted_size));
 	write_le32(t + FIELD(denied_size), (uint32_t)denied_size);
 	if (trusted_size)
 		memcpy(t + sizeof(struct lockshim_table), trusted, trusted_size);

@@ -48,7 +48,8 @@ int password_crypt_parse(const uint8_t *data, size_t size, struct password_crypt
 			return refuse(reason, "SHA-crypt rounds too many to check at boot");
 		return 0;
 	default:
-		return refuse(reason, "password hash method not supported (DES and Blowfish are not)");
+		return refuse(reason,
+			      "password hash method not supported (DES and Blowfish are not)");
 	}
 }
 
@@ -177,11 +178,11 @@ int password_crypt_digest(const struct password_crypt *pc, const uint8_t *passwo
 	case PASSWORD_MD5:
 		return md5_crypt(password, len, pc->salt, pc->salt_size, out, out_len);
 	case PASSWORD_SHA256:
-		return sha_crypt(EVP_sha256(), password, len, pc->salt, pc->salt_size, pc->iterations,
-				 out, out_len);
+		return sha_crypt(EVP_sha256(), password, len, pc->salt, pc->salt_size,
+				 pc->iterations, out, out_len);
 	case PASSWORD_SHA512:
-		return sha_crypt(EVP_sha512(), password, len, pc->salt, pc->salt_size, pc->iterations,
-				 out, out_len);
+		return sha_crypt(EVP_sha512(), password, len, pc->salt, pc->salt_size,
+				 pc->iterations, out, out_len);
 	default:
 		return -1;
 	}

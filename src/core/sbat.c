@@ -176,24 +176,33 @@ bool sbat_next_record(const struct sbat *sbat, size_t *pos, struct sbat_record *
 	return true;
 }
 
+/* The first record of @image that @want revokes: the same name, a lower generation. */
+static bool find_revoked(const struct sbat *image, const struct sbat_record *want,
+			 struct sbat_record *have)
+{
+	size_t pos = 0;
+
+	while (sbat_next_record(image, &pos, have))
+		if (have->name_len == want->name_len &&
+		    memcmp(have->name, want->name, want->name_len) == 0 &&
+		    have->generation < want->generation)
+			return true;
+	return false;
+}
+
 int sbat_check(const struct sbat *image, const struct sbat *level, const char **reason,
 	       struct reason_buf *buf)
 {
 	struct sbat_record want, have;
-	size_t lp = 0, ip;
+	size_t pos = 0;
 
-	while (sbat_next_record(level, &lp, &want)) {
-		ip = 0;
-		while (sbat_next_record(image, &ip, &have)) {
-			if (have.name_len != want.name_len ||
-			    memcmp(have.name, want.name, want.name_len) != 0 ||
-			    have.generation >= want.generation)
-				continue;
-			return refusef(reason, buf,
-				       "SBAT revokes component %.*s generation %u (SbatLevel %llu requires %u)",
-				       (int)have.name_len, have.name, have.generation,
-				       (unsigned long long)level->datestamp, want.generation);
-		}
+	while (sbat_next_record(level, &pos, &want)) {
+		if (!find_revoked(image, &want, &have))
+			continue;
+		return refusef(reason, buf,
+			"SBAT revokes component %.*s generation %u (SbatLevel %llu requires %u)",
+			(int)have.name_len, have.name, have.generation,
+			(unsigned long long)level->datestamp, want.generation);
 	}
 	return 0;
 }
