@@ -13,23 +13,22 @@
  * F is an EFI signature list or a DER/PEM certificate. LEVEL is SbatLevel
  * text; without it, verify applies the automatic level built into lockshim
  * (what a machine holds right after lockshim's first boot); --no-sbat checks
- * signatures and lists only, as if the image carried no SBAT requirement. add-sbat writes
- * IMAGE with CSV as its .sbat section to OUT. Exit status: 0 allowed (or
- * done), 1 refused (or rejected), 2 unusable arguments or files.
+ * signatures and lists only, as if the image carried no SBAT requirement.
+ * add-sbat writes IMAGE with CSV as its .sbat section to OUT. Exit status:
+ * 0 allowed (or done), 1 refused (or rejected), 2 unusable arguments or
+ * files.
  */
-#include <errno.h>
-#include <limits.h>
-#include <stddef.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/pem.h>
 #include <openssl/x509.h>
 
+#include "file.h"
 #include "pe.h"
-#include "macro.h"
 #include "pe_add_section.h"
+#include "policy_args.h"
 #include "sbat.h"
 #include "sbat_level.h"
 #include "signature_list.h"
@@ -38,9 +37,10 @@
 /* Linked in by src/sbat_data.S, as in the loader. */
 extern const uint8_t lockshim_sbat_level[], lockshim_sbat_level_end[];
 
-#define EXIT_REFUSED  1
-#define EXIT_USAGE    2
-#define MAX_FILE_SIZE (1024UL * 1024 * 1024)
+#define EXIT_REFUSED 1
+#define EXIT_USAGE   2
+
+const char program_name[] = "lockshim";
 
 static int usage(void)
 {
@@ -53,86 +53,6 @@ static int usage(void)
 		"       lockshim add-sbat CSV IMAGE OUT\n"
 		"F: an EFI signature list, or a DER or PEM certificate\n");
 	return EXIT_USAGE;
-}
-
-static int read_file(const char *path, uint8_t **data, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	long length;
-
-	if (!f) {
-		fprintf(stderr, "lockshim: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	if (fseek(f, 0, SEEK_END) != 0 || (length = ftell(f)) < 0 ||
-	    (unsigned long)length > MAX_FILE_SIZE || fseek(f, 0, SEEK_SET) != 0) {
-		fprintf(stderr, "lockshim: %s: cannot read or too large\n", path);
-		fclose(f);
-		return -1;
-	}
-	*size = (size_t)length;
-	*data = malloc(*size ? *size : 1);
-	if (!*data || fread(*data, 1, *size, f) != *size) {
-		fprintf(stderr, "lockshim: %s: read failed\n", path);
-		free(*data);
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	return 0;
-}
-
-/* The whole of @data as one DER certificate, or one PEM certificate; NULL otherwise. */
-static X509 *parse_certificate(const uint8_t *data, size_t size)
-{
-	const unsigned char *p = data;
-	X509 *cert;
-	BIO *bio;
-
-	cert = d2i_X509(NULL, &p, (long)size);
-	if (cert && p == data + size)
-		return cert;
-	X509_free(cert);
-	if (size > INT_MAX)
-		return NULL;
-	bio = BIO_new_mem_buf(data, (int)size);
-	cert = bio ? PEM_read_bio_X509(bio, NULL, NULL, NULL) : NULL;
-	BIO_free(bio);
-	return cert;
-}
-
-/* Add a certificate file or a signature-list file to @db. */
-static int load_list_file(struct sig_db *db, const char *path)
-{
-	size_t before, size;
-	const char *reason;
-	uint8_t *data;
-	X509 *cert;
-	int rejected;
-
-	if (read_file(path, &data, &size) < 0)
-		return -1;
-	cert = parse_certificate(data, size);
-	if (cert) {
-		rejected = sig_db_add_cert(db, cert);
-		X509_free(cert);
-		free(data);
-		return rejected;
-	}
-	before = (size_t)sk_X509_num(db->certs) + db->n_digests;
-	rejected = sig_db_add_esl(db, data, size, &reason);
-	free(data);
-	if (rejected < 0)
-		return -1;
-	if (rejected > 0 && (size_t)sk_X509_num(db->certs) + db->n_digests == before) {
-		fprintf(stderr, "lockshim: %s: neither a certificate nor a usable signature list (%s)\n",
-			path, reason);
-		return -1;
-	}
-	if (rejected > 0)
-		fprintf(stderr, "lockshim: %s: %d signature list(s) rejected: %s\n", path, rejected,
-			reason);
-	return 0;
 }
 
 static void print_json_string(const char *s)
@@ -170,114 +90,116 @@ static void print_verdict_json(const char *image, const struct verdict *v)
 	printf("}\n");
 }
 
-static int cmd_verify(int argc, char **argv)
-{
-	static const struct {
-		const char *option;
-		size_t offset;
-	} lists[] = {
-		{ "--db", offsetof(struct verify_policy, db) },
-		{ "--dbx", offsetof(struct verify_policy, dbx) },
-		{ "--mok", offsetof(struct verify_policy, mok) },
-		{ "--mokx", offsetof(struct verify_policy, mokx) },
-		{ "--vendor-cert", offsetof(struct verify_policy, vendor) },
-		{ "--vendor-dbx", offsetof(struct verify_policy, vendor_dbx) },
-	};
+/* What `lockshim verify` was asked; the trust lists go straight into the policy. */
+struct verify_args {
 	struct verify_policy policy;
-	const char *image_path = NULL, *level_path = NULL;
-	struct verdict verdict;
-	struct sbat_levels embedded;
-	struct sbat level;
-	char why[256];
-	bool json = false, no_sbat = false;
-	uint8_t *image, *level_text = NULL;
-	size_t size, level_size;
-	int r = EXIT_USAGE;
+	const char *image_path;
+	const char *level_path; /* --sbat-level; NULL for the built-in level */
+	bool no_sbat;
+	bool json;
+};
 
-	verify_policy_init(&policy);
+/*
+ * Parse verify's arguments into @args, adding each list file to the policy
+ * as its option comes. Returns 0, or -1 having printed the usage or why a
+ * file was refused.
+ */
+static int parse_verify_args(int argc, char **argv, struct verify_args *args)
+{
 	for (int i = 1; i < argc; i++) {
-		size_t l;
+		struct sig_db *db = policy_list_option(&args->policy, argv[i]);
 
-		for (l = 0; l < ARRAY_SIZE(lists); l++)
-			if (strcmp(argv[i], lists[l].option) == 0)
-				break;
-		if (l < ARRAY_SIZE(lists)) {
+		if (db) {
 			if (i + 1 >= argc) {
 				usage();
-				goto out;
+				return -1;
 			}
-			if (load_list_file((struct sig_db *)((char *)&policy + lists[l].offset),
-					   argv[++i]) < 0)
-				goto out;
+			if (policy_add_list_file(db, argv[++i]) < 0)
+				return -1;
 		} else if (strcmp(argv[i], "--json") == 0) {
-			json = true;
-		} else if (strcmp(argv[i], "--sbat-level") == 0 && i + 1 < argc && !level_path &&
-			   !no_sbat) {
-			level_path = argv[++i];
-		} else if (strcmp(argv[i], "--no-sbat") == 0 && !level_path) {
-			no_sbat = true;
-		} else if (argv[i][0] == '-' || image_path) {
+			args->json = true;
+		} else if (strcmp(argv[i], "--sbat-level") == 0 && i + 1 < argc &&
+			   !args->level_path && !args->no_sbat) {
+			args->level_path = argv[++i];
+		} else if (strcmp(argv[i], "--no-sbat") == 0 && !args->level_path) {
+			args->no_sbat = true;
+		} else if (argv[i][0] == '-' || args->image_path) {
 			usage();
-			goto out;
+			return -1;
 		} else {
-			image_path = argv[i];
+			args->image_path = argv[i];
 		}
 	}
-	if (!image_path) {
+	if (!args->image_path) {
 		usage();
-		goto out;
+		return -1;
 	}
-	if (no_sbat) {
-		/* policy.sbat_level stays NULL */
-	} else if (level_path) {
-		if (read_file(level_path, &level_text, &level_size) < 0)
-			goto out;
-		if (sbat_parse(level_text, level_size, SBAT_LEVEL, &level, why, sizeof(why)) < 0) {
-			fprintf(stderr, "lockshim: %s: not a usable SbatLevel: %s\n", level_path, why);
-			goto out;
+	return 0;
+}
+
+/*
+ * The SBAT level verify applies: the SbatLevel text in the file at @path,
+ * read into *@text for @level to point into, or without a file the
+ * automatic level built into lockshim. Returns 0, or -1 having said why.
+ */
+static int load_sbat_level(const char *path, struct sbat *level, uint8_t **text)
+{
+	struct sbat_levels embedded;
+	struct reason_buf why_buf;
+	const char *why;
+	size_t size;
+
+	if (path) {
+		if (read_file(path, text, &size) < 0)
+			return -1;
+		if (sbat_parse(*text, size, SBAT_LEVEL, level, &why, &why_buf) < 0) {
+			fprintf(stderr, "lockshim: %s: not a usable SbatLevel: %s\n", path, why);
+			return -1;
 		}
-	} else if (sbat_levels_parse(lockshim_sbat_level,
-				     (size_t)(lockshim_sbat_level_end - lockshim_sbat_level), &embedded,
-				     why, sizeof(why)) == 0) {
-		level = embedded.automatic;
-	} else {
-		fprintf(stderr, "lockshim: built-in SBAT level: %s\n", why);
-		goto out;
+		return 0;
 	}
-	if (!no_sbat)
-		policy.sbat_level = &level;
-	if (read_file(image_path, &image, &size) < 0)
+	if (sbat_levels_parse(lockshim_sbat_level,
+			      (size_t)(lockshim_sbat_level_end - lockshim_sbat_level), &embedded,
+			      &why, &why_buf) < 0) {
+		fprintf(stderr, "lockshim: built-in SBAT level: %s\n", why);
+		return -1;
+	}
+	*level = embedded.automatic;
+	return 0;
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+	struct verify_args args = { 0 };
+	struct verdict verdict;
+	struct sbat level;
+	uint8_t *image, *level_text = NULL;
+	size_t size;
+	int r = EXIT_USAGE;
+
+	verify_policy_init(&args.policy);
+	if (parse_verify_args(argc, argv, &args) < 0)
+		goto out;
+	if (!args.no_sbat) {
+		if (load_sbat_level(args.level_path, &level, &level_text) < 0)
+			goto out;
+		args.policy.sbat_level = &level;
+	}
+	if (read_file(args.image_path, &image, &size) < 0)
 		goto out;
 
-	verify_image(image, size, &policy, &verdict);
+	verify_image(image, size, &args.policy, &verdict);
 	free(image);
-	if (json)
-		print_verdict_json(image_path, &verdict);
+	if (args.json)
+		print_verdict_json(args.image_path, &verdict);
 	else
-		printf("%s: %s: %s\n", verdict.allowed ? "allowed" : "refused", image_path,
+		printf("%s: %s: %s\n", verdict.allowed ? "allowed" : "refused", args.image_path,
 		       verdict.message);
 	r = verdict.allowed ? EXIT_SUCCESS : EXIT_REFUSED;
 out:
 	free(level_text);
-	verify_policy_free(&policy);
+	verify_policy_free(&args.policy);
 	return r;
-}
-
-static int write_file(const char *path, const uint8_t *data, size_t size)
-{
-	char tmp[4096];
-	FILE *f;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -1;
-	f = fopen(tmp, "wb");
-	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0 || rename(tmp, path) != 0) {
-		fprintf(stderr, "lockshim: %s: %s\n", path, strerror(errno));
-		if (f)
-			remove(tmp);
-		return -1;
-	}
-	return 0;
 }
 
 static int cmd_add_sbat(int argc, char **argv)
@@ -286,7 +208,8 @@ static int cmd_add_sbat(int argc, char **argv)
 	size_t csv_size, size, out_size;
 	const char *reason;
 	struct sbat sbat;
-	char why[256];
+	struct reason_buf why_buf;
+	const char *why;
 	int r = EXIT_USAGE;
 
 	if (argc != 4)
@@ -297,7 +220,7 @@ static int cmd_add_sbat(int argc, char **argv)
 		free(csv);
 		return EXIT_USAGE;
 	}
-	if (sbat_parse(csv, csv_size, SBAT_SECTION, &sbat, why, sizeof(why)) < 0)
+	if (sbat_parse(csv, csv_size, SBAT_SECTION, &sbat, &why, &why_buf) < 0)
 		fprintf(stderr, "lockshim: %s: not a usable .sbat: %s\n", argv[1], why);
 	else if (pe_add_section(image, size, ".sbat", csv, csv_size, &out, &out_size, &reason) < 0)
 		fprintf(stderr, "lockshim: %s: %s\n", argv[2], reason);

@@ -18,6 +18,7 @@
 #include <openssl/x509_vfy.h>
 #include <openssl/x509v3.h>
 
+#include "reason.h"
 #include "safe_math.h"
 
 #define WIN_CERT_HEADER_SIZE      8
@@ -30,12 +31,6 @@ static const uint8_t spc_indirect_data_oid[] = { 0x2b, 0x06, 0x01, 0x04, 0x01,
 /* 1.3.6.1.4.1.311.2.4.1, SPC_NESTED_SIGNATURE_OBJID */
 static const uint8_t spc_nested_signature_oid[] = { 0x2b, 0x06, 0x01, 0x04, 0x01,
 						    0x82, 0x37, 0x02, 0x04, 0x01 };
-
-static int refuse(const char **reason, const char *why)
-{
-	*reason = why;
-	return -1;
-}
 
 int authenticode_next_entry(const struct pe_image *img, size_t *cursor, const uint8_t **der,
 			    size_t *der_len, const char **reason)
@@ -70,7 +65,10 @@ int authenticode_next_entry(const struct pe_image *img, size_t *cursor, const ui
 	return 1;
 }
 
-/* Enter a DER element with @tag at *@p (of *@len bytes); on return *@p and *@len describe its value. */
+/*
+ * Enter a DER element with @tag at *@p (of *@len bytes); on return *@p and
+ * *@len describe its value.
+ */
 static int der_enter(const uint8_t **p, long *len, int tag, const uint8_t **after)
 {
 	const unsigned char *q = *p;
@@ -223,8 +221,8 @@ int authenticode_signature_parse(const uint8_t *der, size_t der_len,
  * Nested signatures (as osslsigncode -nest and signtool /as add them): an
  * unauthenticated attribute of the signer, each value a whole SignedData.
  */
-static int collect_nested(struct authenticode_signatures *all, const struct authenticode_signature *sig,
-			  const char **reason)
+static int collect_nested(struct authenticode_signatures *all,
+			  const struct authenticode_signature *sig, const char **reason)
 {
 	PKCS7_SIGNER_INFO *si = sk_PKCS7_SIGNER_INFO_value(PKCS7_get_signer_info(sig->p7), 0);
 	STACK_OF(X509_ATTRIBUTE) *attributes = si ? si->unauth_attr : NULL;
@@ -273,7 +271,8 @@ int authenticode_collect(const struct pe_image *img, struct authenticode_signatu
 			r = refuse(reason, "too many signatures");
 			break;
 		}
-		if (authenticode_signature_parse(der, der_len, &all->sigs[all->count], reason) < 0) {
+		if (authenticode_signature_parse(der, der_len, &all->sigs[all->count],
+						 reason) < 0) {
 			r = -1;
 			break;
 		}
@@ -354,29 +353,26 @@ int authenticode_check_signer(const struct authenticode_signature *sig, X509_STO
 {
 	STACK_OF(X509) *signers;
 	X509_STORE_CTX *ctx = NULL;
-	int r = -1;
+	int r = 0;
 
 	signers = PKCS7_get0_signers(sig->p7, NULL, 0);
 	if (!signers || sk_X509_num(signers) != 1) {
-		*reason = "signer certificate not found in the signature";
+		r = refuse(reason, "signer certificate not found in the signature");
 		goto out;
 	}
 	ctx = X509_STORE_CTX_new();
 	if (!ctx || !X509_STORE_CTX_init(ctx, trusted, sk_X509_value(signers, 0),
 					 sig->p7->d.sign->cert)) {
-		*reason = "out of memory";
+		r = refuse(reason, "out of memory");
 		goto out;
 	}
 	if (X509_verify_cert(ctx) != 1) {
-		*reason = "signer does not chain to a trusted certificate";
+		r = refuse(reason, "signer does not chain to a trusted certificate");
 		goto out;
 	}
 	*chain = X509_STORE_CTX_get1_chain(ctx);
-	if (!*chain) {
-		*reason = "out of memory";
-		goto out;
-	}
-	r = 0;
+	if (!*chain)
+		r = refuse(reason, "out of memory");
 out:
 	X509_STORE_CTX_free(ctx);
 	sk_X509_free(signers);

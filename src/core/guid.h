@@ -11,7 +11,8 @@
 #define LOCKSHIM_GUID_H
 
 /* rhboot/shim's vendor GUID: the MOK and SBAT variables, the owner of mokutil's entries. */
-#define SHIM_LOCK_GUID_FIELDS 0x605dab50, 0xe046, 0x4300, 0xab, 0xb6, 0x3d, 0xd8, 0x10, 0xdd, 0x8b, 0x23
+#define SHIM_LOCK_GUID_FIELDS \
+	0x605dab50, 0xe046, 0x4300, 0xab, 0xb6, 0x3d, 0xd8, 0x10, 0xdd, 0x8b, 0x23
 
 /* (clang-format would take the braced initializer for a block) */
 /* clang-format off */

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "reason.h"
+
 static bool is_space(uint16_t c)
 {
 	return c == ' ' || c == '\t';
@@ -52,10 +54,9 @@ static int find_initrd(struct load_options *out, const char **reason)
 		if (starts_with_initrd(s + i, end - i)) {
 			out->initrd_path = s + i + 7;
 			out->initrd_path_len = end - i - 7;
-			if (out->initrd_path_len == 0 || out->initrd_path_len > LOAD_OPTIONS_MAX_PATH) {
-				*reason = "initrd= path empty or too long";
-				return -1;
-			}
+			if (out->initrd_path_len == 0 ||
+			    out->initrd_path_len > LOAD_OPTIONS_MAX_PATH)
+				return refuse(reason, "initrd= path empty or too long");
 			return 0;
 		}
 		i = end;
@@ -74,21 +75,16 @@ int load_options_parse(const void *data, size_t size, struct load_options *out,
 	memset(out, 0, sizeof(*out));
 	if (!data || size == 0)
 		return 0;
-	if (size % 2 || ((uintptr_t)data % 2)) {
-		*reason = "load options are not a UCS-2 string";
-		return -1;
-	}
+	if (size % 2 || ((uintptr_t)data % 2))
+		return refuse(reason, "load options are not a UCS-2 string");
 	while (len > 0 && s[len - 1] == 0) /* the terminator, if any */
 		len--;
-	if (len > LOAD_OPTIONS_MAX_CHARS) {
-		*reason = "load options too long";
-		return -1;
-	}
+	if (len > LOAD_OPTIONS_MAX_CHARS)
+		return refuse(reason, "load options too long");
 	for (size_t i = 0; i < len; i++)
-		if ((s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7f || (s[i] >= 0xd800 && s[i] <= 0xdfff)) {
-			*reason = "load options are not a text string";
-			return -1;
-		}
+		if ((s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7f ||
+		    (s[i] >= 0xd800 && s[i] <= 0xdfff))
+			return refuse(reason, "load options are not a text string");
 
 	while (start < len && is_space(s[start]))
 		start++;
@@ -99,10 +95,8 @@ int load_options_parse(const void *data, size_t size, struct load_options *out,
 		word_end++;
 
 	if (ends_with_efi(s + start, word_end - start)) {
-		if (word_end - start > LOAD_OPTIONS_MAX_PATH) {
-			*reason = "kernel path in the load options too long";
-			return -1;
-		}
+		if (word_end - start > LOAD_OPTIONS_MAX_PATH)
+			return refuse(reason, "kernel path in the load options too long");
 		out->kernel_path = s + start;
 		out->kernel_path_len = word_end - start;
 		start = word_end;

@@ -7,6 +7,7 @@
 #include <openssl/evp.h>
 
 #include "guid.h"
+#include "reason.h"
 #include "safe_math.h"
 
 /* The owner GUID of the entries lockshim writes: the table's own GUID, as stored. */
@@ -62,7 +63,8 @@ int lockdown_table_build(const struct lockdown_state *state, const struct verify
 	t[FIELD(mok_sb_state)] = state->mok_sb_state;
 	write_le32(t + FIELD(trusted_keys_offset), sizeof(struct lockshim_table));
 	write_le32(t + FIELD(trusted_keys_size), (uint32_t)trusted_size);
-	write_le32(t + FIELD(denied_offset), (uint32_t)(sizeof(struct lockshim_table) + trusted_size));
+	write_le32(t + FIELD(denied_offset),
+		   (uint32_t)(sizeof(struct lockshim_table) + trusted_size));
 	write_le32(t + FIELD(denied_size), (uint32_t)denied_size);
 	if (trusted_size)
 		memcpy(t + sizeof(struct lockshim_table), trusted, trusted_size);
@@ -86,40 +88,26 @@ int lockdown_table_check(const uint8_t *data, size_t size, const char **reason)
 	uint8_t digest[32];
 	uint32_t total, off, len;
 
-	if (size < sizeof(struct lockshim_table)) {
-		*reason = "table smaller than its header";
-		return -1;
-	}
-	if (memcmp(data + FIELD(magic), LOCKSHIM_TABLE_MAGIC, 8) != 0) {
-		*reason = "bad magic";
-		return -1;
-	}
+	if (size < sizeof(struct lockshim_table))
+		return refuse(reason, "table smaller than its header");
+	if (memcmp(data + FIELD(magic), LOCKSHIM_TABLE_MAGIC, 8) != 0)
+		return refuse(reason, "bad magic");
 	if (read_le16(data + FIELD(version)) != LOCKSHIM_TABLE_VERSION ||
-	    read_le16(data + FIELD(header_size)) != sizeof(struct lockshim_table)) {
-		*reason = "unknown version or header size";
-		return -1;
-	}
+	    read_le16(data + FIELD(header_size)) != sizeof(struct lockshim_table))
+		return refuse(reason, "unknown version or header size");
 	total = read_le32(data + FIELD(total_size));
-	if (total < sizeof(struct lockshim_table) || total > size) {
-		*reason = "total size out of range";
-		return -1;
-	}
+	if (total < sizeof(struct lockshim_table) || total > size)
+		return refuse(reason, "total size out of range");
 	off = read_le32(data + FIELD(trusted_keys_offset));
 	len = read_le32(data + FIELD(trusted_keys_size));
-	if (!range_inside(off, len, total) || (len && off < sizeof(struct lockshim_table))) {
-		*reason = "trusted keys outside the table";
-		return -1;
-	}
+	if (!range_inside(off, len, total) || (len && off < sizeof(struct lockshim_table)))
+		return refuse(reason, "trusted keys outside the table");
 	off = read_le32(data + FIELD(denied_offset));
 	len = read_le32(data + FIELD(denied_size));
-	if (!range_inside(off, len, total) || (len && off < sizeof(struct lockshim_table))) {
-		*reason = "denied entries outside the table";
-		return -1;
-	}
+	if (!range_inside(off, len, total) || (len && off < sizeof(struct lockshim_table)))
+		return refuse(reason, "denied entries outside the table");
 	if (table_digest(data, total, digest) < 0 ||
-	    CRYPTO_memcmp(digest, data + FIELD(digest), sizeof(digest)) != 0) {
-		*reason = "digest mismatch";
-		return -1;
-	}
+	    CRYPTO_memcmp(digest, data + FIELD(digest), sizeof(digest)) != 0)
+		return refuse(reason, "digest mismatch");
 	return 0;
 }

@@ -5,6 +5,7 @@
 
 #include <openssl/crypto.h>
 
+#include "reason.h"
 #include "signature_list.h"
 
 struct entries {
@@ -39,8 +40,10 @@ static int collect_all(const uint8_t *data, size_t size, struct entries *list, c
 	int r = esl_walk(data, size, collect, list, reason);
 
 	if (r > 0)
-		*reason = what;
-	return r == 0 ? 0 : -1;
+		return refuse(reason, what);
+	if (r < 0) /* collect could not grow the list */
+		return refuse(reason, "out of memory");
+	return 0;
 }
 
 static int contains(const struct entries *list, const struct esl_entry *e)
@@ -66,7 +69,7 @@ int mok_list_apply(enum mok_list_op op, const uint8_t *list, size_t list_size,
 	    collect_all(request, request_size, &requested, "the request is malformed", reason) < 0)
 		goto out;
 	if (requested.count == 0) {
-		*reason = "the request holds no entries";
+		r = refuse(reason, "the request holds no entries");
 		goto out;
 	}
 
@@ -91,7 +94,7 @@ int mok_list_apply(enum mok_list_op op, const uint8_t *list, size_t list_size,
 	r = 0;
 	goto out;
 oom:
-	*reason = "out of memory";
+	r = refuse(reason, "out of memory");
 	OPENSSL_free(*out);
 	*out = NULL;
 	*out_size = 0;

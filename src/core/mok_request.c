@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "reason.h"
 #include "safe_math.h"
 
 int mok_state_request_parse(const uint8_t *data, size_t size, struct mok_state_request *req,
@@ -11,34 +12,24 @@ int mok_state_request_parse(const uint8_t *data, size_t size, struct mok_state_r
 	uint32_t length;
 
 	memset(req, 0, sizeof(*req));
-	if (size != MOK_STATE_REQUEST_SIZE) {
-		*reason = "state request has the wrong size";
-		return -1;
-	}
+	if (size != MOK_STATE_REQUEST_SIZE)
+		return refuse(reason, "state request has the wrong size");
 	req->state = read_le32(data);
 	length = read_le32(data + 4);
-	if (req->state > 1) {
-		*reason = "state request asks for an unknown state";
-		return -1;
-	}
-	if (length == 0 || length > MOK_STATE_PASSWORD_MAX) {
-		*reason = "state request password length out of range";
-		return -1;
-	}
+	if (req->state > 1)
+		return refuse(reason, "state request asks for an unknown state");
+	if (length == 0 || length > MOK_STATE_PASSWORD_MAX)
+		return refuse(reason, "state request password length out of range");
 	for (uint32_t i = 0; i < length; i++) {
 		uint16_t c = read_le16(data + 8 + 2 * i);
 
 		if (c == 0)
 			break;
-		if (c < 0x20 || c > 0x7e) {
-			*reason = "state request password is not printable ASCII";
-			return -1;
-		}
+		if (c < 0x20 || c > 0x7e)
+			return refuse(reason, "state request password is not printable ASCII");
 		req->password[req->password_len++] = c;
 	}
-	if (req->password_len == 0) {
-		*reason = "state request password is empty";
-		return -1;
-	}
+	if (req->password_len == 0)
+		return refuse(reason, "state request password is empty");
 	return 0;
 }

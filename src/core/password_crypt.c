@@ -11,6 +11,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 
+#include "reason.h"
 #include "safe_math.h"
 
 #define SHA_CRYPT_ROUNDS_MIN 1000
@@ -24,10 +25,8 @@
 int password_crypt_parse(const uint8_t *data, size_t size, struct password_crypt *pc,
 			 const char **reason)
 {
-	if (size != PASSWORD_CRYPT_SIZE) {
-		*reason = "password structure has the wrong size";
-		return -1;
-	}
+	if (size != PASSWORD_CRYPT_SIZE)
+		return refuse(reason, "password structure has the wrong size");
 	pc->method = read_le16(data);
 	pc->iterations = read_le64(data + 2);
 	pc->salt_size = read_le16(data + 10);
@@ -36,29 +35,21 @@ int password_crypt_parse(const uint8_t *data, size_t size, struct password_crypt
 
 	switch (pc->method) {
 	case PASSWORD_MD5:
-		if (pc->salt_size > MD5_CRYPT_SALT_MAX) {
-			*reason = "MD5-crypt salt too long";
-			return -1;
-		}
+		if (pc->salt_size > MD5_CRYPT_SALT_MAX)
+			return refuse(reason, "MD5-crypt salt too long");
 		return 0;
 	case PASSWORD_SHA256:
 	case PASSWORD_SHA512:
-		if (pc->salt_size > SHA_CRYPT_SALT_MAX) {
-			*reason = "SHA-crypt salt too long";
-			return -1;
-		}
-		if (pc->iterations < SHA_CRYPT_ROUNDS_MIN || pc->iterations > SHA_CRYPT_ROUNDS_MAX) {
-			*reason = "SHA-crypt rounds out of range";
-			return -1;
-		}
-		if (pc->iterations > SHA_CRYPT_ROUNDS_ACCEPTED) {
-			*reason = "SHA-crypt rounds too many to check at boot";
-			return -1;
-		}
+		if (pc->salt_size > SHA_CRYPT_SALT_MAX)
+			return refuse(reason, "SHA-crypt salt too long");
+		if (pc->iterations < SHA_CRYPT_ROUNDS_MIN || pc->iterations > SHA_CRYPT_ROUNDS_MAX)
+			return refuse(reason, "SHA-crypt rounds out of range");
+		if (pc->iterations > SHA_CRYPT_ROUNDS_ACCEPTED)
+			return refuse(reason, "SHA-crypt rounds too many to check at boot");
 		return 0;
 	default:
-		*reason = "password hash method not supported (DES and Blowfish are not)";
-		return -1;
+		return refuse(reason,
+			      "password hash method not supported (DES and Blowfish are not)");
 	}
 }
 
@@ -187,11 +178,11 @@ int password_crypt_digest(const struct password_crypt *pc, const uint8_t *passwo
 	case PASSWORD_MD5:
 		return md5_crypt(password, len, pc->salt, pc->salt_size, out, out_len);
 	case PASSWORD_SHA256:
-		return sha_crypt(EVP_sha256(), password, len, pc->salt, pc->salt_size, pc->iterations,
-				 out, out_len);
+		return sha_crypt(EVP_sha256(), password, len, pc->salt, pc->salt_size,
+				 pc->iterations, out, out_len);
 	case PASSWORD_SHA512:
-		return sha_crypt(EVP_sha512(), password, len, pc->salt, pc->salt_size, pc->iterations,
-				 out, out_len);
+		return sha_crypt(EVP_sha512(), password, len, pc->salt, pc->salt_size,
+				 pc->iterations, out, out_len);
 	default:
 		return -1;
 	}
@@ -205,10 +196,8 @@ int password_matches(const uint8_t *auth, size_t auth_size, const uint8_t *data,
 	size_t digest_len;
 	int r = -1;
 
-	if (chars > PASSWORD_MAX_CHARS) {
-		*reason = "password too long";
-		return -1;
-	}
+	if (chars > PASSWORD_MAX_CHARS)
+		return refuse(reason, "password too long");
 	if (auth_size == PASSWORD_LEGACY_SIZE) {
 		/* legacy: SHA-256 over the request and the password's UCS-2 characters */
 		EVP_MD_CTX *ctx = EVP_MD_CTX_new();
@@ -218,8 +207,7 @@ int password_matches(const uint8_t *auth, size_t auth_size, const uint8_t *data,
 		if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1 ||
 		    md_update(ctx, data, data_size)) {
 			EVP_MD_CTX_free(ctx);
-			*reason = "digest failed";
-			return -1;
+			return refuse(reason, "digest failed");
 		}
 		for (size_t i = 0; i < chars; i++) {
 			le[0] = (uint8_t)password[i];
@@ -229,10 +217,8 @@ int password_matches(const uint8_t *auth, size_t auth_size, const uint8_t *data,
 		}
 		r = EVP_DigestFinal_ex(ctx, digest, &len) == 1 ? 0 : -1;
 		EVP_MD_CTX_free(ctx);
-		if (r < 0) {
-			*reason = "digest failed";
-			return -1;
-		}
+		if (r < 0)
+			return refuse(reason, "digest failed");
 		return CRYPTO_memcmp(digest, auth, PASSWORD_LEGACY_SIZE) == 0;
 	}
 
@@ -240,18 +226,14 @@ int password_matches(const uint8_t *auth, size_t auth_size, const uint8_t *data,
 		return -1;
 	/* crypt(3) takes bytes: mokutil hashed what was typed, ASCII at the console */
 	for (size_t i = 0; i < chars; i++) {
-		if (password[i] > 0x7e || password[i] < 0x20) {
-			*reason = "password is not printable ASCII";
-			return -1;
-		}
+		if (password[i] > 0x7e || password[i] < 0x20)
+			return refuse(reason, "password is not printable ASCII");
 		ascii[i] = (uint8_t)password[i];
 	}
-	if (password_crypt_digest(&pc, ascii, chars, digest, &digest_len) < 0) {
-		*reason = "digest failed";
-		r = -1;
-	} else {
+	if (password_crypt_digest(&pc, ascii, chars, digest, &digest_len) < 0)
+		r = refuse(reason, "digest failed");
+	else
 		r = CRYPTO_memcmp(digest, pc.hash, digest_len) == 0;
-	}
 	OPENSSL_cleanse(ascii, sizeof(ascii));
 	return r;
 }

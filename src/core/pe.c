@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reason.h"
 #include "safe_math.h"
 
 #define DOS_MAGIC             0x5a4d /* "MZ" */
@@ -26,12 +27,6 @@
 #define DATA_DIR_SECURITY     4
 #define DATA_DIR_ENTRY_SIZE   8
 #define SECTION_HEADER_SIZE   40
-
-static int refuse(const char **reason, const char *why)
-{
-	*reason = why;
-	return -1;
-}
 
 static int compare_raw_offset(const void *a, const void *b)
 {
@@ -244,8 +239,8 @@ int pe_authenticode_digest(const struct pe_image *img, const EVP_MD *md, uint8_t
 	if (EVP_DigestFinal_ex(ctx, out, out_len) == 1)
 		r = 0;
 out:
-	if (r < 0)
-		*reason = "digest computation failed";
 	EVP_MD_CTX_free(ctx);
-	return r;
+	if (r < 0)
+		return refuse(reason, "digest computation failed");
+	return 0;
 }

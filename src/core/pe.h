@@ -32,8 +32,8 @@ struct pe_image {
 	uint32_t optional_header_offset; /* file offset of the optional header */
 	uint32_t section_table_offset;   /* file offset of the section table */
 	uint32_t checksum_offset;  /* file offset of OptionalHeader.CheckSum */
-	uint32_t secdir_offset;    /* file offset of the security data directory entry; 0 if absent */
-	uint32_t cert_table_offset; /* file offset of the attribute certificate table; 0 if unsigned */
+	uint32_t secdir_offset;    /* file offset of the security directory entry; 0 if absent */
+	uint32_t cert_table_offset; /* file offset of the certificate table; 0 if unsigned */
 	uint32_t cert_table_size;
 	uint32_t image_size;       /* SizeOfImage */
 	uint32_t entry_point;      /* AddressOfEntryPoint */

@@ -3,13 +3,6 @@
 
 #include <string.h>
 
-#include <openssl/bio.h>
-
-#define FAIL(...)                                              \
-	do {                                                   \
-		BIO_snprintf(reason, reason_size, __VA_ARGS__); \
-		return -1;                                     \
-	} while (0)
 
 /* The fields a record's meaning depends on; the rest are only validated. */
 struct fields {
@@ -81,7 +74,7 @@ static bool parse_decimal(const char *s, size_t len, size_t max_digits, uint64_t
 }
 
 static int check_line(const char *line, size_t len, size_t line_no, enum sbat_kind kind,
-		      bool first, uint64_t *datestamp, char *reason, size_t reason_size)
+		      bool first, uint64_t *datestamp, const char **reason, struct reason_buf *buf)
 {
 	size_t min_fields = kind == SBAT_SECTION ? 6 : first ? 3 : 2;
 	size_t field_len = 0;
@@ -89,7 +82,8 @@ static int check_line(const char *line, size_t len, size_t line_no, enum sbat_ki
 	uint64_t value;
 
 	if (len > SBAT_MAX_LINE)
-		FAIL("line %zu is longer than %d bytes", line_no, SBAT_MAX_LINE);
+		return refusef(reason, buf, "line %zu is longer than %d bytes", line_no,
+			       SBAT_MAX_LINE);
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)line[i];
 
@@ -98,34 +92,40 @@ static int check_line(const char *line, size_t len, size_t line_no, enum sbat_ki
 			continue;
 		}
 		if (c < 0x20 || c > 0x7e)
-			FAIL("line %zu: byte 0x%02x at column %zu is not printable ASCII", line_no,
-			     c, i + 1);
+			return refusef(reason, buf,
+				       "line %zu: byte 0x%02x at column %zu is not printable ASCII",
+				       line_no, c, i + 1);
 		if (++field_len > SBAT_MAX_FIELD)
-			FAIL("line %zu: a field is longer than %d bytes", line_no, SBAT_MAX_FIELD);
+			return refusef(reason, buf, "line %zu: a field is longer than %d bytes",
+				       line_no, SBAT_MAX_FIELD);
 	}
 	split_fields(line, len, &f);
 	if (f.count < min_fields)
-		FAIL("line %zu has %zu fields, %s needs at least %zu", line_no, f.count,
-		     kind == SBAT_SECTION ? "a .sbat record" :
-		     first		  ? "the SbatLevel header" :
-					    "a SbatLevel record",
-		     min_fields);
+		return refusef(reason, buf, "line %zu has %zu fields, %s needs at least %zu",
+			       line_no, f.count,
+			       kind == SBAT_SECTION ? "a .sbat record" :
+			       first		    ? "the SbatLevel header" :
+						      "a SbatLevel record",
+			       min_fields);
 	if (f.len[0] == 0)
-		FAIL("line %zu: empty component name", line_no);
+		return refusef(reason, buf, "line %zu: empty component name", line_no);
 	if (!parse_decimal(f.at[1], f.len[1], 10, UINT32_MAX, &value))
-		FAIL("line %zu: generation '%.*s' is not a number from 0 to 4294967295", line_no,
-		     (int)f.len[1], f.at[1]);
+		return refusef(reason, buf,
+			       "line %zu: generation '%.*s' is not a number from 0 to 4294967295",
+			       line_no, (int)f.len[1], f.at[1]);
 	if (first && (f.len[0] != 4 || memcmp(f.at[0], "sbat", 4) != 0))
-		FAIL("line %zu: the first record must be the sbat entry, not '%.*s'", line_no,
-		     (int)f.len[0], f.at[0]);
+		return refusef(reason, buf,
+			       "line %zu: the first record must be the sbat entry, not '%.*s'",
+			       line_no, (int)f.len[0], f.at[0]);
 	if (first && kind == SBAT_LEVEL &&
 	    !parse_decimal(f.at[2], f.len[2], 19, UINT64_MAX, datestamp))
-		FAIL("line %zu: datestamp '%.*s' is not a number", line_no, (int)f.len[2], f.at[2]);
+		return refusef(reason, buf, "line %zu: datestamp '%.*s' is not a number", line_no,
+			       (int)f.len[2], f.at[2]);
 	return 0;
 }
 
 int sbat_parse(const void *data, size_t size, enum sbat_kind kind, struct sbat *out,
-	       char *reason, size_t reason_size)
+	       const char **reason, struct reason_buf *buf)
 {
 	const char *text = data, *nul, *line;
 	size_t len, pos = 0, line_no = 0, line_len;
@@ -133,25 +133,27 @@ int sbat_parse(const void *data, size_t size, enum sbat_kind kind, struct sbat *
 	memset(out, 0, sizeof(*out));
 	out->kind = kind;
 	if (size > SBAT_MAX_SIZE)
-		FAIL("%zu bytes, more than the limit of %d", size, SBAT_MAX_SIZE);
+		return refusef(reason, buf, "%zu bytes, more than the limit of %d", size,
+			       SBAT_MAX_SIZE);
 	if (!text)
 		size = 0;
 	nul = size ? memchr(text, '\0', size) : NULL;
 	len = nul ? (size_t)(nul - text) : size;
 	for (size_t i = len; i < size; i++)
 		if (text[i])
-			FAIL("byte 0x%02x at offset %zu follows a NUL", (unsigned char)text[i], i);
+			return refusef(reason, buf, "byte 0x%02x at offset %zu follows a NUL",
+				       (unsigned char)text[i], i);
 
 	while (next_line(text, len, &pos, &line_no, &line, &line_len)) {
 		if (out->n_records == SBAT_MAX_RECORDS)
-			FAIL("more than %d records", SBAT_MAX_RECORDS);
+			return refusef(reason, buf, "more than %d records", SBAT_MAX_RECORDS);
 		if (check_line(line, line_len, line_no, kind, out->n_records == 0, &out->datestamp,
-			       reason, reason_size) < 0)
+			       reason, buf) < 0)
 			return -1;
 		out->n_records++;
 	}
 	if (out->n_records == 0)
-		FAIL("no records: the sbat entry is missing");
+		return refuse(reason, "no records: the sbat entry is missing");
 	out->text = text;
 	out->size = len;
 	return 0;
@@ -174,23 +176,33 @@ bool sbat_next_record(const struct sbat *sbat, size_t *pos, struct sbat_record *
 	return true;
 }
 
-int sbat_check(const struct sbat *image, const struct sbat *level, char *reason,
-	       size_t reason_size)
+/* The first record of @image that @want revokes: the same name, a lower generation. */
+static bool find_revoked(const struct sbat *image, const struct sbat_record *want,
+			 struct sbat_record *have)
+{
+	size_t pos = 0;
+
+	while (sbat_next_record(image, &pos, have))
+		if (have->name_len == want->name_len &&
+		    memcmp(have->name, want->name, want->name_len) == 0 &&
+		    have->generation < want->generation)
+			return true;
+	return false;
+}
+
+int sbat_check(const struct sbat *image, const struct sbat *level, const char **reason,
+	       struct reason_buf *buf)
 {
 	struct sbat_record want, have;
-	size_t lp = 0, ip;
+	size_t pos = 0;
 
-	while (sbat_next_record(level, &lp, &want)) {
-		ip = 0;
-		while (sbat_next_record(image, &ip, &have)) {
-			if (have.name_len != want.name_len ||
-			    memcmp(have.name, want.name, want.name_len) != 0 ||
-			    have.generation >= want.generation)
-				continue;
-			FAIL("SBAT revokes component %.*s generation %u (SbatLevel %llu requires %u)",
-			     (int)have.name_len, have.name, have.generation,
-			     (unsigned long long)level->datestamp, want.generation);
-		}
+	while (sbat_next_record(level, &pos, &want)) {
+		if (!find_revoked(image, &want, &have))
+			continue;
+		return refusef(reason, buf,
+			"SBAT revokes component %.*s generation %u (SbatLevel %llu requires %u)",
+			(int)have.name_len, have.name, have.generation,
+			(unsigned long long)level->datestamp, want.generation);
 	}
 	return 0;
 }

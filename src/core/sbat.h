@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reason.h"
+
 #define SBAT_MAX_SIZE    (64 * 1024)
 #define SBAT_MAX_LINE    1024
 #define SBAT_MAX_FIELD   256
@@ -52,10 +54,11 @@ struct sbat_record {
 
 /*
  * Validate @size bytes at @data as @kind and fill @out.
- * Returns 0, or -1 with a one-line explanation in @reason.
+ * Returns 0, or -1 with a one-line explanation in *@reason (which may be
+ * formatted into @buf).
  */
 int sbat_parse(const void *data, size_t size, enum sbat_kind kind, struct sbat *out,
-	       char *reason, size_t reason_size);
+	       const char **reason, struct reason_buf *buf);
 
 /*
  * The record after position *@pos (start with 0) of parsed text, advancing
@@ -65,10 +68,10 @@ bool sbat_next_record(const struct sbat *sbat, size_t *pos, struct sbat_record *
 
 /*
  * Apply @level to an image's parsed .sbat section @image.
- * Returns 0 when nothing is revoked, or -1 naming the first revoked
- * component in @reason.
+ * Returns 0 when nothing is revoked, or -1 with *@reason naming the first
+ * revoked component (formatted into @buf).
  */
-int sbat_check(const struct sbat *image, const struct sbat *level, char *reason,
-	       size_t reason_size);
+int sbat_check(const struct sbat *image, const struct sbat *level, const char **reason,
+	       struct reason_buf *buf);
 
 #endif

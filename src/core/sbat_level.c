@@ -8,56 +8,54 @@
 
 #include "safe_math.h"
 
+/*
+ * At most this much of the parser's reason goes into a longer message, so
+ * that what follows it there (the level applied instead) always fits.
+ */
+#define QUOTED_REASON_MAX 159
+
 /* The NUL-terminated level at @offset (counted from byte 4) of the section. */
 static int embedded_level(const uint8_t *data, size_t size, uint32_t offset, struct sbat *out,
-			  const char *which, char *reason, size_t reason_size)
+			  const char *which, const char **reason, struct reason_buf *buf)
 {
-	char why[160];
+	struct reason_buf parser_buf;
+	const char *why;
 	size_t start;
 	const uint8_t *nul;
 
-	if (add_overflows(offset, 4, &start) || start >= size) {
-		BIO_snprintf(reason, reason_size, ".sbatlevel: %s offset %u is outside the section",
-			     which, offset);
-		return -1;
-	}
+	if (add_overflows(offset, 4, &start) || start >= size)
+		return refusef(reason, buf, ".sbatlevel: %s offset %u is outside the section",
+			       which, offset);
 	nul = memchr(data + start, '\0', size - start);
-	if (!nul) {
-		BIO_snprintf(reason, reason_size, ".sbatlevel: %s level is not NUL-terminated",
-			     which);
-		return -1;
-	}
-	if (sbat_parse(data + start, (size_t)(nul - (data + start)), SBAT_LEVEL, out, why,
-		       sizeof(why)) < 0) {
-		BIO_snprintf(reason, reason_size, ".sbatlevel: %s level: %s", which, why);
-		return -1;
-	}
+	if (!nul)
+		return refusef(reason, buf, ".sbatlevel: %s level is not NUL-terminated", which);
+	if (sbat_parse(data + start, (size_t)(nul - (data + start)), SBAT_LEVEL, out, &why,
+		       &parser_buf) < 0)
+		return refusef(reason, buf, ".sbatlevel: %s level: %.*s", which, QUOTED_REASON_MAX,
+			       why);
 	return 0;
 }
 
-int sbat_levels_parse(const uint8_t *data, size_t size, struct sbat_levels *out, char *reason,
-		      size_t reason_size)
+int sbat_levels_parse(const uint8_t *data, size_t size, struct sbat_levels *out,
+		      const char **reason, struct reason_buf *buf)
 {
 	memset(out, 0, sizeof(*out));
-	if (!data || size < 12) {
-		BIO_snprintf(reason, reason_size, ".sbatlevel: %zu bytes, too short", size);
-		return -1;
-	}
-	if (read_le32(data) != 0) {
-		BIO_snprintf(reason, reason_size, ".sbatlevel: format %u, this lockshim knows 0",
-			     read_le32(data));
-		return -1;
-	}
+	if (!data || size < 12)
+		return refusef(reason, buf, ".sbatlevel: %zu bytes, too short", size);
+	if (read_le32(data) != 0)
+		return refusef(reason, buf, ".sbatlevel: format %u, this lockshim knows 0",
+			       read_le32(data));
 	if (embedded_level(data, size, read_le32(data + 4), &out->automatic, "automatic", reason,
-			   reason_size) < 0 ||
+			   buf) < 0 ||
 	    embedded_level(data, size, read_le32(data + 8), &out->latest, "latest", reason,
-			   reason_size) < 0)
+			   buf) < 0)
 		return -1;
 	return 0;
 }
 
 /* Append one clause to the console note. */
-static void add_note(struct sbat_level_update *out, const char *fmt, ...)
+static __attribute__((__format__(__printf__, 2, 3))) void
+add_note(struct sbat_level_update *out, const char *fmt, ...)
 {
 	size_t used = strlen(out->note);
 	va_list ap;
@@ -82,7 +80,8 @@ void sbat_level_update(const struct sbat_levels *embedded, const struct sbat_lev
 {
 	const struct sbat *candidate = &embedded->automatic;
 	struct sbat current, original;
-	char why[160];
+	struct reason_buf why_buf;
+	const char *why;
 	bool reset = false;
 
 	memset(out, 0, sizeof(*out));
@@ -101,19 +100,18 @@ void sbat_level_update(const struct sbat_levels *embedded, const struct sbat_lev
 			reset = true;
 		break;
 	default:
-		add_note(out, "SbatPolicy %u unknown, ignored",
-			     policy);
+		add_note(out, "SbatPolicy %u unknown, ignored", policy);
 		break;
 	}
 
 	if (reset) {
 		/* a constant that parses: checked by the unit tests */
 		sbat_parse(SBAT_LEVEL_ORIGINAL, strlen(SBAT_LEVEL_ORIGINAL), SBAT_LEVEL, &original,
-			   why, sizeof(why));
+			   &why, &why_buf);
 		use(out, &original, true);
 		out->delete_first = stored->present && stored->attributes != SBAT_LEVEL_ATTRIBUTES;
 		add_note(out, "SbatLevel reset to %llu as SbatPolicy asked (Secure Boot is off)",
-			     (unsigned long long)original.datestamp);
+			 (unsigned long long)original.datestamp);
 		return;
 	}
 	if (!stored->present) {
@@ -124,20 +122,20 @@ void sbat_level_update(const struct sbat_levels *embedded, const struct sbat_lev
 		use(out, candidate, true);
 		out->delete_first = true;
 		add_note(out, "SbatLevel had attributes 0x%x, not NV|BS: replaced with %llu",
-			     stored->attributes, (unsigned long long)candidate->datestamp);
+			 stored->attributes, (unsigned long long)candidate->datestamp);
 		return;
 	}
-	if (sbat_parse(stored->data, stored->size, SBAT_LEVEL, &current, why, sizeof(why)) < 0) {
+	if (sbat_parse(stored->data, stored->size, SBAT_LEVEL, &current, &why, &why_buf) < 0) {
 		use(out, candidate, true);
-		add_note(out, "SbatLevel is malformed (%s): replaced with %llu",
-			     why, (unsigned long long)candidate->datestamp);
+		add_note(out, "SbatLevel is malformed (%.*s): replaced with %llu",
+			 QUOTED_REASON_MAX, why, (unsigned long long)candidate->datestamp);
 		return;
 	}
 	if (candidate->datestamp > current.datestamp) {
 		use(out, candidate, true);
 		add_note(out, "SbatLevel raised from %llu to %llu",
-			     (unsigned long long)current.datestamp,
-			     (unsigned long long)candidate->datestamp);
+			 (unsigned long long)current.datestamp,
+			 (unsigned long long)candidate->datestamp);
 		return;
 	}
 	use(out, &current, false);

@@ -42,10 +42,10 @@ struct sbat_levels {
 
 /*
  * Parse a .sbatlevel section of @size bytes at @data.
- * Returns 0, or -1 with a reason.
+ * Returns 0, or -1 with a reason in *@reason (formatted into @buf).
  */
-int sbat_levels_parse(const uint8_t *data, size_t size, struct sbat_levels *out, char *reason,
-		      size_t reason_size);
+int sbat_levels_parse(const uint8_t *data, size_t size, struct sbat_levels *out,
+		      const char **reason, struct reason_buf *buf);
 
 /* The stored SbatLevel as read from the firmware. */
 struct sbat_level_stored {

@@ -18,13 +18,17 @@ static const struct {
 	size_t digest_size; /* 0 for certificates */
 	size_t trailer;     /* bytes after the digest: the EFI_TIME of X509_SHA* entries */
 } esl_types[] = {
-	{ ESL_X509, GUID_BYTES(0xa5c059a1, 0x94e4, 0x4aa7, 0x87, 0xb5, 0xab, 0x15, 0x5c, 0x2b, 0xf0, 0x72),
+	{ ESL_X509,
+	  GUID_BYTES(0xa5c059a1, 0x94e4, 0x4aa7, 0x87, 0xb5, 0xab, 0x15, 0x5c, 0x2b, 0xf0, 0x72),
 	  "X509", 0, 0 },
-	{ ESL_SHA256, GUID_BYTES(0xc1c41626, 0x504c, 0x4092, 0xac, 0xa9, 0x41, 0xf9, 0x36, 0x93, 0x43, 0x28),
+	{ ESL_SHA256,
+	  GUID_BYTES(0xc1c41626, 0x504c, 0x4092, 0xac, 0xa9, 0x41, 0xf9, 0x36, 0x93, 0x43, 0x28),
 	  "SHA256", 32, 0 },
-	{ ESL_SHA384, GUID_BYTES(0xff3e5307, 0x9fd0, 0x48c9, 0x85, 0xf1, 0x8a, 0xd5, 0x6c, 0x70, 0x1e, 0x01),
+	{ ESL_SHA384,
+	  GUID_BYTES(0xff3e5307, 0x9fd0, 0x48c9, 0x85, 0xf1, 0x8a, 0xd5, 0x6c, 0x70, 0x1e, 0x01),
 	  "SHA384", 48, 0 },
-	{ ESL_SHA512, GUID_BYTES(0x093e0fae, 0xa6c4, 0x4f50, 0x9f, 0x1b, 0xd4, 0x1e, 0x2b, 0x89, 0xc1, 0x9a),
+	{ ESL_SHA512,
+	  GUID_BYTES(0x093e0fae, 0xa6c4, 0x4f50, 0x9f, 0x1b, 0xd4, 0x1e, 0x2b, 0x89, 0xc1, 0x9a),
 	  "SHA512", 64, 0 },
 	{ ESL_X509_SHA256,
 	  GUID_BYTES(0x3bd2a492, 0x96c0, 0x4079, 0xb4, 0x20, 0xfc, 0xf9, 0x8e, 0xf1, 0x03, 0xed),
@@ -139,7 +143,8 @@ int esl_walk(const uint8_t *data, size_t size, esl_visit_fn visit, void *ctx, co
 		if (!why) {
 			t = type_index(list);
 			count = (body - header_size) / sig_size;
-			why = check_entries(t, list + ESL_HEADER_SIZE + header_size, count, sig_size);
+			why = check_entries(t, list + ESL_HEADER_SIZE + header_size, count,
+					    sig_size);
 		}
 		if (why) {
 			if (!rejected)
@@ -317,8 +322,8 @@ int sig_db_to_esl(const struct sig_db *db, const uint8_t *owner, bool certs_only
 		unsigned char *der = NULL;
 		int der_len = i2d_X509(sk_X509_value(db->certs, i), &der);
 
-		if (der_len <= 0 ||
-		    append(data, size, ESL_HEADER_SIZE + ESL_OWNER_SIZE + (size_t)der_len, &at) < 0) {
+		if (der_len <= 0 || append(data, size, ESL_HEADER_SIZE + ESL_OWNER_SIZE +
+						       (size_t)der_len, &at) < 0) {
 			OPENSSL_free(der);
 			return -1;
 		}
@@ -346,9 +351,11 @@ int sig_db_to_esl(const struct sig_db *db, const uint8_t *owner, bool certs_only
 			if (db->digests[i].type != esl_types[t].type)
 				continue;
 			memcpy(at, owner, ESL_OWNER_SIZE);
-			memcpy(at + ESL_OWNER_SIZE, db->digests[i].digest, esl_types[t].digest_size);
+			memcpy(at + ESL_OWNER_SIZE, db->digests[i].digest,
+			       esl_types[t].digest_size);
 			/* the revocation time of X509_SHA* entries: zero, "always revoked" */
-			memset(at + ESL_OWNER_SIZE + esl_types[t].digest_size, 0, esl_types[t].trailer);
+			memset(at + ESL_OWNER_SIZE + esl_types[t].digest_size, 0,
+			       esl_types[t].trailer);
 			at += sig_size;
 		}
 	}

@@ -170,8 +170,10 @@ static int check_cert_denied(struct verification *ver, X509 *cert)
 
 			if (!has_digest_type(db, cert_digest_types[k]))
 				continue;
-			if (esl_cert_tbs_digest(cert, esl_type_md(cert_digest_types[k]), digest, &size) < 0) {
-				decide(ver->verdict, false, NULL, "cannot compute a certificate digest");
+			if (esl_cert_tbs_digest(cert, esl_type_md(cert_digest_types[k]), digest,
+						&size) < 0) {
+				decide(ver->verdict, false, NULL,
+				       "cannot compute a certificate digest");
 				return -1;
 			}
 			if (!sig_db_has_digest(db, cert_digest_types[k], digest, size))
@@ -216,7 +218,8 @@ static int check_chain_denied(struct verification *ver, STACK_OF(X509) *certs)
  * list certificate its signer chains to even when the signature does not
  * carry it (a revoked CA).
  */
-static int check_signature_denied(struct verification *ver, const struct authenticode_signature *sig)
+static int check_signature_denied(struct verification *ver,
+				  const struct authenticode_signature *sig)
 {
 	const struct sig_db *deny[] = { &ver->policy->dbx, &ver->policy->vendor_dbx,
 					&ver->policy->mokx };
@@ -241,18 +244,23 @@ static int check_signature_denied(struct verification *ver, const struct authent
 		X509_STORE_free(store);
 		if (r < 0)
 			continue;
-		subject_of(first_listed(chain, deny[l]), ver->verdict->entry, sizeof(ver->verdict->entry));
+		subject_of(first_listed(chain, deny[l]), ver->verdict->entry,
+			   sizeof(ver->verdict->entry));
 		sk_X509_pop_free(chain, X509_free);
-		BIO_snprintf(message, sizeof(message), "certificate %s is in %s", ver->verdict->entry,
-			     deny[l]->name);
+		BIO_snprintf(message, sizeof(message), "certificate %s is in %s",
+			     ver->verdict->entry, deny[l]->name);
 		decide(ver->verdict, false, deny[l], message);
 		return 1;
 	}
 	return 0;
 }
 
-/* 1 when @sig is valid and its signer chains to @db (the verdict says so), 0 when not, -1 on error. */
-static int check_signature_allowed(struct verification *ver, const struct authenticode_signature *sig,
+/*
+ * 1 when @sig is valid and its signer chains to @db (the verdict says so),
+ * 0 when not, -1 on error.
+ */
+static int check_signature_allowed(struct verification *ver,
+				   const struct authenticode_signature *sig,
 				   const struct sig_db *db, const char **reason)
 {
 	char message[sizeof(ver->verdict->message)], signer[200];
@@ -275,9 +283,11 @@ static int check_signature_allowed(struct verification *ver, const struct authen
 	r = check_chain_denied(ver, chain);
 	if (r == 0) {
 		subject_of(sk_X509_value(chain, 0), signer, sizeof(signer));
-		subject_of(first_listed(chain, db), ver->verdict->entry, sizeof(ver->verdict->entry));
-		BIO_snprintf(message, sizeof(message), "signed by %s, trusted through %s certificate %s",
-			     signer, db->name, ver->verdict->entry);
+		subject_of(first_listed(chain, db), ver->verdict->entry,
+			   sizeof(ver->verdict->entry));
+		BIO_snprintf(message, sizeof(message),
+			     "signed by %s, trusted through %s certificate %s", signer, db->name,
+			     ver->verdict->entry);
 		decide(ver->verdict, true, db, message);
 		r = 1;
 	}
@@ -289,8 +299,10 @@ static int check_signature_allowed(struct verification *ver, const struct authen
 static int check_sbat(struct verification *ver)
 {
 	const struct pe_section *sec = pe_find_section(&ver->img, ".sbat");
-	char why[256], message[sizeof(ver->verdict->message)];
+	char message[sizeof(ver->verdict->message)];
+	struct reason_buf why_buf;
 	struct sbat image;
+	const char *why;
 	size_t size;
 
 	if (!ver->policy->sbat_level)
@@ -306,13 +318,13 @@ static int check_sbat(struct verification *ver)
 		decide(ver->verdict, false, NULL, ".sbat section lies outside the file");
 		return 1;
 	}
-	if (sbat_parse(ver->img.data + sec->raw_offset, size, SBAT_SECTION, &image, why,
-		       sizeof(why)) < 0) {
+	if (sbat_parse(ver->img.data + sec->raw_offset, size, SBAT_SECTION, &image, &why,
+		       &why_buf) < 0) {
 		BIO_snprintf(message, sizeof(message), "malformed .sbat section: %s", why);
 		decide(ver->verdict, false, NULL, message);
 		return 1;
 	}
-	if (sbat_check(&image, ver->policy->sbat_level, why, sizeof(why)) < 0) {
+	if (sbat_check(&image, ver->policy->sbat_level, &why, &why_buf) < 0) {
 		decide(ver->verdict, false, NULL, why);
 		ver->verdict->list = "SbatLevel";
 		return 1;

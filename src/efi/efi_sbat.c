@@ -40,12 +40,13 @@ EFI_STATUS efi_sbat_level_apply(BOOLEAN enforcing, struct efi_sbat_level *out)
 	void *data = NULL;
 	UINTN size = 0;
 	UINT32 attributes = 0;
-	char why[256];
+	struct reason_buf why_buf;
+	const char *why;
 	EFI_STATUS status;
 
 	out->stored = NULL;
 	if (sbat_levels_parse(lockshim_sbat_level, lockshim_sbat_level_end - lockshim_sbat_level,
-			      &embedded, why, sizeof(why)) < 0) {
+			      &embedded, &why, &why_buf) < 0) {
 		return log_error(EFI_LOAD_ERROR, L"%a", why);
 	}
 
@@ -92,13 +93,14 @@ void efi_sbat_level_free(struct efi_sbat_level *level)
 EFI_STATUS efi_sbat_check_self(const struct sbat *level)
 {
 	struct sbat self;
-	char why[256];
+	struct reason_buf why_buf;
+	const char *why;
 
-	if (sbat_parse(lockshim_sbat, lockshim_sbat_end - lockshim_sbat, SBAT_SECTION, &self, why,
-		       sizeof(why)) < 0) {
+	if (sbat_parse(lockshim_sbat, lockshim_sbat_end - lockshim_sbat, SBAT_SECTION, &self, &why,
+		       &why_buf) < 0) {
 		return log_error(EFI_SECURITY_VIOLATION, L"own .sbat section is malformed: %a", why);
 	}
-	if (sbat_check(&self, level, why, sizeof(why)) < 0) {
+	if (sbat_check(&self, level, &why, &why_buf) < 0) {
 		return log_error(EFI_SECURITY_VIOLATION,
 				 L"this lockshim is revoked: %a; refusing to boot anything", why);
 	}

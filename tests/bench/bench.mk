@@ -6,8 +6,9 @@
 #   tests/bench/mkimage.sh 12 OUT       a signed 12 MiB test image
 #   tests/bench/verify_throughput.sh    both images, every variant, the ratios
 #
-# lockshim's verification core (CORE_SRCS) and tests/bench/bench_verify.c,
-# linked as host programs against
+# lockshim's verification core (CORE_SRCS), the CLI's file and trust-list
+# option helpers (BENCH_CLI_SRCS) and tests/bench/bench_verify.c, linked as
+# host programs against
 #   -asm     the libcrypto.a built for UEFI with assembly (CRYPTO_ASM=1)
 #   -noasm   the libcrypto.a built for UEFI without (CRYPTO_ASM=0)
 #   -system  the system's libcrypto (the CPU's reference)
@@ -20,6 +21,8 @@
 # ($(BUILD)/bench/<variant>/crypto), so $(BUILD)/crypto is left alone.
 
 BENCH_DIR := $(BUILD)/bench
+# What bench_verify shares with build/lockshim: reading files, the --db/--dbx/... options.
+BENCH_CLI_SRCS := src/cli/file.c src/cli/policy_args.c
 BENCH_CFLAGS := $(HOST_CFLAGS) -Isrc/cli
 BENCH_UEFI_CFLAGS = $(BENCH_CFLAGS) -DBENCH_UEFI_CRYPTO -include $(CRYPTO_DIR)/uefi-prelude.h \
 	-I$(BENCH_DIR)/$*/crypto/include $(LIBEFI_INCLUDES)
@@ -61,26 +64,29 @@ $(BENCH_DIR)/%/core/efi_globals.o: tests/bench/efi_globals.c
 	@mkdir -p $(@D)
 	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -DGNU_EFI_USE_MS_ABI -MMD -c $< -o $@
 
-define bench_core_rule
-$(BENCH_DIR)/%/core/$(1).o: src/core/$(1).c $(BENCH_DIR)/%/crypto/libcrypto.a
+# $(1): a source under src/, without .c (core/pe, cli/file): $(BENCH_DIR)/<variant>/$(1).o
+define bench_src_rule
+$(BENCH_DIR)/%/$(1).o: src/$(1).c $(BENCH_DIR)/%/crypto/libcrypto.a
 	@mkdir -p $$(@D)
 	$$(HOST_CC) $$(BENCH_UEFI_CFLAGS) -MMD -c $$< -o $$@
 endef
-$(foreach src,$(CORE_SRCS:src/core/%.c=%),$(eval $(call bench_core_rule,$(src))))
+$(foreach src,$(CORE_SRCS:src/%.c=%) $(BENCH_CLI_SRCS:src/%.c=%),$(eval $(call bench_src_rule,$(src))))
 
-bench_objs = $(addprefix $(BENCH_DIR)/$(1)/core/,$(CORE_SRCS:src/core/%.c=%.o) bench_verify.o \
-	cpu_features.o memcpy.o memset.o ossl_rand_pool.o efi_globals.o)
+bench_objs = $(addprefix $(BENCH_DIR)/$(1)/,$(CORE_SRCS:src/%.c=%.o) $(BENCH_CLI_SRCS:src/%.c=%.o)) \
+	$(addprefix $(BENCH_DIR)/$(1)/core/,bench_verify.o cpu_features.o memcpy.o memset.o \
+	ossl_rand_pool.o efi_globals.o)
 
 $(BENCH_DIR)/bench_verify-asm: $(call bench_objs,asm) $(BENCH_DIR)/asm/crypto/libcrypto.a
 	$(HOST_CC) $^ -o $@
 $(BENCH_DIR)/bench_verify-noasm: $(call bench_objs,noasm) $(BENCH_DIR)/noasm/crypto/libcrypto.a
 	$(HOST_CC) $^ -o $@
 
-# The system's libcrypto: the core objects the CLI uses, and its headers.
+# The system's libcrypto: the core and CLI objects build/lockshim uses, and its headers.
 $(BENCH_DIR)/system/bench_verify.o: tests/bench/bench_verify.c
 	@mkdir -p $(@D)
 	$(HOST_CC) $(BENCH_CFLAGS) -MMD -c $< -o $@
-$(BENCH_DIR)/bench_verify-system: $(BENCH_DIR)/system/bench_verify.o $(HOST_OBJS)
+$(BENCH_DIR)/bench_verify-system: $(BENCH_DIR)/system/bench_verify.o $(HOST_OBJS) \
+		$(BENCH_CLI_SRCS:src/%.c=$(BUILD)/host/%.o)
 	$(HOST_CC) $^ $(HOST_LIBS) -o $@
 
--include $(wildcard $(BENCH_DIR)/*/core/*.d $(BENCH_DIR)/system/*.d)
+-include $(wildcard $(BENCH_DIR)/*/core/*.d $(BENCH_DIR)/*/cli/*.d $(BENCH_DIR)/system/*.d)

@@ -7,7 +7,9 @@
  *
  * verify: verify_image() on IMAGE, which must be allowed (a refusal would
  * measure a shortcut); sha256: one SHA-256 over IMAGE's bytes, through the
- * same libcrypto. F is a DER or PEM certificate or an EFI signature list.
+ * same libcrypto. F is a DER or PEM certificate or an EFI signature list;
+ * verify takes every trust-list option of `lockshim verify`
+ * (src/cli/policy_args.h), not only the two shown.
  * Each is run once to warm up, then N times (default 7); the median time
  * gives MB/s (MB = 10^6 bytes). The variants differ only in the libcrypto
  * linked: the one built for UEFI with assembly (-asm) or without (-noasm),
@@ -23,9 +25,9 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/pem.h>
-#include <openssl/x509.h>
 
+#include "file.h"
+#include "policy_args.h"
 #include "verify.h"
 
 #ifdef BENCH_UEFI_CRYPTO
@@ -34,62 +36,13 @@
 
 #define MAX_RUNS 101
 
+const char program_name[] = "bench_verify";
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: bench_verify [--runs N] [--json] verify [--vendor-cert F]... [--db F]... IMAGE\n"
 			"       bench_verify [--runs N] [--json] sha256 IMAGE\n");
 	return 2;
-}
-
-static int read_file(const char *path, uint8_t **data, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	long length;
-
-	if (!f || fseek(f, 0, SEEK_END) != 0 || (length = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-		fprintf(stderr, "bench_verify: cannot read %s\n", path);
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	*size = (size_t)length;
-	*data = malloc(*size ? *size : 1);
-	if (!*data || fread(*data, 1, *size, f) != *size) {
-		fprintf(stderr, "bench_verify: cannot read %s\n", path);
-		free(*data);
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	return 0;
-}
-
-/* A DER or PEM certificate file, else an EFI signature list, into @db. */
-static int load_list_file(struct sig_db *db, const char *path)
-{
-	const unsigned char *p;
-	const char *reason = NULL;
-	uint8_t *data;
-	size_t size;
-	X509 *cert;
-	BIO *bio;
-	int r;
-
-	if (read_file(path, &data, &size) < 0)
-		return -1;
-	p = data;
-	cert = d2i_X509(NULL, &p, (long)size);
-	if (!cert && (bio = BIO_new_mem_buf(data, (int)size)) != NULL) {
-		cert = PEM_read_bio_X509(bio, NULL, NULL, NULL);
-		BIO_free(bio);
-	}
-	r = cert ? sig_db_add_cert(db, cert) : sig_db_add_esl(db, data, size, &reason);
-	if (r != 0)
-		fprintf(stderr, "bench_verify: %s: not usable%s%s\n", path, reason ? ": " : "",
-			reason ? reason : "");
-	X509_free(cert);
-	free(data);
-	return r != 0 ? -1 : 0;
 }
 
 static double now(void)
@@ -147,13 +100,6 @@ static const char *crypto_description(char *buf, size_t size)
 
 int main(int argc, char **argv)
 {
-	static const struct {
-		const char *option;
-		size_t offset;
-	} lists[] = {
-		{ "--vendor-cert", offsetof(struct verify_policy, vendor) },
-		{ "--db", offsetof(struct verify_policy, db) },
-	};
 	struct verify_policy policy;
 	struct bench_op op = { NULL, NULL, 0, &policy };
 	double times[MAX_RUNS], t0, median;
@@ -185,14 +131,13 @@ int main(int argc, char **argv)
 	else
 		goto out_usage;
 	for (; i < argc; i++) {
-		size_t l;
+		struct sig_db *db = NULL;
 
-		for (l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
-			if (op.run == run_verify && strcmp(argv[i], lists[l].option) == 0)
-				break;
-		if (l < sizeof(lists) / sizeof(lists[0]) && i + 1 < argc) {
-			if (load_list_file((struct sig_db *)((char *)&policy + lists[l].offset),
-					   argv[++i]) < 0)
+		if (op.run == run_verify) /* sha256 takes no lists */
+			db = policy_list_option(&policy, argv[i]);
+
+		if (db && i + 1 < argc) {
+			if (policy_add_list_file(db, argv[++i]) < 0)
 				goto out;
 		} else if (argv[i][0] == '-' || image_path) {
 			goto out_usage;

@@ -34,7 +34,7 @@ FUZZ_LIBS      = $(HOST_LIBS)
 # The core sources each target links.
 fuzz_pe_SRCS     := src/core/pe.c src/core/authenticode.c
 fuzz_esl_SRCS    := src/core/signature_list.c
-fuzz_sbat_SRCS   := src/core/sbat.c src/core/sbat_level.c
+fuzz_sbat_SRCS   := src/core/sbat.c src/core/sbat_level.c src/core/reason.c
 fuzz_verify_SRCS := $(CORE_SRCS)
 
 FUZZ_BINS := $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))

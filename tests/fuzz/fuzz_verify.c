@@ -40,7 +40,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const unsigned char *p = fuzz_vendor_cert;
 	const char *reason = NULL;
-	char why[256];
+	struct reason_buf why_buf;
+	const char *why;
 	X509 *vendor;
 
 	(void)argc;
@@ -58,7 +59,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz_verify: dbx lists refused: %s\n", reason ? reason : "?");
 		abort();
 	}
-	if (sbat_parse(level_text, sizeof(level_text) - 1, SBAT_LEVEL, &level, why, sizeof(why)) != 0) {
+	if (sbat_parse(level_text, sizeof(level_text) - 1, SBAT_LEVEL, &level, &why, &why_buf) != 0) {
 		fprintf(stderr, "fuzz_verify: level refused: %s\n", why);
 		abort();
 	}

@@ -64,13 +64,14 @@ static void release_all(void)
 		free(held[--n_held]);
 }
 
-static char why[256];
+static struct reason_buf why_buf;
+static const char *why = "";
 
 /* sbat_parse over an exact-size copy of @size bytes of @text. */
 static int parse_n(const char *text, size_t size, enum sbat_kind kind, struct sbat *out)
 {
-	why[0] = '\0';
-	return sbat_parse(hold(text, size), size, kind, out, why, sizeof(why));
+	why = "";
+	return sbat_parse(hold(text, size), size, kind, out, &why, &why_buf);
 }
 
 static int parse(const char *text, enum sbat_kind kind, struct sbat *out)
@@ -131,8 +132,8 @@ static int check(const char *image_text, const char *level_text)
 		printf("# level: %s\n", why);
 		return -2;
 	}
-	why[0] = '\0';
-	return sbat_check(&image, &level, why, sizeof(why));
+	why = "";
+	return sbat_check(&image, &level, &why, &why_buf);
 }
 
 /* A string built with printf, held. */
@@ -336,19 +337,16 @@ static void test_check(void)
 
 		r = parse_n(section, sizeof(section), SBAT_SECTION, &image) == 0 &&
 		    parse("sbat,1,2\ngrub,6\n", SBAT_LEVEL, &level) == 0 &&
-		    sbat_check(&image, &level, why, sizeof(why)) == -1;
+		    sbat_check(&image, &level, &why, &why_buf) == -1;
 		CHECK(r, "NUL-padded section still compared");
 	}
 	{
-		struct sbat image, level;
-		char tiny[12];
+		char *name = repeat('g', SBAT_MAX_FIELD);
 
-		memset(tiny, 'x', sizeof(tiny));
-		r = parse(GRUB_SECTION, SBAT_SECTION, &image) == 0 &&
-		    parse("sbat,1,2\ngrub,6\n", SBAT_LEVEL, &level) == 0 &&
-		    sbat_check(&image, &level, tiny, sizeof(tiny)) == -1 &&
-		    strlen(tiny) == sizeof(tiny) - 1;
-		CHECK(r, "revocation reason truncated to a small buffer, terminated");
+		r = check(fmt("sbat,1,SBAT Version,sbat,1,https://x/\n%s,3,a,b,c,d\n", name),
+			  fmt("sbat,1,2\n%s,6\n", name));
+		CHECK(r == -1 && why == why_buf.text && strlen(why) == sizeof(why_buf.text) - 1,
+		      "revocation reason truncated to the reason buffer, terminated");
 	}
 }
 
@@ -357,7 +355,6 @@ static void test_check(void)
 static void test_parse_malformed(void)
 {
 	struct sbat s;
-	char small[8];
 
 	/* header */
 	CHECK(refused("", SBAT_SECTION, "no records") && refused("", SBAT_LEVEL, "no records"),
@@ -574,23 +571,23 @@ static void test_parse_malformed(void)
 
 		all = true;
 		for (size_t i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
-			why[0] = '\0';
-			if (sbat_parse(buf, huge[i], SBAT_LEVEL, &s, why, sizeof(why)) == 0 ||
+			why = "";
+			if (sbat_parse(buf, huge[i], SBAT_LEVEL, &s, &why, &why_buf) == 0 ||
 			    !strstr(why, "more than the limit") ||
-			    sbat_parse(buf, huge[i], SBAT_SECTION, &s, why, sizeof(why)) == 0) {
+			    sbat_parse(buf, huge[i], SBAT_SECTION, &s, &why, &why_buf) == 0) {
 				printf("# size %zu: %s\n", huge[i], why);
 				all = false;
 			}
 		}
 		CHECK(all, "sizes near 4 GiB and SIZE_MAX refused before reading");
-		why[0] = '\0';
-		sbat_parse(buf, SIZE_MAX, SBAT_LEVEL, &s, why, sizeof(why));
+		why = "";
+		sbat_parse(buf, SIZE_MAX, SBAT_LEVEL, &s, &why, &why_buf);
 		CHECK(strstr(why, "18446744073709551615 bytes") != NULL, "SIZE_MAX printed in full");
 	}
-	why[0] = '\0';
-	CHECK(sbat_parse(NULL, 0, SBAT_LEVEL, &s, why, sizeof(why)) < 0 && why[0],
+	why = "";
+	CHECK(sbat_parse(NULL, 0, SBAT_LEVEL, &s, &why, &why_buf) < 0 && why[0],
 	      "NULL data with size 0 refused");
-	CHECK(sbat_parse(NULL, 0, SBAT_SECTION, &s, why, sizeof(why)) < 0 && why[0] && s.text == NULL &&
+	CHECK(sbat_parse(NULL, 0, SBAT_SECTION, &s, &why, &why_buf) < 0 && why[0] && s.text == NULL &&
 		      s.n_records == 0,
 	      "NULL section refused, output cleared");
 	{
@@ -601,18 +598,21 @@ static void test_parse_malformed(void)
 		memset(&z, 0, sizeof(z));
 		CHECK(!sbat_next_record(&z, &pos, &rec), "sbat_next_record on an empty struct: none");
 	}
-	/* a refused parse clears the output; reason truncated to a small buffer */
-	memset(small, 'x', sizeof(small));
-	CHECK(sbat_parse(hold("grub,5\n", 7), 7, SBAT_LEVEL, &s, small, sizeof(small)) < 0 &&
-		      strlen(small) == sizeof(small) - 1,
-	      "reason truncated to the caller's buffer, terminated");
+	/* a refused parse clears the output; reason truncated to the reason buffer */
+	{
+		char *text = fmt("sbat,1,2\ngrub,%s\n", repeat('5', SBAT_MAX_FIELD));
+
+		CHECK(sbat_parse(text, strlen(text), SBAT_LEVEL, &s, &why, &why_buf) < 0 &&
+			      why == why_buf.text && strlen(why) == sizeof(why_buf.text) - 1,
+		      "reason truncated to the reason buffer, terminated");
+	}
 	CHECK(s.text == NULL && s.size == 0, "refused parse leaves nothing to walk");
 	{
 		struct sbat_record rec;
 		size_t pos = 0;
 		char *text = fmt("sbat,1,2025021800\nshim,4\n%s\n", repeat('x', 300));
 
-		CHECK(sbat_parse(text, strlen(text), SBAT_LEVEL, &s, why, sizeof(why)) < 0 &&
+		CHECK(sbat_parse(text, strlen(text), SBAT_LEVEL, &s, &why, &why_buf) < 0 &&
 			      !sbat_next_record(&s, &pos, &rec),
 		      "refused after good records: sbat_next_record finds none");
 	}
@@ -648,8 +648,8 @@ static bool levels_refused(const uint8_t *data, size_t size, const char *needle)
 	struct sbat_levels lv;
 	const uint8_t *copy = data ? hold(data, size) : NULL;
 
-	why[0] = '\0';
-	if (sbat_levels_parse(copy, size, &lv, why, sizeof(why)) == 0) {
+	why = "";
+	if (sbat_levels_parse(copy, size, &lv, &why, &why_buf) == 0) {
 		printf("# payload of %zu bytes accepted\n", size);
 		return false;
 	}
@@ -668,7 +668,7 @@ static void test_levels_parse(void)
 
 	p = payload(0, DEBIAN_LEVEL, LATEST_LEVEL, &size);
 	copy = hold(p, size);
-	CHECK(sbat_levels_parse(copy, size, &lv, why, sizeof(why)) == 0 &&
+	CHECK(sbat_levels_parse(copy, size, &lv, &why, &why_buf) == 0 &&
 		      lv.automatic.datestamp == 2025021800u && lv.latest.datestamp == 2026120300u &&
 		      lv.automatic.n_records == 3 && lv.latest.n_records == 4 &&
 		      lv.automatic.kind == SBAT_LEVEL && lv.latest.kind == SBAT_LEVEL,
@@ -682,7 +682,7 @@ static void test_levels_parse(void)
 	p = payload(0, DEBIAN_LEVEL, LATEST_LEVEL, &size);
 	put32(p + 8, 8);
 	copy = hold(p, size);
-	CHECK(sbat_levels_parse(copy, size, &lv, why, sizeof(why)) == 0 &&
+	CHECK(sbat_levels_parse(copy, size, &lv, &why, &why_buf) == 0 &&
 		      lv.latest.datestamp == 2025021800u,
 	      "both offsets naming one level accepted");
 	/* padding after the last level, as a section has */
@@ -692,7 +692,7 @@ static void test_levels_parse(void)
 
 		memcpy(q, p, size);
 		copy = hold(q, padded);
-		CHECK(sbat_levels_parse(copy, padded, &lv, why, sizeof(why)) == 0,
+		CHECK(sbat_levels_parse(copy, padded, &lv, &why, &why_buf) == 0,
 		      "zero padding after the levels accepted");
 	}
 
@@ -801,10 +801,11 @@ static struct upd *decide(const char *text, uint32_t attrs, uint8_t policy, bool
 static bool reparses(const struct upd *r)
 {
 	struct sbat again;
-	char w[256];
+	struct reason_buf w_buf;
+	const char *w;
 
 	if (!r->u.level.text || sbat_parse(hold(r->u.level.text, r->u.level.size), r->u.level.size,
-					   SBAT_LEVEL, &again, w, sizeof(w)) < 0) {
+					   SBAT_LEVEL, &again, &w, &w_buf) < 0) {
 		printf("# chosen level does not parse\n");
 		return false;
 	}
@@ -841,7 +842,7 @@ static void test_level_update(void)
 	size_t size;
 
 	p = payload(0, DEBIAN_LEVEL, LATEST_LEVEL, &size);
-	if (sbat_levels_parse(hold(p, size), size, &embedded, why, sizeof(why)) < 0) {
+	if (sbat_levels_parse(hold(p, size), size, &embedded, &why, &why_buf) < 0) {
 		CHECK(0, "embedded levels for the update tests");
 		return;
 	}

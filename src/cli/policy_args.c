@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#include "policy_args.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
+#include "file.h"
+#include "macro.h"
+
+struct sig_db *policy_list_option(struct verify_policy *policy, const char *arg)
+{
+	const struct {
+		const char *option;
+		struct sig_db *db;
+	} lists[] = {
+		{ "--db", &policy->db },
+		{ "--dbx", &policy->dbx },
+		{ "--mok", &policy->mok },
+		{ "--mokx", &policy->mokx },
+		{ "--vendor-cert", &policy->vendor },
+		{ "--vendor-dbx", &policy->vendor_dbx },
+	};
+
+	for (size_t l = 0; l < ARRAY_SIZE(lists); l++)
+		if (strcmp(arg, lists[l].option) == 0)
+			return lists[l].db;
+	return NULL;
+}
+
+/* The whole of @data as one DER certificate, or one PEM certificate; NULL otherwise. */
+static X509 *parse_certificate(const uint8_t *data, size_t size)
+{
+	const unsigned char *p = data;
+	X509 *cert;
+	BIO *bio;
+
+	cert = d2i_X509(NULL, &p, (long)size);
+	if (cert && p == data + size)
+		return cert;
+	X509_free(cert);
+	if (size > INT_MAX)
+		return NULL;
+	bio = BIO_new_mem_buf(data, (int)size);
+	cert = bio ? PEM_read_bio_X509(bio, NULL, NULL, NULL) : NULL;
+	BIO_free(bio);
+	return cert;
+}
+
+int policy_add_list_file(struct sig_db *db, const char *path)
+{
+	size_t before, size;
+	const char *reason;
+	uint8_t *data;
+	int added, rejected;
+	X509 *cert;
+
+	if (read_file(path, &data, &size) < 0)
+		return -1;
+	cert = parse_certificate(data, size);
+	if (cert) {
+		added = sig_db_add_cert(db, cert);
+		X509_free(cert);
+		free(data);
+		return added;
+	}
+	before = (size_t)sk_X509_num(db->certs) + db->n_digests;
+	rejected = sig_db_add_esl(db, data, size, &reason);
+	free(data);
+	if (rejected < 0)
+		return -1;
+	if (rejected > 0 && (size_t)sk_X509_num(db->certs) + db->n_digests == before) {
+		fprintf(stderr, "%s: %s: neither a certificate nor a usable signature list (%s)\n",
+			program_name, path, reason);
+		return -1;
+	}
+	if (rejected > 0)
+		fprintf(stderr, "%s: %s: %d signature list(s) rejected: %s\n", program_name, path,
+			rejected, reason);
+	return 0;
+}

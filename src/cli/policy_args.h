@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/*
+ * The trust-list options that `lockshim verify` and the benchmark share:
+ * --db, --dbx, --mok, --mokx, --vendor-cert and --vendor-dbx, each naming a
+ * DER or PEM certificate or an EFI signature list to add to that list of
+ * the policy.
+ */
+#ifndef LOCKSHIM_POLICY_ARGS_H
+#define LOCKSHIM_POLICY_ARGS_H
+
+#include "verify.h"
+
+/* The list of @policy that the option @arg fills; NULL when @arg is not one of them. */
+struct sig_db *policy_list_option(struct verify_policy *policy, const char *arg);
+
+/*
+ * Add the certificate or signature-list file at @path to @db. Rejected
+ * lists beside usable entries are reported on stderr and skipped, as the
+ * loader skips them. Returns 0, or -1 having said why.
+ */
+int policy_add_list_file(struct sig_db *db, const char *path);
+
+#endif
