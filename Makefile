@@ -107,15 +107,15 @@ EFI_TEST_CFLAGS ?=
 
 $(BUILD)/efi/core/%.o: src/core/%.c $(CRYPTO_EFI_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(EFI_CORE_CFLAGS) $(EFI_TEST_CFLAGS) -MMD -c $< -o $@
+	$(CC) $(EFI_CORE_CFLAGS) $(EFI_TEST_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/efi/efi/%.o: src/efi/%.c $(CRYPTO_EFI_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(EFI_SHELL_CFLAGS) $(EFI_TEST_CFLAGS) -DLOCKSHIM_VERSION='"$(VERSION)"' -MMD -c $< -o $@
+	$(CC) $(EFI_SHELL_CFLAGS) $(EFI_TEST_CFLAGS) -DLOCKSHIM_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
 
 $(BUILD)/efi/mm/%.o: src/mm/%.c $(CRYPTO_EFI_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(EFI_SHELL_CFLAGS) -Isrc/mm $(EFI_TEST_CFLAGS) -DLOCKSHIM_VERSION='"$(VERSION)"' -MMD -c $< -o $@
+	$(CC) $(EFI_SHELL_CFLAGS) -Isrc/mm $(EFI_TEST_CFLAGS) -DLOCKSHIM_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
 
 # The entry points print the version: rebuild them when it changes.
 $(BUILD)/efi/version.stamp: FORCE
@@ -174,11 +174,11 @@ CLI_OBJS  := $(CLI_SRCS:src/%.c=$(BUILD)/host/%.o)
 
 $(BUILD)/host/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(if $(filter src/cli/%,$<),-Isrc/cli) -MMD -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) $(if $(filter src/cli/%,$<),-Isrc/cli) -MMD -MP -c $< -o $@
 
 $(BUILD)/host-san/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(if $(filter src/cli/%,$<),-Isrc/cli) $(SANITIZE) -MMD -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) $(if $(filter src/cli/%,$<),-Isrc/cli) $(SANITIZE) -MMD -MP -c $< -o $@
 
 # The CLI applies the same embedded SBAT level as the loader: sbat_data.S for both.
 $(BUILD)/lockshim: $(CLI_OBJS) $(HOST_OBJS) $(BUILD)/host/core/sbat_data.o

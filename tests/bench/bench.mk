@@ -41,34 +41,34 @@ $(BENCH_DIR)/noasm/crypto/libcrypto.a: crypto-always
 # $* is the variant (asm, noasm) in these pattern rules.
 $(BENCH_DIR)/%/core/bench_verify.o: tests/bench/bench_verify.c $(BENCH_DIR)/%/crypto/libcrypto.a
 	@mkdir -p $(@D)
-	$(HOST_CC) $(BENCH_UEFI_CFLAGS) -MMD -c $< -o $@
+	$(HOST_CC) $(BENCH_UEFI_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BENCH_DIR)/%/core/cpu_features.o: $(LIBEFI_DIR)/cpu_features.c $(BENCH_DIR)/%/crypto/libcrypto.a
 	@mkdir -p $(@D)
-	$(HOST_CC) $(BENCH_UEFI_CFLAGS) -MMD -c $< -o $@
+	$(HOST_CC) $(BENCH_UEFI_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BENCH_DIR)/%/core/memcpy.o: $(LIBEFI_DIR)/libc/memcpy.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -fno-builtin -MMD -c $< -o $@
+	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -fno-builtin -MMD -MP -c $< -o $@
 
 $(BENCH_DIR)/%/core/memset.o: $(LIBEFI_DIR)/libc/memset.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -fno-builtin -MMD -c $< -o $@
+	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -fno-builtin -MMD -MP -c $< -o $@
 
 # libcrypto's seeding hooks: the loader's, finding no firmware (efi_globals.c).
 $(BENCH_DIR)/%/core/ossl_rand_pool.o: $(LIBEFI_DIR)/libc/ossl_rand_pool.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -DGNU_EFI_USE_MS_ABI -MMD -c $< -o $@
+	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -DGNU_EFI_USE_MS_ABI -MMD -MP -c $< -o $@
 
 $(BENCH_DIR)/%/core/efi_globals.o: tests/bench/efi_globals.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -DGNU_EFI_USE_MS_ABI -MMD -c $< -o $@
+	$(HOST_CC) $(BENCH_CFLAGS) $(GNUEFI_INCLUDES) -DGNU_EFI_USE_MS_ABI -MMD -MP -c $< -o $@
 
 # $(1): a source under src/, without .c (core/pe, cli/file): $(BENCH_DIR)/<variant>/$(1).o
 define bench_src_rule
 $(BENCH_DIR)/%/$(1).o: src/$(1).c $(BENCH_DIR)/%/crypto/libcrypto.a
 	@mkdir -p $$(@D)
-	$$(HOST_CC) $$(BENCH_UEFI_CFLAGS) -MMD -c $$< -o $$@
+	$$(HOST_CC) $$(BENCH_UEFI_CFLAGS) -MMD -MP -c $$< -o $$@
 endef
 $(foreach src,$(CORE_SRCS:src/%.c=%) $(BENCH_CLI_SRCS:src/%.c=%),$(eval $(call bench_src_rule,$(src))))
 
@@ -84,7 +84,7 @@ $(BENCH_DIR)/bench_verify-noasm: $(call bench_objs,noasm) $(BENCH_DIR)/noasm/cry
 # The system's libcrypto: the core and CLI objects build/lockshim uses, and its headers.
 $(BENCH_DIR)/system/bench_verify.o: tests/bench/bench_verify.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(BENCH_CFLAGS) -MMD -c $< -o $@
+	$(HOST_CC) $(BENCH_CFLAGS) -MMD -MP -c $< -o $@
 $(BENCH_DIR)/bench_verify-system: $(BENCH_DIR)/system/bench_verify.o $(HOST_OBJS) \
 		$(BENCH_CLI_SRCS:src/%.c=$(BUILD)/host/%.o)
 	$(HOST_CC) $^ $(HOST_LIBS) -o $@
