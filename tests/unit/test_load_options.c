@@ -54,7 +54,8 @@ int main(void)
 	CHECK_STREQ(CMDLINE(o), NULL, "no load options: no command line");
 
 	s = ucs2("vmlinuz-6.1.efi console=ttyS0 quiet", &bytes, 1);
-	CHECK_EQ(load_options_parse(s, bytes, &o, &reason), 0, "kernel path and command line: parsed");
+	CHECK_EQ(load_options_parse(s, bytes, &o, &reason), 0,
+		 "kernel path and command line: parsed");
 	CHECK_STREQ(KERNEL_PATH(o), "vmlinuz-6.1.efi", "kernel path");
 	CHECK_STREQ(CMDLINE(o), "console=ttyS0 quiet", "command line");
 	free(s);
@@ -104,7 +105,8 @@ int main(void)
 
 		for (size_t i = 0; i < n; i++)
 			big[i] = 'a';
-		CHECK_EQ(load_options_parse(big, n * 2, &o, &reason), -1, "over-long options refused");
+		CHECK_EQ(load_options_parse(big, n * 2, &o, &reason), -1,
+			 "over-long options refused");
 		free(big);
 	}
 	{

@@ -52,7 +52,8 @@ int main(void)
 		const char *why;
 
 		memcpy(esl + 44, revoked, 32);
-		CHECK_EQ(sig_db_add_esl(&policy.mokx, esl, sizeof(esl), &why), 0, "MokListX digest added");
+		CHECK_EQ(sig_db_add_esl(&policy.mokx, esl, sizeof(esl), &why), 0,
+			 "MokListX digest added");
 	}
 
 	if (!CHECK_EQ(lockdown_table_build(&state, &policy, &table, &size), 0, "table built"))
@@ -85,7 +86,8 @@ int main(void)
 	OPENSSL_free(table);
 
 	state.locked = false;
-	if (CHECK_EQ(lockdown_table_build(&state, &policy, &table, &size), 0, "not locked: table built")) {
+	if (CHECK_EQ(lockdown_table_build(&state, &policy, &table, &size), 0,
+		     "not locked: table built")) {
 		h = (const struct lockshim_table *)table;
 		CHECK_EQ(h->flags, 0, "not locked: flags clear");
 		CHECK_EQ(h->lock_reason, LOCKSHIM_LOCK_NONE, "not locked: reason none");

@@ -155,7 +155,8 @@ static void test_list_apply(void)
 		      0, "enroll MokNew into an empty MokList"))
 		goto out;
 	CHECK_EQ(changed, 1, "enroll MokNew into an empty MokList: one entry added");
-	CHECK_EQ(list_size_entries(list1, size1), 1, "enroll MokNew into an empty MokList: one key");
+	CHECK_EQ(list_size_entries(list1, size1), 1,
+		 "enroll MokNew into an empty MokList: one key");
 
 	if (CHECK_EQ(mok_list_apply(MOK_LIST_ENROLL, list1, size1, new_req, new_size, &list2,
 				    &size2, &changed, &why),
@@ -171,7 +172,8 @@ static void test_list_apply(void)
 	CHECK_EQ(changed, 1, "enroll a hash: one entry added");
 	CHECK_EQ(list_size_entries(list3, size3), 2, "enroll a hash: two entries");
 	if (CHECK_GE(size3, size1, "enroll a hash: the list grows"))
-		CHECK_MEMEQ(list3, list1, size1, "enroll a hash: the key stays first, byte for byte");
+		CHECK_MEMEQ(list3, list1, size1,
+			    "enroll a hash: the key stays first, byte for byte");
 
 	OPENSSL_free(list2);
 	list2 = NULL;
@@ -181,8 +183,8 @@ static void test_list_apply(void)
 		CHECK_EQ(changed, 1, "MokDel removes the key");
 		CHECK_EQ(list_size_entries(list2, size2), 1, "MokDel keeps the hash");
 	}
-	if (CHECK_EQ(mok_list_apply(MOK_LIST_DELETE, list1, size1, del_req, del_size, &list4, &size2,
-				    &changed, &why),
+	if (CHECK_EQ(mok_list_apply(MOK_LIST_DELETE, list1, size1, del_req, del_size, &list4,
+				    &size2, &changed, &why),
 		     0, "deleting the only key applies")) {
 		CHECK_EQ(changed, 1, "deleting the only key: one entry removed");
 		CHECK_PTR_EQ(list4, NULL, "deleting the only key leaves an empty list");

@@ -166,8 +166,8 @@ int main(void)
 	auth[10] = 17;
 	CHECK_EQ(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why), -1,
 		 "salt longer than SHA-crypt's 16 refused");
-	CHECK_EQ(password_matches(auth, sizeof(auth), NULL, 0, pw, PASSWORD_MAX_CHARS + 1, &why), -1,
-		 "over-long password refused");
+	CHECK_EQ(password_matches(auth, sizeof(auth), NULL, 0, pw, PASSWORD_MAX_CHARS + 1, &why),
+		 -1, "over-long password refused");
 
 	/* legacy: SHA-256(request || UCS-2 password) */
 	{

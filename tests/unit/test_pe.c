@@ -115,7 +115,8 @@ static void test_certificate_entries(void)
 		 "one certificate entry found");
 	CHECK_EQ(len, IMG_CERT_LEN - 8, "the entry's content: all but its 8-byte header");
 	CHECK_PTR_EQ(der, img + IMG_CERT_OFFSET + 8, "the entry's content follows its header");
-	if (CHECK_EQ(authenticode_signature_parse(der, len, &sig, &why), -1, "garbage PKCS#7 refused"))
+	if (CHECK_EQ(authenticode_signature_parse(der, len, &sig, &why), -1,
+		     "garbage PKCS#7 refused"))
 		CHECK(why != NULL, "garbage PKCS#7 refused, with a reason");
 	CHECK_EQ(authenticode_next_entry(&pe, &cursor, &der, &len, &why), 0, "end of table");
 
@@ -156,7 +157,8 @@ int main(void)
 		CHECK_EQ(pe.n_sections, 2, "valid image: two sections");
 		CHECK_EQ(pe.cert_table_offset, IMG_CERT_OFFSET,
 			 "valid image: certificate table offset found");
-		CHECK_EQ(pe.cert_table_size, IMG_CERT_LEN, "valid image: certificate table size found");
+		CHECK_EQ(pe.cert_table_size, IMG_CERT_LEN,
+			 "valid image: certificate table size found");
 		data = pe_find_section(&pe, ".data");
 		CHECK_STREQ(data ? data->name : NULL, ".data", "section lookup finds .data");
 		CHECK_PTR_EQ(pe_find_section(&pe, ".sbat"), NULL, "section lookup: no .sbat");

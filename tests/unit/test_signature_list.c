@@ -161,7 +161,8 @@ static void test_malformed_between(void)
 		append_list(&b, sha256_guid, 0, 48, 1, NULL, 0);
 		if (CHECK_EQ(walk(&b, b.size, &db, &why), 1, m->name))
 			CHECK(why != NULL, unit_name("%s, with a reason", m->name));
-		CHECK_EQ(db.n_digests, m->digests, unit_name("%s: the valid lists' digests", m->name));
+		CHECK_EQ(db.n_digests, m->digests,
+			 unit_name("%s: the valid lists' digests", m->name));
 		sig_db_free(&db);
 		free(b.data);
 	}
@@ -197,8 +198,8 @@ int main(void)
 			r = walk(&b, cut, &db, &why);
 			if (r < 0 || !sig_db_is_empty(&db)) {
 				if (!wrong++)
-					printf("# cut at %zu: walk returned %d, %zu digests\n", cut, r,
-					       db.n_digests);
+					printf("# cut at %zu: walk returned %d, %zu digests\n",
+					       cut, r, db.n_digests);
 			}
 			sig_db_free(&db);
 		}

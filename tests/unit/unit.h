@@ -85,12 +85,12 @@ static inline bool unit_report_int(bool passed, const char *name, const char *fi
  * Both operands in the type C would compare them in (the usual arithmetic
  * conversions), so the check means exactly what `actual op expected` means.
  */
-#define UNIT_CHECK_INT(actual, op, expected, what, op_text, name)                                 \
-	({                                                                                      \
-		__typeof__((actual) + (expected)) unit_a = (actual), unit_e = (expected);       \
-		unit_report_int(unit_a op unit_e, name, __FILE__, __LINE__, what, op_text,      \
-				UNIT_IS_SIGNED(unit_a), sizeof(unit_a), (unsigned long long)unit_a, \
-				(unsigned long long)unit_e);                                    \
+#define UNIT_CHECK_INT(actual, op, expected, what, op_text, name)                            \
+	({                                                                                 \
+		__typeof__((actual) + (expected)) unit_a = (actual), unit_e = (expected);  \
+		unit_report_int(unit_a op unit_e, name, __FILE__, __LINE__, what, op_text, \
+				UNIT_IS_SIGNED(unit_a), sizeof(unit_a),                    \
+				(unsigned long long)unit_a, (unsigned long long)unit_e);   \
 	})
 
 /* The operands' text is taken here, before their macros expand (false, not 0). */
