@@ -55,7 +55,7 @@ static inline __attribute__((format(printf, 1, 2))) const char *unit_name(const 
 
 /* ---- integers ------------------------------------------------------------------ */
 
-/* What is left of a signed operand after the integer promotions and conversions. */
+/* Is @x signed? After the integer promotions only int, long and long long can be. */
 #define UNIT_IS_SIGNED(x) _Generic((x), int: true, long: true, long long: true, default: false)
 
 /* @v, an operand of @width bytes, in decimal and in hex at its own width (-1 is 0xffffffff). */
@@ -142,7 +142,10 @@ static inline void unit_print_str(const char *side, const char *s)
 		else
 			putchar(c);
 	}
-	printf(len > 200 ? "\"... (%zu bytes)\n" : "\"\n", len);
+	if (len > 200)
+		printf("\"... (%zu bytes)\n", len);
+	else
+		printf("\"\n");
 }
 
 static inline bool unit_check_str(bool passed, const char *actual, const char *expected,
@@ -188,7 +191,7 @@ static inline void unit_print_bytes(const char *side, const void *p, size_t offs
 		printf(" (null)");
 	for (size_t i = offset; p && i < size && i < offset + 16; i++)
 		printf(" %02x", ((const unsigned char *)p)[i]);
-	printf(p && size > offset + 16 ? " ...\n" : "\n");
+	fputs(p && size > offset + 16 ? " ...\n" : "\n", stdout);
 }
 
 static inline bool unit_check_mem(const void *actual, const void *expected, size_t size,
