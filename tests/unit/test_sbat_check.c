@@ -8,7 +8,7 @@
 #include "sbat_level.h"
 #include "unit_sbat.h"
 
-#define IMAGE(records) "sbat,1,SBAT Version,sbat,1,https://x/\n" records
+#define IMAGE(records) SECTION_HEADER records
 #define GRUB_3 \
 	IMAGE("grub,3,Free Software Foundation,grub,2.06,https://www.gnu.org/software/grub/\n")
 

@@ -7,7 +7,7 @@
 #include "sbat.h"
 #include "unit_sbat.h"
 
-#define SECTION_RECORD(fields) "sbat,1,SBAT Version,sbat,1,https://x/\n" fields "\n"
+#define SECTION_RECORD(fields) SECTION_HEADER fields "\n"
 
 /* Texts just inside and just past each limit on a field or a line. */
 static void test_lengths(void)

@@ -8,8 +8,6 @@
 #include "sbat_level.h"
 #include "unit_sbat.h"
 
-#define SECTION_HEADER "sbat,1,SBAT Version,sbat,1,https://x/\n"
-
 static const struct parse_case cases[] = {
 	/* real texts */
 	{ "shim's .sbat parses", TEXT(SHIM_SECTION), SBAT_SECTION, 0,

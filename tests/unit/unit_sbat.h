@@ -27,8 +27,10 @@
 	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n" \
 	"grub,5,Free Software Foundation,grub,2.12,https://www.gnu.org/software/grub/\n" \
 	"grub.debian,5,Debian,grub2,2.12-1,https://tracker.debian.org/pkg/grub2\n"
-#define DEBIAN_LEVEL "sbat,1,2025021800\nshim,4\ngrub,5\n"
-#define LATEST_LEVEL "sbat,1,2026120300\nshim,4\ngrub,5\nlockshim,1\n"
+/* The first line of a minimal .sbat section. */
+#define SECTION_HEADER "sbat,1,SBAT Version,sbat,1,https://x/\n"
+#define DEBIAN_LEVEL   "sbat,1,2025021800\nshim,4\ngrub,5\n"
+#define LATEST_LEVEL   "sbat,1,2026120300\nshim,4\ngrub,5\nlockshim,1\n"
 
 /* ---- owned copies ------------------------------------------------------------ */
 
