@@ -6,11 +6,12 @@
 #   leaf with sbsign, the intermediate carried in the signature via --addcert)
 #
 # Signature lists come from efitools (cert-to-efi-sig-list,
-# hash-to-efi-sig-list) and from a small Python helper below for what efitools
-# does not make: EFI_CERT_X509_SHA256/384/512 entries (digest of the
+# hash-to-efi-sig-list) and, for what efitools does not make, from
+# tests/cli/mkesl.py: EFI_CERT_X509_SHA256/384/512 entries (digest of the
 # certificate's TBSCertificate and a 16-byte EFI_TIME), SHA-384/512 image
-# digests, malformed lists for `lockshim esl`, and bad certificate table
-# entries appended to a signed image.
+# digests, malformed lists for `lockshim esl`; tests/cli/mkwincert.py appends
+# bad certificate table entries to a signed image, and
+# tests/cli/check_verify_json.py checks the --json output.
 #
 # The malformed lists are also fed to the CLI built with AddressSanitizer and
 # UBSan (build/lockshim-san, from the Makefile).
@@ -87,123 +88,8 @@ for n in root inter leaf; do
 	cert-to-efi-sig-list -g "$owner" "$keys/$n.crt" "$work/$n.esl" >/dev/null
 done
 
-# ---- the Python helper: signature lists efitools does not make ------------------
-cat >"$work/esl.py" <<-'EOF'
-	import hashlib, struct, sys, uuid
-
-	GUIDS = {
-	    "X509": "a5c059a1-94e4-4aa7-87b5-ab155c2bf072",
-	    "SHA256": "c1c41626-504c-4092-aca9-41f936934328",
-	    "SHA384": "ff3e5307-9fd0-48c9-85f1-8ad56c701e01",
-	    "SHA512": "093e0fae-a6c4-4f50-9f1b-d41e2b89c19a",
-	    "SHA1": "826ca512-cf10-4ac9-b187-be01496631bd",
-	    "X509_SHA256": "3bd2a492-96c0-4079-b420-fcf98ef103ed",
-	    "X509_SHA384": "7076876e-80c2-4ee6-aad2-28b349a6865b",
-	    "X509_SHA512": "446dbf63-2502-4cda-bcfa-2465d2b0fe9d",
-	}
-	OWNER = uuid.UUID("4c6f636b-5368-696d-5465-737450726f6f").bytes_le
-	# EFI_TIME 2024-01-02 03:04:05 (any time: the policy ignores it)
-	EFI_TIME = struct.pack("<HBBBBBBIhBB", 2024, 1, 2, 3, 4, 5, 0, 0, 0, 0, 0)
-	assert len(EFI_TIME) == 16
-
-	def esl(kind, entries, list_size=None, sig_size=None, header=b""):
-	    """One EFI_SIGNATURE_LIST; list_size/sig_size override the true values."""
-	    if sig_size is None:
-	        sig_size = 16 + (len(entries[0]) if entries else 32)
-	    body = b"".join(OWNER + e for e in entries)
-	    if list_size is None:
-	        list_size = 28 + len(header) + len(body)
-	    return (uuid.UUID(GUIDS[kind]).bytes_le
-	            + struct.pack("<III", list_size & 0xFFFFFFFF, len(header), sig_size & 0xFFFFFFFF)
-	            + header + body)
-
-	def der_element(data, pos):
-	    """(start, end) of the DER element at pos, header included."""
-	    length = data[pos + 1]
-	    hdr = 2
-	    if length & 0x80:
-	        n = length & 0x7F
-	        length = int.from_bytes(data[pos + 2:pos + 2 + n], "big")
-	        hdr += n
-	    return pos, pos + hdr + length
-
-	def tbs(cert_der):
-	    # Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm, signature }
-	    _, _ = der_element(cert_der, 0)
-	    inner = 2 + (cert_der[1] & 0x7F if cert_der[1] & 0x80 else 0)
-	    start, end = der_element(cert_der, inner)
-	    assert cert_der[start] == 0x30
-	    return cert_der[start:end]
-
-	def read(path):
-	    with open(path, "rb") as f:
-	        return f.read()
-
-	cmd, out = sys.argv[1], sys.argv[2]
-	args = sys.argv[3:]
-	if cmd in ("X509_SHA256", "X509_SHA384", "X509_SHA512"):
-	    alg = cmd[5:].lower()
-	    data = esl(cmd, [hashlib.new(alg, tbs(read(a))).digest() + EFI_TIME for a in args])
-	elif cmd in ("SHA1", "SHA256", "SHA384", "SHA512"):
-	    data = esl(cmd, [bytes.fromhex(a) for a in args])
-	elif cmd == "wincert":
-	    # wincert OUT IN MODE: IN with one more certificate table entry, of kind MODE
-	    img = bytearray(read(args[0]))
-	    mode = args[1]
-	    pe = struct.unpack_from("<I", img, 0x3C)[0]
-	    opt = pe + 24
-	    assert struct.unpack_from("<H", img, opt)[0] == 0x20B, "not PE32+"
-	    sec = opt + 112 + 4 * 8
-	    off, size = struct.unpack_from("<II", img, sec)
-	    assert off + size == len(img), "certificate table is not at the end"
-	    first_len = struct.unpack_from("<I", img, off)[0]
-	    first = bytes(img[off + 8:off + first_len])
-	    payload, rev, typ, length = {
-	        "garbage": (bytes(range(7, 255)) * 2, 0x200, 2, None),
-	        "truncated-pkcs7": (first[:len(first) // 2], 0x200, 2, None),
-	        "x509-type": (read(args[2]), 0x200, 1, None),
-	        "bad-revision": (first, 0x100, 2, None),
-	        "overlong": (first, 0x200, 2, 8 + len(first) + 4096),
-	        "header-only": (b"", 0x200, 2, 8),
-	    }[mode]
-	    if length is None:
-	        length = 8 + len(payload)
-	    entry = struct.pack("<IHH", length, rev, typ) + payload
-	    entry += b"\0" * (-len(entry) % 8)
-	    img += entry
-	    struct.pack_into("<II", img, sec, off, size + len(entry))
-	    data = bytes(img)
-	elif cmd == "tbs-hex":
-	    print(hashlib.new(args[0], tbs(read(args[1]))).hexdigest())
-	    sys.exit(0)
-	elif cmd == "malformed":
-	    kind = args[0]
-	    cert = read(args[1]) if len(args) > 1 else b""
-	    h = bytes(range(32))
-	    data = {
-	        "zero-list-size": esl("SHA256", [h], list_size=0),
-	        "sig-size-8": esl("SHA256", [h[:0]] * 4, sig_size=8, list_size=28 + 4 * 16),
-	        "sig-size-0": esl("SHA256", [h], sig_size=0),
-	        "not-multiple": esl("SHA256", [h, h], list_size=28 + 2 * 48 - 5),
-	        "past-end": esl("SHA256", [h, h], list_size=28 + 3 * 48),
-	        "huge-list-size": esl("SHA256", [h], list_size=0xFFFFFFFF),
-	        "huge-list-size-aligned": esl("SHA256", [h], list_size=28 + 48 * ((0xFFFFFFFF - 28) // 48)),
-	        "huge-sig-size": esl("SHA256", [h], sig_size=0xFFFFFFF0),
-	        # 28 + header size wraps to 0 in 32 bits
-	        "huge-header-size": esl("SHA256", [h])[:20] + struct.pack("<I", 0xFFFFFFE4) + esl("SHA256", [h])[24:],
-	        "truncated-header": esl("SHA256", [h])[:20],
-	        "truncated-cert": esl("X509", [cert[:len(cert) // 2]]),
-	        "cert-trailing-garbage": esl("X509", [cert + b"\0\0\0\0"]),
-	        "cert-not-der": esl("X509", [b"\x30\x82\x01\x00" + b"\xff" * 252]),
-	        "sha256-sig-size-36": esl("SHA256", [h[:20]], sig_size=16 + 20),
-	        "x509-sha256-no-time": esl("X509_SHA256", [h], sig_size=16 + 32),
-	    }[kind]
-	else:
-	    sys.exit("esl.py: unknown command " + cmd)
-	with open(out, "wb") as f:
-	    f.write(data)
-EOF
-esl_py() { python3 "$work/esl.py" "$@"; }
+# ---- signature lists efitools does not make (tests/cli/mkesl.py) ------------------
+mkesl() { python3 tests/cli/mkesl.py "$@"; }
 
 # ---- images ------------------------------------------------------------------
 # unsign IN OUT: copy IN without any signature, padded to 8 bytes as signing does
@@ -269,17 +155,17 @@ for alg in sha384 sha512; do
 		sed -n 's/^Calculated message digest *: *\([0-9A-Fa-f]*\).*/\1/p' | head -n1 | tr A-F a-f)
 	rm -f "$work/tmp.efi"
 	[[ -n $d ]] || not_ok "policy: no $alg digest from osslsigncode"
-	esl_py "${alg^^}" "$work/hash-$alg.esl" "$d"
+	mkesl "${alg^^}" "$work/hash-$alg.esl" "$d"
 	declare "$alg=$d"
 done
 other=$(printf '%064d' 7)
-esl_py SHA256 "$work/other-hash.esl" "$other"
-esl_py X509_SHA256 "$work/leaf-tbs256.esl" "$keys/leaf.der"
-esl_py X509_SHA384 "$work/inter-tbs384.esl" "$keys/inter.der"
-esl_py X509_SHA512 "$work/root-tbs512.esl" "$keys/root.der"
-esl_py X509_SHA256 "$work/vendor-tbs256.esl" "$pki/vendor.der"
-esl_py X509_SHA256 "$work/leaf-wrong-tbs.esl" "$keys/inter.der" "$keys/root.der"
-leaf_tbs256=$(esl_py tbs-hex - sha256 "$keys/leaf.der")
+mkesl SHA256 "$work/other-hash.esl" "$other"
+mkesl X509_SHA256 "$work/leaf-tbs256.esl" "$keys/leaf.der"
+mkesl X509_SHA384 "$work/inter-tbs384.esl" "$keys/inter.der"
+mkesl X509_SHA512 "$work/root-tbs512.esl" "$keys/root.der"
+mkesl X509_SHA256 "$work/vendor-tbs256.esl" "$pki/vendor.der"
+mkesl X509_SHA256 "$work/leaf-wrong-tbs.esl" "$keys/inter.der" "$keys/root.der"
+leaf_tbs256=$(mkesl tbs-hex - sha256 "$keys/leaf.der")
 
 # Name patterns for verdicts
 L="/CN=$leaf_cn" I="/CN=$inter_cn" R="/CN=$root_cn" V="/CN=lockshim test vendor" X="/CN=lockshim test revoked"
@@ -357,7 +243,7 @@ expect 1 "^refused: [^:]*: certificate $(rx "$V") is in dbx" \
 # hide a revoked certificate, so it refuses the image (README: "stricter about
 # structure").
 for m in garbage truncated-pkcs7 x509-type bad-revision overlong header-only; do
-	esl_py wincert "$work/vendor+$m.efi" "$work/vendor.efi" "$m" "$pki/vendor.der"
+	python3 tests/cli/mkwincert.py "$work/vendor+$m.efi" "$work/vendor.efi" "$m" "$pki/vendor.der"
 	expect 1 '^refused: ' "policy: vendor signature followed by a bad certificate table entry ($m) refused" -- \
 		$v "$work/vendor+$m.efi"
 done
@@ -397,7 +283,7 @@ expect 0 '^allowed: [^:]*: image SHA-256 digest is in MokList$' \
 	"policy: unsigned image allowed by its digest in --mok" -- verify --mok "$work/hash.esl" "$unsigned"
 expect 0 '^allowed: [^:]*: image SHA-256 digest is in vendor$' \
 	"policy: unsigned image allowed by its digest in --vendor-cert (an ESL)" -- verify --vendor-cert "$work/hash.esl" "$unsigned"
-esl_py SHA1 "$work/sha1.esl" 0123456789abcdef0123456789abcdef01234567
+mkesl SHA1 "$work/sha1.esl" 0123456789abcdef0123456789abcdef01234567
 cat "$work/sha1.esl" "$work/root.esl" >"$work/sha1-then-root.esl"
 expect 0 "$(signed_by "$L" db "$R")" "policy: a list of a type lockshim does not use (SHA1) is skipped in db" -- \
 	verify --db "$work/sha1-then-root.esl" "$work/leaf.efi"
@@ -439,24 +325,7 @@ json_check() {
 	local image=${*: -1}
 	jout=$("$cli" "${@:1:1}" --json "${@:2}" 2>/dev/null)
 	jrc=$?
-	if python3 - "$cond" "$plain" "$image" "$jout" <<-'EOF'; then
-		import json, os, sys
-		NEEDLE = os.environ.get("NEEDLE", "")
-		cond, plain, image, text = sys.argv[1:5]
-		j = json.loads(text)
-		assert isinstance(j, dict), "not an object"
-		for k in ("image", "allowed", "list", "entry", "message"):
-		    assert k in j, "no field " + k
-		assert j["image"] == image, "image %r != %r" % (j["image"], image)
-		assert isinstance(j["allowed"], bool)
-		assert j["list"] is None or isinstance(j["list"], str)
-		assert j["entry"] is None or isinstance(j["entry"], str)
-		verdict = "allowed" if j["allowed"] else "refused"
-		m = plain[len(verdict + ": " + image + ": "):] if plain.startswith(verdict + ": " + image + ": ") else None
-		assert m is not None, "plain output %r does not start with %s: IMAGE:" % (plain, verdict)
-		assert j["message"] == m, "message %r != plain %r" % (j["message"], m)
-		assert eval(cond), "failed: " + cond + " on " + text
-	EOF
+	if python3 tests/cli/check_verify_json.py "$cond" "$plain" "$image" "$jout"; then
 		ok "$name"
 	else
 		not_ok "$name (exit $jrc, json: $jout)"
@@ -497,7 +366,7 @@ NEEDLE=$odd_cn json_check "json: refused by a subject with a quote in dbx is esc
 # ---- esl listing -----------------------------------------------------------------
 cat "$work/root.esl" "$work/hash.esl" "$work/leaf-tbs256.esl" "$work/hash-sha384.esl" \
 	"$work/hash-sha512.esl" "$work/inter-tbs384.esl" "$pki/vendor.esl" >"$work/mixed.esl"
-esl_py SHA256 "$work/two-hashes.esl" "$sha256" "$other"
+mkesl SHA256 "$work/two-hashes.esl" "$sha256" "$other"
 cat "$work/two-hashes.esl" >>"$work/mixed.esl"
 run_cli esl "$work/mixed.esl"
 g='[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}'
@@ -507,7 +376,7 @@ want=(
 	"^X509_SHA256 +$owner +$leaf_tbs256\$"
 	"^SHA384 +$owner +$sha384\$"
 	"^SHA512 +$owner +$sha512\$"
-	"^X509_SHA384 +$owner +$(esl_py tbs-hex - sha384 "$keys/inter.der")\$"
+	"^X509_SHA384 +$owner +$(mkesl tbs-hex - sha384 "$keys/inter.der")\$"
 	"^X509 +$owner +$(rx "$V")\$"
 	"^SHA256 +$owner +$sha256\$"
 	"^SHA256 +$owner +$other\$"
@@ -539,7 +408,7 @@ for m in zero-list-size sig-size-8 sig-size-0 not-multiple past-end huge-list-si
 	huge-sig-size huge-header-size truncated-header truncated-cert cert-trailing-garbage cert-not-der \
 	sha256-sig-size-36 x509-sha256-no-time; do
 	f=$work/bad-$m.esl
-	esl_py malformed "$f" "$m" "$keys/leaf.der"
+	mkesl malformed "$f" "$m" "$keys/leaf.der"
 	for bin in "$cli" $san; do
 		tag=
 		[[ $bin == "$san" ]] && tag=" [asan]"

@@ -16,15 +16,31 @@ static uint16_t *ucs2(const char *s, size_t *bytes, int terminate)
 	return out;
 }
 
-static int equals(const uint16_t *s, size_t len, const char *expect)
+/*
+ * @len UCS-2 characters at @s as a C string, to compare and print: printable
+ * ASCII as is, anything else as \uXXXX, so it cannot pass for the plain ASCII
+ * expected; NULL stays NULL. Valid until the next call.
+ */
+static const char *text(const uint16_t *s, size_t len)
 {
-	if (strlen(expect) != len)
-		return 0;
-	for (size_t i = 0; i < len; i++)
-		if (s[i] != (unsigned char)expect[i])
-			return 0;
-	return 1;
+	static char out[LOAD_OPTIONS_MAX_CHARS * 6 + 1];
+	size_t n = 0;
+
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < len && n + 7 <= sizeof(out); i++) {
+		if (s[i] >= 0x20 && s[i] < 0x7f)
+			out[n++] = (char)s[i];
+		else
+			n += (size_t)sprintf(out + n, "\\u%04x", s[i]);
+	}
+	out[n] = '\0';
+	return out;
 }
+
+#define KERNEL_PATH(o) text((o).kernel_path, (o).kernel_path_len)
+#define CMDLINE(o)     text((o).cmdline, (o).cmdline_len)
+#define INITRD_PATH(o) text((o).initrd_path, (o).initrd_path_len)
 
 int main(void)
 {
@@ -33,48 +49,54 @@ int main(void)
 	size_t bytes;
 	uint16_t *s;
 
-	CHECK(load_options_parse(NULL, 0, &o, &reason) == 0 && !o.kernel_path && !o.cmdline,
-	      "no load options: defaults");
+	CHECK_EQ(load_options_parse(NULL, 0, &o, &reason), 0, "no load options: parsed");
+	CHECK_STREQ(KERNEL_PATH(o), NULL, "no load options: no kernel path");
+	CHECK_STREQ(CMDLINE(o), NULL, "no load options: no command line");
 
 	s = ucs2("vmlinuz-6.1.efi console=ttyS0 quiet", &bytes, 1);
-	CHECK(load_options_parse(s, bytes, &o, &reason) == 0 &&
-		      equals(o.kernel_path, o.kernel_path_len, "vmlinuz-6.1.efi") &&
-		      equals(o.cmdline, o.cmdline_len, "console=ttyS0 quiet"),
-	      "kernel path and command line");
+	CHECK_EQ(load_options_parse(s, bytes, &o, &reason), 0,
+		 "kernel path and command line: parsed");
+	CHECK_STREQ(KERNEL_PATH(o), "vmlinuz-6.1.efi", "kernel path");
+	CHECK_STREQ(CMDLINE(o), "console=ttyS0 quiet", "command line");
 	free(s);
 
 	s = ucs2("  \\boot\\Linux.EFI  ", &bytes, 0);
-	CHECK(load_options_parse(s, bytes, &o, &reason) == 0 &&
-		      equals(o.kernel_path, o.kernel_path_len, "\\boot\\Linux.EFI") && !o.cmdline,
-	      "absolute path, upper-case suffix, no terminator, blanks trimmed");
+	CHECK_EQ(load_options_parse(s, bytes, &o, &reason), 0,
+		 "absolute path, upper-case suffix, no terminator: parsed");
+	CHECK_STREQ(KERNEL_PATH(o), "\\boot\\Linux.EFI",
+		    "absolute path, upper-case suffix, no terminator, blanks trimmed");
+	CHECK_STREQ(CMDLINE(o), NULL, "path alone: no command line");
 	free(s);
 
 	s = ucs2("linux.efi quiet initrd=\\boot\\a.img initrd=b.img", &bytes, 1);
-	CHECK(load_options_parse(s, bytes, &o, &reason) == 0 &&
-		      equals(o.initrd_path, o.initrd_path_len, "\\boot\\a.img") &&
-		      equals(o.cmdline, o.cmdline_len, "quiet initrd=\\boot\\a.img initrd=b.img"),
-	      "first initrd= names the initrd; the command line keeps it");
+	CHECK_EQ(load_options_parse(s, bytes, &o, &reason), 0, "two initrd= arguments: parsed");
+	CHECK_STREQ(INITRD_PATH(o), "\\boot\\a.img", "first initrd= names the initrd");
+	CHECK_STREQ(CMDLINE(o), "quiet initrd=\\boot\\a.img initrd=b.img",
+		    "the command line keeps the initrd= arguments");
 	free(s);
 
 	s = ucs2("quiet initrd= ro", &bytes, 1);
-	CHECK(load_options_parse(s, bytes, &o, &reason) < 0, "empty initrd= refused");
+	CHECK_EQ(load_options_parse(s, bytes, &o, &reason), -1, "empty initrd= refused");
 	free(s);
 
 	s = ucs2("root=/dev/vda1 ro", &bytes, 1);
-	CHECK(load_options_parse(s, bytes, &o, &reason) == 0 && !o.kernel_path &&
-		      equals(o.cmdline, o.cmdline_len, "root=/dev/vda1 ro") && !o.initrd_path,
-	      "command line only, no initrd");
+	CHECK_EQ(load_options_parse(s, bytes, &o, &reason), 0, "command line only: parsed");
+	CHECK_STREQ(KERNEL_PATH(o), NULL, "command line only: no kernel path");
+	CHECK_STREQ(CMDLINE(o), "root=/dev/vda1 ro", "command line only");
+	CHECK_STREQ(INITRD_PATH(o), NULL, "command line only: no initrd");
 	free(s);
 
 	s = ucs2("abc", &bytes, 1);
 	s[1] = 0x01;
-	CHECK(load_options_parse(s, bytes, &o, &reason) < 0 && reason, "control characters refused");
+	reason = NULL;
+	if (CHECK_EQ(load_options_parse(s, bytes, &o, &reason), -1, "control characters refused"))
+		CHECK(reason != NULL, "control characters refused, with a reason");
 	free(s);
 
 	s = ucs2("abcd", &bytes, 0);
-	CHECK(load_options_parse(s, bytes - 1, &o, &reason) < 0, "odd byte count refused");
+	CHECK_EQ(load_options_parse(s, bytes - 1, &o, &reason), -1, "odd byte count refused");
 	s[2] = 0xd800;
-	CHECK(load_options_parse(s, bytes, &o, &reason) < 0, "lone surrogate refused");
+	CHECK_EQ(load_options_parse(s, bytes, &o, &reason), -1, "lone surrogate refused");
 	free(s);
 
 	{
@@ -83,7 +105,8 @@ int main(void)
 
 		for (size_t i = 0; i < n; i++)
 			big[i] = 'a';
-		CHECK(load_options_parse(big, n * 2, &o, &reason) < 0, "over-long options refused");
+		CHECK_EQ(load_options_parse(big, n * 2, &o, &reason), -1,
+			 "over-long options refused");
 		free(big);
 	}
 	{
@@ -92,7 +115,8 @@ int main(void)
 		memset(path, 'a', sizeof(path));
 		memcpy(path + sizeof(path) - 5, ".efi", 5);
 		s = ucs2(path, &bytes, 1);
-		CHECK(load_options_parse(s, bytes, &o, &reason) < 0, "over-long kernel path refused");
+		CHECK_EQ(load_options_parse(s, bytes, &o, &reason), -1,
+			 "over-long kernel path refused");
 		free(s);
 	}
 	UNIT_EXIT();

@@ -6,8 +6,7 @@
  */
 #include "password_crypt.h"
 #include "unit.h"
-
-#include <stdlib.h>
+#include "unit_image.h"
 
 #include <openssl/sha.h>
 
@@ -57,24 +56,43 @@ static void crypt_text(int method, const uint8_t *d, char *out)
 	*p = '\0';
 }
 
-static int crypt_equals(int method, uint64_t rounds, const char *salt, const char *pw,
-			const char *expect)
-{
-	struct password_crypt pc = { .method = (uint16_t)method, .iterations = rounds,
-				     .salt_size = (uint16_t)strlen(salt) };
-	uint8_t digest[64];
-	size_t len;
-	char text[100];
+/* glibc's crypt() of @password with @salt: @text is what it wrote after the salt. */
+static const struct crypt_vector {
+	const char *name;
+	int method;
+	uint64_t rounds;
+	const char *salt, *password, *text;
+} crypt_vectors[] = {
+	{ "SHA-512-crypt, 5000 rounds", PASSWORD_SHA512, 5000, "saltstring", "Hello world!",
+	  "svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1" },
+	{ "SHA-512-crypt, 10000 rounds, 16-character salt", PASSWORD_SHA512, 10000,
+	  "saltstringsaltst", "password",
+	  "Qzq13AQeOS5aa8nj8fFRVn5cZkLp.t1PUmhPeygZiOwD7eFxWmcxrxGtIgnXDKoTYvTEmyGzyqVjaDGGtAurL/" },
+	{ "SHA-512-crypt, empty password, short salt", PASSWORD_SHA512, 5000, "abc", "",
+	  "mJP3a6FyA8uCnzRtlnNypPwjnvpi5TP9qOrInzrfDmwxUQG38PkpCPdqfTb8JQfAngapMxeim4AZ..hSdRRzD." },
+	{ "SHA-256-crypt", PASSWORD_SHA256, 5000, "saltstring", "Hello world!",
+	  "5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5" },
+	{ "MD5-crypt", PASSWORD_MD5, 0, "saltstri", "password", "qQY4WxjABChYG1ccLpfkz/" },
+};
 
-	memcpy(pc.salt, salt, pc.salt_size);
-	if (password_crypt_digest(&pc, (const uint8_t *)pw, strlen(pw), digest, &len) < 0)
-		return 0;
-	crypt_text(method, digest, text);
-	if (strcmp(text, expect) != 0) {
-		printf("# %s: got %s\n", expect, text);
-		return 0;
+static void test_crypt_vectors(void)
+{
+	for (size_t i = 0; i < sizeof(crypt_vectors) / sizeof(crypt_vectors[0]); i++) {
+		const struct crypt_vector *v = &crypt_vectors[i];
+		struct password_crypt pc = { .method = (uint16_t)v->method, .iterations = v->rounds,
+					     .salt_size = (uint16_t)strlen(v->salt) };
+		uint8_t digest[64];
+		size_t len;
+		char text[100];
+
+		memcpy(pc.salt, v->salt, pc.salt_size);
+		if (!CHECK_EQ(password_crypt_digest(&pc, (const uint8_t *)v->password,
+						    strlen(v->password), digest, &len),
+			      0, unit_name("%s: digest computed", v->name)))
+			continue;
+		crypt_text(v->method, digest, text);
+		CHECK_STREQ(text, v->text, v->name);
 	}
-	return 1;
 }
 
 /* A PASSWORD_CRYPT as mokutil lays it out. */
@@ -82,10 +100,9 @@ static void make_auth(uint8_t *out, uint16_t method, uint64_t rounds, const char
 		      const uint8_t *hash, size_t hash_len)
 {
 	memset(out, 0, PASSWORD_CRYPT_SIZE);
-	out[0] = (uint8_t)method;
-	for (int i = 0; i < 8; i++)
-		out[2 + i] = (uint8_t)(rounds >> (8 * i));
-	out[10] = (uint8_t)strlen(salt);
+	put16(out, method);
+	put64(out + 2, rounds);
+	put16(out + 10, (uint16_t)strlen(salt));
 	memcpy(out + 12, salt, strlen(salt));
 	memcpy(out + 44, hash, hash_len);
 }
@@ -107,20 +124,7 @@ int main(void)
 	size_t len;
 	uint16_t *pw;
 
-	CHECK(crypt_equals(PASSWORD_SHA512, 5000, "saltstring", "Hello world!",
-			   "svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1"),
-	      "SHA-512-crypt, 5000 rounds");
-	CHECK(crypt_equals(PASSWORD_SHA512, 10000, "saltstringsaltst", "password",
-			   "Qzq13AQeOS5aa8nj8fFRVn5cZkLp.t1PUmhPeygZiOwD7eFxWmcxrxGtIgnXDKoTYvTEmyGzyqVjaDGGtAurL/"),
-	      "SHA-512-crypt, 10000 rounds, 16-character salt");
-	CHECK(crypt_equals(PASSWORD_SHA512, 5000, "abc", "",
-			   "mJP3a6FyA8uCnzRtlnNypPwjnvpi5TP9qOrInzrfDmwxUQG38PkpCPdqfTb8JQfAngapMxeim4AZ..hSdRRzD."),
-	      "SHA-512-crypt, empty password, short salt");
-	CHECK(crypt_equals(PASSWORD_SHA256, 5000, "saltstring", "Hello world!",
-			   "5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5"),
-	      "SHA-256-crypt");
-	CHECK(crypt_equals(PASSWORD_MD5, 0, "saltstri", "password", "qQY4WxjABChYG1ccLpfkz/"),
-	      "MD5-crypt");
+	test_crypt_vectors();
 
 	/* password_matches with a SHA-512 PASSWORD_CRYPT */
 	pc = (struct password_crypt){ .method = PASSWORD_SHA512, .iterations = 5000, .salt_size = 10 };
@@ -128,30 +132,42 @@ int main(void)
 	password_crypt_digest(&pc, (const uint8_t *)"password", 8, digest, &len);
 	make_auth(auth, PASSWORD_SHA512, 5000, "saltstring", digest, len);
 	pw = ucs2("password");
-	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) == 1, "right password matches");
-	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 7, &why) == 0, "prefix does not match");
+	CHECK_EQ(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why), 1,
+		 "right password matches");
+	CHECK_EQ(password_matches(auth, sizeof(auth), NULL, 0, pw, 7, &why), 0,
+		 "prefix does not match");
 	pw[0] = 'P';
-	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) == 0, "wrong password does not match");
+	CHECK_EQ(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why), 0,
+		 "wrong password does not match");
 	pw[0] = 0x263a;
-	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) < 0, "non-ASCII password refused");
+	CHECK_EQ(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why), -1,
+		 "non-ASCII password refused");
 	free(pw);
 
 	/* malformed structures */
 	pw = ucs2("password");
-	CHECK(password_matches(auth, sizeof(auth) - 1, NULL, 0, pw, 8, &why) < 0, "171-byte auth refused");
+	CHECK_EQ(password_matches(auth, sizeof(auth) - 1, NULL, 0, pw, 8, &why), -1,
+		 "171-byte auth refused");
 	make_auth(auth, PASSWORD_BLOWFISH, 5000, "saltstring", digest, len);
-	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) < 0 && why, "Blowfish refused with a reason");
+	why = NULL;
+	if (CHECK_EQ(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why), -1,
+		     "Blowfish refused"))
+		CHECK(why != NULL, "Blowfish refused with a reason");
 	make_auth(auth, PASSWORD_SHA512, 999, "saltstring", digest, len);
-	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) < 0, "rounds below 1000 refused");
+	CHECK_EQ(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why), -1,
+		 "rounds below 1000 refused");
 	make_auth(auth, PASSWORD_SHA512, 0xffffffffffffffffULL, "saltstring", digest, len);
-	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) < 0, "rounds near 2^64 refused");
+	CHECK_EQ(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why), -1,
+		 "rounds near 2^64 refused");
 	make_auth(auth, PASSWORD_SHA512, 5000, "saltstring", digest, len);
 	auth[10] = 33;
-	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) < 0, "salt size past the field refused");
+	CHECK_EQ(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why), -1,
+		 "salt size past the field refused");
 	auth[10] = 17;
-	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why) < 0, "salt longer than SHA-crypt's 16 refused");
-	CHECK(password_matches(auth, sizeof(auth), NULL, 0, pw, PASSWORD_MAX_CHARS + 1, &why) < 0,
-	      "over-long password refused");
+	CHECK_EQ(password_matches(auth, sizeof(auth), NULL, 0, pw, 8, &why), -1,
+		 "salt longer than SHA-crypt's 16 refused");
+	CHECK_EQ(password_matches(auth, sizeof(auth), NULL, 0, pw, PASSWORD_MAX_CHARS + 1, &why),
+		 -1, "over-long password refused");
 
 	/* legacy: SHA-256(request || UCS-2 password) */
 	{
@@ -164,10 +180,10 @@ int main(void)
 			buf[sizeof(request) + 2 * i + 1] = 0;
 		}
 		SHA256(buf, sizeof(buf), digest);
-		CHECK(password_matches(digest, 32, request, sizeof(request), pw, 8, &why) == 1,
-		      "legacy SHA-256 form matches");
-		CHECK(password_matches(digest, 32, request, sizeof(request) - 1, pw, 8, &why) == 0,
-		      "legacy form bound to the request");
+		CHECK_EQ(password_matches(digest, 32, request, sizeof(request), pw, 8, &why), 1,
+			 "legacy SHA-256 form matches");
+		CHECK_EQ(password_matches(digest, 32, request, sizeof(request) - 1, pw, 8, &why), 0,
+			 "legacy form bound to the request");
 	}
 	free(pw);
 	UNIT_EXIT();

@@ -7,56 +7,7 @@
 #include "authenticode.h"
 #include "pe.h"
 #include "unit.h"
-
-#include <stdlib.h>
-
-#define LFANEW      0x80
-#define COFF        (LFANEW + 4)
-#define OPT         (COFF + 20)
-#define OPT_SIZE    240 /* PE32+ with 16 data directories */
-#define SECTIONS    (OPT + OPT_SIZE)
-#define HEADERS     0x200
-#define SECTION_LEN 0x200
-#define CERT_OFFSET (HEADERS + 2 * SECTION_LEN)
-#define CERT_LEN    0x18
-#define IMAGE_LEN   (CERT_OFFSET + CERT_LEN)
-
-static void put16(uint8_t *p, uint16_t v) { p[0] = v; p[1] = v >> 8; }
-static void put32(uint8_t *p, uint32_t v) { put16(p, v); put16(p + 2, v >> 16); }
-
-/* A valid image: two sections and a certificate table with one entry. */
-static uint8_t *valid_image(void)
-{
-	uint8_t *img = calloc(1, IMAGE_LEN);
-
-	put16(img, 0x5a4d);
-	put32(img + 0x3c, LFANEW);
-	put32(img + LFANEW, 0x00004550);
-	put16(img + COFF, 0x8664);
-	put16(img + COFF + 2, 2);
-	put16(img + COFF + 16, OPT_SIZE);
-	put16(img + OPT, 0x20b);
-	put32(img + OPT + 16, 0x1000);      /* entry point */
-	put32(img + OPT + 56, 0x3000);      /* SizeOfImage */
-	put32(img + OPT + 60, HEADERS);     /* SizeOfHeaders */
-	put32(img + OPT + 108, 16);         /* NumberOfRvaAndSizes */
-	put32(img + OPT + 112 + 4 * 8, CERT_OFFSET);
-	put32(img + OPT + 112 + 4 * 8 + 4, CERT_LEN);
-	for (int i = 0; i < 2; i++) {
-		uint8_t *s = img + SECTIONS + 40 * i;
-
-		memcpy(s, i ? ".data" : ".text", 5);
-		put32(s + 8, SECTION_LEN);                 /* VirtualSize */
-		put32(s + 12, 0x1000 * (i + 1));           /* VirtualAddress */
-		put32(s + 16, SECTION_LEN);                /* SizeOfRawData */
-		put32(s + 20, HEADERS + SECTION_LEN * i);  /* PointerToRawData */
-	}
-	put32(img + CERT_OFFSET, CERT_LEN);
-	put16(img + CERT_OFFSET + 4, 0x0200);
-	put16(img + CERT_OFFSET + 6, 0x0002);
-	memset(img + CERT_OFFSET + 8, 0x30, CERT_LEN - 8); /* not valid DER */
-	return img;
-}
+#include "unit_image.h"
 
 static int parse(const uint8_t *img, size_t size, const char **reason)
 {
@@ -71,33 +22,81 @@ static int parse(const uint8_t *img, size_t size, const char **reason)
 	return r;
 }
 
-/* Parse one mutated copy of the valid image; true when it is refused with a reason. */
-#define REFUSED_AFTER(mutation)                                                     \
-	({                                                                          \
-		uint8_t *m = valid_image();                                         \
-		const char *why;                                                    \
-		int refused;                                                        \
-		mutation;                                                           \
-		refused = parse(m, IMAGE_LEN, &why) < 0 && why;                     \
-		free(m);                                                            \
-		refused;                                                            \
-	})
+/* The first @size bytes of @img are refused, with a reason. */
+static void check_refused(const uint8_t *img, size_t size, const char *name)
+{
+	const char *why;
+
+	if (CHECK_EQ(parse(img, size, &why), -1, name))
+		CHECK(why != NULL, unit_name("%s, with a reason", name));
+}
 
 static void test_truncation(void)
 {
-	static const size_t cuts[] = { 0, 1, 0x3f, LFANEW + 3, COFF + 19, OPT + 107,
-				       OPT + OPT_SIZE - 1, SECTIONS + 79, HEADERS - 1,
-				       CERT_OFFSET - 1, IMAGE_LEN - 1 };
-	uint8_t *img = valid_image();
-	const char *why;
-	int all = 1;
+	static const size_t cuts[] = { 0, 1, 0x3f, IMG_LFANEW + 3, IMG_COFF + 19, IMG_OPT + 107,
+				       IMG_OPT + IMG_OPT_SIZE - 1, IMG_SECTIONS + 79,
+				       IMG_HEADERS - 1, IMG_CERT_OFFSET - 1, IMG_SIZE - 1 };
+	uint8_t *img = unit_pe_image();
 
 	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++)
-		if (parse(img, cuts[i], &why) == 0 || !why) {
-			printf("# truncation at %zu accepted\n", cuts[i]);
-			all = 0;
-		}
-	CHECK(all, "truncated at every header boundary: refused");
+		check_refused(img, cuts[i], unit_name("truncated at %zu bytes: refused", cuts[i]));
+	free(img);
+}
+
+/* One field of the valid image overwritten; each image must be refused. */
+static const struct defect {
+	const char *name;
+	size_t offset;
+	unsigned int width; /* bytes: 2 or 4 */
+	uint32_t value;
+} defects[] = {
+	{ "bad MZ refused", 0, 2, 0x4d5a },
+	{ "e_lfanew past the end refused", 0x3c, 4, IMG_SIZE },
+	{ "e_lfanew near 4 GiB refused", 0x3c, 4, 0xfffffff0 },
+	{ "bad PE signature refused", IMG_LFANEW, 4, 0x4551 },
+	{ "i386 machine refused", IMG_COFF, 2, 0x14c },
+	{ "PE32 (not PE32+) refused", IMG_OPT, 2, 0x10b },
+	{ "zero sections refused", IMG_COFF + 2, 2, 0 },
+	{ "too many sections refused", IMG_COFF + 2, 2, 97 },
+	{ "optional header too small refused", IMG_COFF + 16, 2, 100 },
+	{ "too many data directories refused", IMG_OPT + 108, 4, 17 },
+	{ "section table past the headers refused", IMG_OPT + 60, 4, IMG_SECTIONS + 40 },
+	{ "SizeOfHeaders past the end refused", IMG_OPT + 60, 4, IMG_SIZE + 1 },
+	{ "overlapping sections refused", IMG_SECTIONS + 40 + 20, 4, IMG_HEADERS + 0x100 },
+	{ "section inside the headers refused", IMG_SECTIONS + 20, 4, 0x100 },
+	{ "SizeOfRawData past the end refused", IMG_SECTIONS + 40 + 16, 4, 0x400 },
+	{ "SizeOfRawData near 4 GiB refused", IMG_SECTIONS + 40 + 16, 4, 0xfffffe00 },
+	{ "section past SizeOfImage refused", IMG_SECTIONS + 40 + 8, 4, 0x3000 },
+	{ "entry point outside the image refused", IMG_OPT + 16, 4, 0x3000 },
+	{ "section mapped over the headers refused", IMG_SECTIONS + 12, 4, 0x100 },
+	{ "certificate table past the end refused", IMG_OPT + 112 + 32, 4, IMG_CERT_OFFSET + 8 },
+	{ "certificate table over the headers refused", IMG_OPT + 112 + 32, 4, 0x100 },
+	{ "unaligned certificate table refused", IMG_OPT + 112 + 32, 4, IMG_CERT_OFFSET - 4 },
+	{ "certificate table size near 4 GiB refused", IMG_OPT + 112 + 36, 4, 0xfffffff8 },
+	{ "certificate offset without size refused", IMG_OPT + 112 + 36, 4, 0 },
+};
+
+static void test_defects(void)
+{
+	uint8_t *img;
+
+	for (size_t i = 0; i < sizeof(defects) / sizeof(defects[0]); i++) {
+		const struct defect *d = &defects[i];
+
+		img = unit_pe_image();
+		if (d->width == 2)
+			put16(img + d->offset, (uint16_t)d->value);
+		else
+			put32(img + d->offset, d->value);
+		check_refused(img, IMG_SIZE, d->name);
+		free(img);
+	}
+
+	/* two fields at once: the second section's raw data now reaches past SizeOfImage */
+	img = unit_pe_image();
+	put32(img + IMG_SECTIONS + 40 + 8, 0);
+	put32(img + IMG_SECTIONS + 40 + 12, 0x2f00);
+	check_refused(img, IMG_SIZE, "VirtualSize 0: SizeOfRawData past SizeOfImage refused");
 	free(img);
 }
 
@@ -108,80 +107,66 @@ static void test_certificate_entries(void)
 	const uint8_t *der;
 	const char *why;
 	size_t len, cursor;
-	uint8_t *img = valid_image();
+	uint8_t *img = unit_pe_image();
 
-	CHECK(pe_parse(img, IMAGE_LEN, &pe, &why) == 0, "valid image parses");
+	CHECK_EQ(pe_parse(img, IMG_SIZE, &pe, &why), 0, "valid image parses");
 	cursor = 0;
-	CHECK(authenticode_next_entry(&pe, &cursor, &der, &len, &why) == 1 && len == CERT_LEN - 8,
-	      "one certificate entry found");
-	CHECK(authenticode_signature_parse(der, len, &sig, &why) < 0 && why,
-	      "garbage PKCS#7 refused");
-	CHECK(authenticode_next_entry(&pe, &cursor, &der, &len, &why) == 0, "end of table");
+	CHECK_EQ(authenticode_next_entry(&pe, &cursor, &der, &len, &why), 1,
+		 "one certificate entry found");
+	CHECK_EQ(len, IMG_CERT_LEN - 8, "the entry's content: all but its 8-byte header");
+	CHECK_PTR_EQ(der, img + IMG_CERT_OFFSET + 8, "the entry's content follows its header");
+	if (CHECK_EQ(authenticode_signature_parse(der, len, &sig, &why), -1,
+		     "garbage PKCS#7 refused"))
+		CHECK(why != NULL, "garbage PKCS#7 refused, with a reason");
+	CHECK_EQ(authenticode_next_entry(&pe, &cursor, &der, &len, &why), 0, "end of table");
 
-	put32(img + CERT_OFFSET, 0);
+	put32(img + IMG_CERT_OFFSET, 0);
 	cursor = 0;
-	CHECK(authenticode_next_entry(&pe, &cursor, &der, &len, &why) < 0, "dwLength 0 refused");
-	put32(img + CERT_OFFSET, 8);
+	CHECK_EQ(authenticode_next_entry(&pe, &cursor, &der, &len, &why), -1, "dwLength 0 refused");
+	put32(img + IMG_CERT_OFFSET, 8);
 	cursor = 0;
-	CHECK(authenticode_next_entry(&pe, &cursor, &der, &len, &why) < 0,
-	      "dwLength of a bare header refused");
-	put32(img + CERT_OFFSET, CERT_LEN + 8);
+	CHECK_EQ(authenticode_next_entry(&pe, &cursor, &der, &len, &why), -1,
+		 "dwLength of a bare header refused");
+	put32(img + IMG_CERT_OFFSET, IMG_CERT_LEN + 8);
 	cursor = 0;
-	CHECK(authenticode_next_entry(&pe, &cursor, &der, &len, &why) < 0,
-	      "dwLength past the table refused");
-	put32(img + CERT_OFFSET, 0xffffffff);
+	CHECK_EQ(authenticode_next_entry(&pe, &cursor, &der, &len, &why), -1,
+		 "dwLength past the table refused");
+	put32(img + IMG_CERT_OFFSET, 0xffffffff);
 	cursor = 0;
-	CHECK(authenticode_next_entry(&pe, &cursor, &der, &len, &why) < 0,
-	      "dwLength near 4 GiB refused");
-	put32(img + CERT_OFFSET, CERT_LEN);
-	put16(img + CERT_OFFSET + 6, 0x0001);
+	CHECK_EQ(authenticode_next_entry(&pe, &cursor, &der, &len, &why), -1,
+		 "dwLength near 4 GiB refused");
+	put32(img + IMG_CERT_OFFSET, IMG_CERT_LEN);
+	put16(img + IMG_CERT_OFFSET + 6, 0x0001);
 	cursor = 0;
-	CHECK(authenticode_next_entry(&pe, &cursor, &der, &len, &why) < 0,
-	      "non-PKCS#7 certificate type refused");
+	CHECK_EQ(authenticode_next_entry(&pe, &cursor, &der, &len, &why), -1,
+		 "non-PKCS#7 certificate type refused");
 	cursor = 4;
-	CHECK(authenticode_next_entry(&pe, &cursor, &der, &len, &why) < 0, "unaligned entry refused");
+	CHECK_EQ(authenticode_next_entry(&pe, &cursor, &der, &len, &why), -1,
+		 "unaligned entry refused");
 	free(img);
 }
 
 int main(void)
 {
-	uint8_t *img = valid_image();
+	uint8_t *img = unit_pe_image();
+	const struct pe_section *data;
 	struct pe_image pe;
 	const char *why;
 
-	CHECK(pe_parse(img, IMAGE_LEN, &pe, &why) == 0 && pe.n_sections == 2 &&
-		      pe.cert_table_offset == CERT_OFFSET && pe.cert_table_size == CERT_LEN,
-	      "valid image: sections and certificate table found");
-	CHECK(pe_find_section(&pe, ".data") && !pe_find_section(&pe, ".sbat"), "section lookup");
+	if (CHECK_EQ(pe_parse(img, IMG_SIZE, &pe, &why), 0, "valid image: parses")) {
+		CHECK_EQ(pe.n_sections, 2, "valid image: two sections");
+		CHECK_EQ(pe.cert_table_offset, IMG_CERT_OFFSET,
+			 "valid image: certificate table offset found");
+		CHECK_EQ(pe.cert_table_size, IMG_CERT_LEN,
+			 "valid image: certificate table size found");
+		data = pe_find_section(&pe, ".data");
+		CHECK_STREQ(data ? data->name : NULL, ".data", "section lookup finds .data");
+		CHECK_PTR_EQ(pe_find_section(&pe, ".sbat"), NULL, "section lookup: no .sbat");
+	}
 	free(img);
 
 	test_truncation();
-	CHECK(REFUSED_AFTER(put16(m, 0x4d5a)), "bad MZ refused");
-	CHECK(REFUSED_AFTER(put32(m + 0x3c, IMAGE_LEN)), "e_lfanew past the end refused");
-	CHECK(REFUSED_AFTER(put32(m + 0x3c, 0xfffffff0)), "e_lfanew near 4 GiB refused");
-	CHECK(REFUSED_AFTER(put32(m + LFANEW, 0x4551)), "bad PE signature refused");
-	CHECK(REFUSED_AFTER(put16(m + COFF, 0x14c)), "i386 machine refused");
-	CHECK(REFUSED_AFTER(put16(m + OPT, 0x10b)), "PE32 (not PE32+) refused");
-	CHECK(REFUSED_AFTER(put16(m + COFF + 2, 0)), "zero sections refused");
-	CHECK(REFUSED_AFTER(put16(m + COFF + 2, 97)), "too many sections refused");
-	CHECK(REFUSED_AFTER(put16(m + COFF + 16, 100)), "optional header too small refused");
-	CHECK(REFUSED_AFTER(put32(m + OPT + 108, 17)), "too many data directories refused");
-	CHECK(REFUSED_AFTER(put32(m + OPT + 60, SECTIONS + 40)), "section table past the headers refused");
-	CHECK(REFUSED_AFTER(put32(m + OPT + 60, IMAGE_LEN + 1)), "SizeOfHeaders past the end refused");
-	CHECK(REFUSED_AFTER(put32(m + SECTIONS + 40 + 20, HEADERS + 0x100)), "overlapping sections refused");
-	CHECK(REFUSED_AFTER(put32(m + SECTIONS + 20, 0x100)), "section inside the headers refused");
-	CHECK(REFUSED_AFTER(put32(m + SECTIONS + 40 + 16, 0x400)), "SizeOfRawData past the end refused");
-	CHECK(REFUSED_AFTER(put32(m + SECTIONS + 40 + 16, 0xfffffe00)), "SizeOfRawData near 4 GiB refused");
-	CHECK(REFUSED_AFTER(put32(m + SECTIONS + 40 + 8, 0x3000)), "section past SizeOfImage refused");
-	CHECK(REFUSED_AFTER(put32(m + OPT + 16, 0x3000)), "entry point outside the image refused");
-	CHECK(REFUSED_AFTER(put32(m + SECTIONS + 40 + 8, 0); put32(m + SECTIONS + 40 + 12, 0x2f00)),
-	      "VirtualSize 0: SizeOfRawData past SizeOfImage refused");
-	CHECK(REFUSED_AFTER(put32(m + SECTIONS + 12, 0x100)), "section mapped over the headers refused");
-	CHECK(REFUSED_AFTER(put32(m + OPT + 112 + 32, CERT_OFFSET + 8)), "certificate table past the end refused");
-	CHECK(REFUSED_AFTER(put32(m + OPT + 112 + 32, 0x100)), "certificate table over the headers refused");
-	CHECK(REFUSED_AFTER(put32(m + OPT + 112 + 32, CERT_OFFSET - 4)), "unaligned certificate table refused");
-	CHECK(REFUSED_AFTER(put32(m + OPT + 112 + 36, 0xfffffff8)), "certificate table size near 4 GiB refused");
-	CHECK(REFUSED_AFTER(put32(m + OPT + 112 + 36, 0)), "certificate offset without size refused");
+	test_defects();
 	test_certificate_entries();
 	UNIT_EXIT();
 }

@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
+"""Check `lockshim verify --json` against the plain output of the same run,
+for tests/cli/test_policy.sh:
+
+  check_verify_json.py COND PLAIN IMAGE JSON
+
+JSON must be an object with the fields image, allowed, list, entry and
+message, of their types; image must be IMAGE; message must be PLAIN less its
+"allowed: IMAGE: " or "refused: IMAGE: "; and COND, a Python expression over
+the object j, the message m and $NEEDLE (NEEDLE), must hold. Exits non-zero,
+with the reason, when any does not.
+"""
+import json
+import os
+import sys
+
+NEEDLE = os.environ.get("NEEDLE", "")
+cond, plain, image, text = sys.argv[1:5]
+j = json.loads(text)
+assert isinstance(j, dict), "not an object"
+for k in ("image", "allowed", "list", "entry", "message"):
+    assert k in j, "no field " + k
+assert j["image"] == image, "image %r != %r" % (j["image"], image)
+assert isinstance(j["allowed"], bool)
+assert j["list"] is None or isinstance(j["list"], str)
+assert j["entry"] is None or isinstance(j["entry"], str)
+verdict = "allowed" if j["allowed"] else "refused"
+m = plain[len(verdict + ": " + image + ": "):] if plain.startswith(verdict + ": " + image + ": ") else None
+assert m is not None, "plain output %r does not start with %s: IMAGE:" % (plain, verdict)
+assert j["message"] == m, "message %r != plain %r" % (j["message"], m)
+assert eval(cond), "failed: " + cond + " on " + text
