@@ -18,7 +18,8 @@
 #include <stdint.h>
 
 /* 85eec472-a2a6-46f8-872c-ff2ce741ed80, as its eleven fields (data1, data2, data3, data4[8]) */
-#define LOCKSHIM_TABLE_GUID_FIELDS 0x85eec472, 0xa2a6, 0x46f8, 0x87, 0x2c, 0xff, 0x2c, 0xe7, 0x41, 0xed, 0x80
+#define LOCKSHIM_TABLE_GUID_FIELDS \
+	0x85eec472, 0xa2a6, 0x46f8, 0x87, 0x2c, 0xff, 0x2c, 0xe7, 0x41, 0xed, 0x80
 
 #define LOCKSHIM_TABLE_MAGIC   "LOCKSHIM" /* 8 bytes, no terminator */
 #define LOCKSHIM_TABLE_VERSION 1
@@ -34,16 +35,16 @@
 #define LOCKSHIM_VAR_ABSENT 0xff
 
 struct lockshim_table {
-	uint8_t magic[8];        /* LOCKSHIM_TABLE_MAGIC */
-	uint16_t version;        /* LOCKSHIM_TABLE_VERSION */
-	uint16_t header_size;    /* sizeof(struct lockshim_table) for this version */
-	uint32_t total_size;     /* the whole table: header and both data areas */
-	uint32_t flags;          /* LOCKSHIM_TABLE_* */
-	uint32_t lock_reason;    /* LOCKSHIM_LOCK_* */
-	uint8_t secure_boot;     /* the SecureBoot variable lockshim read */
-	uint8_t setup_mode;      /* the SetupMode variable */
-	uint8_t mok_sb_state;    /* MokSBState: 1 when the owner disabled validation */
-	uint8_t reserved0;       /* zero */
+	uint8_t magic[8];     /* LOCKSHIM_TABLE_MAGIC */
+	uint16_t version;     /* LOCKSHIM_TABLE_VERSION */
+	uint16_t header_size; /* sizeof(struct lockshim_table) for this version */
+	uint32_t total_size;  /* the whole table: header and both data areas */
+	uint32_t flags;       /* LOCKSHIM_TABLE_* */
+	uint32_t lock_reason; /* LOCKSHIM_LOCK_* */
+	uint8_t secure_boot;  /* the SecureBoot variable lockshim read */
+	uint8_t setup_mode;   /* the SetupMode variable */
+	uint8_t mok_sb_state; /* MokSBState: 1 when the owner disabled validation */
+	uint8_t reserved0;    /* zero */
 	/*
 	 * Keys the kernel may trust for module and kexec signatures, as
 	 * EFI_SIGNATURE_LISTs: lockshim's vendor certificates and the MokList
@@ -54,7 +55,7 @@ struct lockshim_table {
 	/* Revocations for the kernel's blacklist keyring (vendor dbx, MokListX), as EFI_SIGNATURE_LISTs. */
 	uint32_t denied_offset;
 	uint32_t denied_size;
-	uint32_t reserved1;      /* zero */
+	uint32_t reserved1; /* zero */
 	/* SHA-256 of the total_size bytes of the table, computed with this field zeroed. */
 	uint8_t digest[32];
 } __attribute__((packed));

@@ -9,16 +9,16 @@
 #include "safe_math.h"
 
 /* COFF header fields, from the COFF header (4 bytes after "PE\0\0") */
-#define COFF_HEADER_SIZE         20
-#define COFF_NUMBER_OF_SECTIONS  2
-#define COFF_SYMBOL_TABLE        8
-#define COFF_NUMBER_OF_SYMBOLS   12
-#define OPT_SIZE_OF_INIT_DATA    8
-#define OPT_SECTION_ALIGNMENT    32
-#define OPT_FILE_ALIGNMENT       36
-#define OPT_SIZE_OF_IMAGE        56
-#define OPT_CHECKSUM             64
-#define SECTION_HEADER_SIZE      40
+#define COFF_HEADER_SIZE          20
+#define COFF_NUMBER_OF_SECTIONS   2
+#define COFF_SYMBOL_TABLE         8
+#define COFF_NUMBER_OF_SYMBOLS    12
+#define OPT_SIZE_OF_INIT_DATA     8
+#define OPT_SECTION_ALIGNMENT     32
+#define OPT_FILE_ALIGNMENT        36
+#define OPT_SIZE_OF_IMAGE         56
+#define OPT_CHECKSUM              64
+#define SECTION_HEADER_SIZE       40
 #define SCN_INITIALIZED_DATA_READ 0x40000040u /* CNT_INITIALIZED_DATA | MEM_READ */
 
 /* @v rounded up to @align (a power of two), in 32 bits; -1 on overflow. */
@@ -34,14 +34,14 @@ static int align_up(uint64_t v, uint32_t align, uint32_t *out)
 
 /* Where the new section goes, worked out from the image before anything is written. */
 struct placement {
-	size_t coff;          /* file offset of the COFF header */
-	size_t header_at;     /* file offset of the new section header */
-	size_t data_end;      /* the bytes kept: headers and sections, up to the last one's end */
-	uint64_t mapped_end;  /* where the image ends in memory */
+	size_t coff;         /* file offset of the COFF header */
+	size_t header_at;    /* file offset of the new section header */
+	size_t data_end;     /* the bytes kept: headers and sections, up to the last one's end */
+	uint64_t mapped_end; /* where the image ends in memory */
 	uint32_t file_align, section_align;
 	uint32_t raw_offset, raw_size; /* the new section's data in the file */
-	uint32_t va;          /* its address in memory */
-	uint32_t image_size;  /* the new SizeOfImage */
+	uint32_t va;                   /* its address in memory */
+	uint32_t image_size;           /* the new SizeOfImage */
 };
 
 /* The image's alignments, which later steps rely on. */
@@ -55,8 +55,8 @@ static int read_alignments(const uint8_t *data, const struct pe_image *img, stru
 	/* the PE/COFF specification's bounds: 512 to 64 KiB, a power of two */
 	if (file_align < 512 || file_align > 65536 || (file_align & (file_align - 1)) ||
 	    section_align < file_align || (section_align & (section_align - 1)))
-		return refuse(reason,
-			"FileAlignment or SectionAlignment out of the specification's bounds");
+		return refuse(reason, "FileAlignment or SectionAlignment out of the "
+				      "specification's bounds");
 	at->file_align = file_align;
 	at->section_align = section_align;
 	return 0;

@@ -271,11 +271,9 @@ int authenticode_collect(const struct pe_image *img, struct authenticode_signatu
 			r = refuse(reason, "too many signatures");
 			break;
 		}
-		if (authenticode_signature_parse(der, der_len, &all->sigs[all->count],
-						 reason) < 0) {
-			r = -1;
+		r = authenticode_signature_parse(der, der_len, &all->sigs[all->count], reason);
+		if (r < 0)
 			break;
-		}
 		all->count++;
 		/* one level: the nested signatures of a top-level signature */
 		first_nested = all->count;
@@ -361,8 +359,8 @@ int authenticode_check_signer(const struct authenticode_signature *sig, X509_STO
 		goto out;
 	}
 	ctx = X509_STORE_CTX_new();
-	if (!ctx || !X509_STORE_CTX_init(ctx, trusted, sk_X509_value(signers, 0),
-					 sig->p7->d.sign->cert)) {
+	if (!ctx ||
+	    !X509_STORE_CTX_init(ctx, trusted, sk_X509_value(signers, 0), sig->p7->d.sign->cert)) {
 		r = refuse(reason, "out of memory");
 		goto out;
 	}

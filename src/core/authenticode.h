@@ -18,10 +18,10 @@
 
 struct authenticode_signature {
 	PKCS7 *p7;
-	const EVP_MD *md;              /* the image digest algorithm the signer chose */
+	const EVP_MD *md;                /* the image digest algorithm the signer chose */
 	uint8_t digest[EVP_MAX_MD_SIZE]; /* the image digest the signature covers */
 	unsigned int digest_len;
-	const uint8_t *content;        /* SpcIndirectDataContent less its SEQUENCE header */
+	const uint8_t *content; /* SpcIndirectDataContent less its SEQUENCE header */
 	size_t content_len;
 };
 

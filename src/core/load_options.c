@@ -66,8 +66,7 @@ static int find_initrd(struct load_options *out, const char **reason)
 	return 0;
 }
 
-int load_options_parse(const void *data, size_t size, struct load_options *out,
-		       const char **reason)
+int load_options_parse(const void *data, size_t size, struct load_options *out, const char **reason)
 {
 	const uint16_t *s = data;
 	size_t len = size / 2, start = 0, word_end;

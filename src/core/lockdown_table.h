@@ -15,8 +15,8 @@
 
 struct lockdown_state {
 	bool locked;
-	uint32_t lock_reason;  /* LOCKSHIM_LOCK_* */
-	uint8_t secure_boot;   /* as read, or LOCKSHIM_VAR_ABSENT */
+	uint32_t lock_reason; /* LOCKSHIM_LOCK_* */
+	uint8_t secure_boot;  /* as read, or LOCKSHIM_VAR_ABSENT */
 	uint8_t setup_mode;
 	uint8_t mok_sb_state;
 };

@@ -15,9 +15,9 @@
 #define MOK_STATE_PASSWORD_MAX 16
 
 struct mok_state_request {
-	uint32_t state;              /* MokSB: 0 disable validation, 1 enable; MokDB: 0 ignore db */
+	uint32_t state; /* MokSB: 0 disable validation, 1 enable; MokDB: 0 ignore db */
 	uint16_t password[MOK_STATE_PASSWORD_MAX];
-	size_t password_len;         /* the characters actually stored (see below) */
+	size_t password_len; /* the characters actually stored (see below) */
 };
 
 /*

@@ -18,9 +18,9 @@
 #define SHA_CRYPT_ROUNDS_MAX 999999999
 /* a boot-time bound: 5000 is mokutil's default; 10^6 SHA-512 rounds take seconds already */
 #define SHA_CRYPT_ROUNDS_ACCEPTED 1000000
-#define SHA_CRYPT_SALT_MAX 16
-#define MD5_CRYPT_SALT_MAX 8
-#define MD5_CRYPT_ROUNDS   1000
+#define SHA_CRYPT_SALT_MAX        16
+#define MD5_CRYPT_SALT_MAX        8
+#define MD5_CRYPT_ROUNDS          1000
 
 int password_crypt_parse(const uint8_t *data, size_t size, struct password_crypt *pc,
 			 const char **reason)

@@ -87,7 +87,8 @@ static int pe_parse_sections(const uint8_t *table, struct pe_image *img, const c
 
 		/* firmware loads VirtualSize bytes, or SizeOfRawData when VirtualSize is 0 */
 		if ((uint64_t)s->virtual_address +
-			    (s->virtual_size ? s->virtual_size : s->raw_size) > img->image_size)
+			    (s->virtual_size ? s->virtual_size : s->raw_size) >
+		    img->image_size)
 			return refuse(reason, "section extends past SizeOfImage");
 		if ((s->virtual_size || s->raw_size) && s->virtual_address < img->headers_size)
 			return refuse(reason, "section is mapped over the headers");

@@ -28,15 +28,15 @@ struct pe_section {
 struct pe_image {
 	const uint8_t *data;
 	size_t size;
-	uint32_t headers_size;     /* SizeOfHeaders */
+	uint32_t headers_size;           /* SizeOfHeaders */
 	uint32_t optional_header_offset; /* file offset of the optional header */
 	uint32_t section_table_offset;   /* file offset of the section table */
-	uint32_t checksum_offset;  /* file offset of OptionalHeader.CheckSum */
-	uint32_t secdir_offset;    /* file offset of the security directory entry; 0 if absent */
+	uint32_t checksum_offset;        /* file offset of OptionalHeader.CheckSum */
+	uint32_t secdir_offset;     /* file offset of the security directory entry; 0 if absent */
 	uint32_t cert_table_offset; /* file offset of the certificate table; 0 if unsigned */
 	uint32_t cert_table_size;
-	uint32_t image_size;       /* SizeOfImage */
-	uint32_t entry_point;      /* AddressOfEntryPoint */
+	uint32_t image_size;  /* SizeOfImage */
+	uint32_t entry_point; /* AddressOfEntryPoint */
 	uint16_t n_sections;
 	struct pe_section sections[PE_MAX_SECTIONS]; /* sorted by raw_offset */
 };

@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-
 /* The fields a record's meaning depends on; the rest are only validated. */
 struct fields {
 	size_t count;
@@ -16,8 +15,8 @@ struct fields {
  * the '\n' and an optional '\r' before it, and its 1-based number, counted
  * in *@line_no. Returns false at the end.
  */
-static bool next_line(const char *text, size_t len, size_t *pos, size_t *line_no,
-		      const char **line, size_t *line_len)
+static bool next_line(const char *text, size_t len, size_t *pos, size_t *line_no, const char **line,
+		      size_t *line_len)
 {
 	while (*pos < len) {
 		const char *start = text + *pos;
@@ -55,8 +54,7 @@ static void split_fields(const char *line, size_t len, struct fields *f)
 }
 
 /* A decimal number of 1 to @max_digits digits no larger than @max. */
-static bool parse_decimal(const char *s, size_t len, size_t max_digits, uint64_t max,
-			  uint64_t *out)
+static bool parse_decimal(const char *s, size_t len, size_t max_digits, uint64_t max, uint64_t *out)
 {
 	uint64_t v = 0;
 
@@ -73,8 +71,8 @@ static bool parse_decimal(const char *s, size_t len, size_t max_digits, uint64_t
 	return true;
 }
 
-static int check_line(const char *line, size_t len, size_t line_no, enum sbat_kind kind,
-		      bool first, uint64_t *datestamp, const char **reason, struct reason_buf *buf)
+static int check_line(const char *line, size_t len, size_t line_no, enum sbat_kind kind, bool first,
+		      uint64_t *datestamp, const char **reason, struct reason_buf *buf)
 {
 	size_t min_fields = kind == SBAT_SECTION ? 6 : first ? 3 : 2;
 	size_t field_len = 0;
@@ -104,7 +102,7 @@ static int check_line(const char *line, size_t len, size_t line_no, enum sbat_ki
 		return refusef(reason, buf, "line %zu has %zu fields, %s needs at least %zu",
 			       line_no, f.count,
 			       kind == SBAT_SECTION ? "a .sbat record" :
-			       first		    ? "the SbatLevel header" :
+			       first                ? "the SbatLevel header" :
 						      "a SbatLevel record",
 			       min_fields);
 	if (f.len[0] == 0)
@@ -199,7 +197,8 @@ int sbat_check(const struct sbat *image, const struct sbat *level, const char **
 	while (sbat_next_record(level, &pos, &want)) {
 		if (!find_revoked(image, &want, &have))
 			continue;
-		return refusef(reason, buf,
+		return refusef(
+			reason, buf,
 			"SBAT revokes component %.*s generation %u (SbatLevel %llu requires %u)",
 			(int)have.name_len, have.name, have.generation,
 			(unsigned long long)level->datestamp, want.generation);

@@ -40,7 +40,7 @@ enum sbat_kind {
 /* Validated SBAT text; it points into the caller's buffer. */
 struct sbat {
 	const char *text;
-	size_t size;        /* up to the first NUL */
+	size_t size; /* up to the first NUL */
 	enum sbat_kind kind;
 	size_t n_records;
 	uint64_t datestamp; /* SBAT_LEVEL: the header's third field */

@@ -46,16 +46,14 @@ int sbat_levels_parse(const uint8_t *data, size_t size, struct sbat_levels *out,
 		return refusef(reason, buf, ".sbatlevel: format %u, this lockshim knows 0",
 			       read_le32(data));
 	if (embedded_level(data, size, read_le32(data + 4), &out->automatic, "automatic", reason,
-			   buf) < 0 ||
-	    embedded_level(data, size, read_le32(data + 8), &out->latest, "latest", reason,
 			   buf) < 0)
 		return -1;
-	return 0;
+	return embedded_level(data, size, read_le32(data + 8), &out->latest, "latest", reason, buf);
 }
 
 /* Append one clause to the console note. */
-static __attribute__((__format__(__printf__, 2, 3))) void
-add_note(struct sbat_level_update *out, const char *fmt, ...)
+static __attribute__((__format__(__printf__, 2, 3))) void add_note(struct sbat_level_update *out,
+								   const char *fmt, ...)
 {
 	size_t used = strlen(out->note);
 	va_list ap;

@@ -56,11 +56,11 @@ struct sbat_level_stored {
 };
 
 struct sbat_level_update {
-	struct sbat level;  /* the level to enforce from now on: points into @embedded,
+	struct sbat level; /* the level to enforce from now on: points into @embedded,
 			     * @stored or a constant */
-	bool write;         /* SbatLevel must be set to it */
-	bool delete_first;  /* the stored variable has other attributes: delete it first */
-	char note[256];     /* what changed or was ignored, for the console; or empty */
+	bool write;        /* SbatLevel must be set to it */
+	bool delete_first; /* the stored variable has other attributes: delete it first */
+	char note[256];    /* what changed or was ignored, for the console; or empty */
 };
 
 /*

@@ -161,8 +161,8 @@ int esl_walk(const uint8_t *data, size_t size, esl_visit_fn visit, void *ctx, co
 				.type = esl_types[t].type,
 				.owner = entry,
 				.data = entry + ESL_OWNER_SIZE,
-				.size = esl_types[t].digest_size ? esl_types[t].digest_size
-								 : sig_size - ESL_OWNER_SIZE,
+				.size = esl_types[t].digest_size ? esl_types[t].digest_size :
+								   sig_size - ESL_OWNER_SIZE,
 			};
 			int r = visit(&e, ctx);
 
@@ -321,14 +321,13 @@ int sig_db_to_esl(const struct sig_db *db, const uint8_t *owner, bool certs_only
 	for (int i = 0; i < sk_X509_num(db->certs); i++) {
 		unsigned char *der = NULL;
 		int der_len = i2d_X509(sk_X509_value(db->certs, i), &der);
+		size_t entry_size = ESL_OWNER_SIZE + (size_t)(der_len > 0 ? der_len : 0);
 
-		if (der_len <= 0 || append(data, size, ESL_HEADER_SIZE + ESL_OWNER_SIZE +
-						       (size_t)der_len, &at) < 0) {
+		if (der_len <= 0 || append(data, size, ESL_HEADER_SIZE + entry_size, &at) < 0) {
 			OPENSSL_free(der);
 			return -1;
 		}
-		write_list_header(at, 0, ESL_HEADER_SIZE + ESL_OWNER_SIZE + (size_t)der_len,
-				  ESL_OWNER_SIZE + (size_t)der_len);
+		write_list_header(at, 0, ESL_HEADER_SIZE + entry_size, entry_size);
 		memcpy(at + ESL_HEADER_SIZE, owner, ESL_OWNER_SIZE);
 		memcpy(at + ESL_HEADER_SIZE + ESL_OWNER_SIZE, der, (size_t)der_len);
 		OPENSSL_free(der);

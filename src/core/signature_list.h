@@ -21,17 +21,17 @@
 
 /* rhboot/shim's GUID as stored: the owner mokutil gives its entries, and ours */
 extern const uint8_t esl_owner_shim[16];
-#define ESL_OWNER_SIZE  16
+#define ESL_OWNER_SIZE 16
 
 enum esl_type {
-	ESL_X509,        /* a DER certificate */
-	ESL_SHA256,      /* an image digest */
+	ESL_X509,   /* a DER certificate */
+	ESL_SHA256, /* an image digest */
 	ESL_SHA384,
 	ESL_SHA512,
 	ESL_X509_SHA256, /* a digest of a certificate's TBSCertificate, then an EFI_TIME */
 	ESL_X509_SHA384,
 	ESL_X509_SHA512,
-	ESL_UNKNOWN,     /* a type lockshim does not use: skipped */
+	ESL_UNKNOWN, /* a type lockshim does not use: skipped */
 };
 
 struct esl_entry {
@@ -79,7 +79,7 @@ struct esl_digest {
 };
 
 struct sig_db {
-	const char *name;        /* "db", "MokList", "vendor", ... for verdicts */
+	const char *name; /* "db", "MokList", "vendor", ... for verdicts */
 	STACK_OF(X509) *certs;
 	struct esl_digest *digests;
 	size_t n_digests;

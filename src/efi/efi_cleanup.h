@@ -72,11 +72,11 @@ static inline void bio_freep(BIO **bio)
 }
 
 /* The value of @p, which is set to NULL: what a cleanup variable hands on. */
-#define TAKE_PTR(p)                        \
-	({                                 \
+#define TAKE_PTR(p)                         \
+	({                                  \
 		__typeof__(p) taken_ = (p); \
-		(p) = NULL;                \
-		taken_;                    \
+		(p) = NULL;                 \
+		taken_;                     \
 	})
 
 #endif

@@ -86,12 +86,14 @@ CHAR16 *efi_file_directory(const EFI_DEVICE_PATH *image_path)
 		UINTN node_len = DevicePathNodeLength(node), chars;
 		CHAR16 *grown;
 
-		if (DevicePathType(node) != MEDIA_DEVICE_PATH || DevicePathSubType(node) != MEDIA_FILEPATH_DP)
+		if (DevicePathType(node) != MEDIA_DEVICE_PATH ||
+		    DevicePathSubType(node) != MEDIA_FILEPATH_DP)
 			continue;
 		if (node_len < sizeof(EFI_DEVICE_PATH))
 			break;
 		chars = (node_len - sizeof(EFI_DEVICE_PATH)) / sizeof(CHAR16);
-		grown = ReallocatePool(dir, len * sizeof(CHAR16), (len + chars + 2) * sizeof(CHAR16));
+		grown = ReallocatePool(dir, len * sizeof(CHAR16),
+				       (len + chars + 2) * sizeof(CHAR16));
 		if (!grown)
 			return NULL;
 		dir = grown;

@@ -27,8 +27,8 @@ static void *runtime_copy(const void *data, UINTN size, UINTN *pages)
 
 	*pages = EFI_SIZE_TO_PAGES(size);
 	/* whole pages: the kernel wants the table inside one memory descriptor */
-	if (EFI_ERROR(BS->AllocatePages(AllocateAnyPages,
-					EfiRuntimeServicesData, *pages, &address)))
+	if (EFI_ERROR(
+		    BS->AllocatePages(AllocateAnyPages, EfiRuntimeServicesData, *pages, &address)))
 		return NULL;
 	ZeroMem((void *)(UINTN)address, *pages * EFI_PAGE_SIZE);
 	CopyMem((void *)(UINTN)address, (void *)data, size);
@@ -87,8 +87,8 @@ static void install_mokvar_table(const struct mokvar *vars, size_t n)
 		at += MOKVAR_NAME_SIZE + 8 + vars[i].size;
 	}
 	copy = runtime_copy(table, size, &pages);
-	status = copy ? BS->InstallConfigurationTable(&mok_variable_table_guid, copy)
-		      : EFI_OUT_OF_RESOURCES;
+	status = copy ? BS->InstallConfigurationTable(&mok_variable_table_guid, copy) :
+			EFI_OUT_OF_RESOURCES;
 	if (EFI_ERROR(status))
 		log_error(status, L"cannot install the MokVar table");
 }
@@ -105,35 +105,52 @@ static void set_runtime_mirrors(const struct mokvar *vars, size_t n)
 	}
 }
 
-EFI_STATUS efi_handoff_install(const struct lockdown_state *state, const struct verify_policy *policy)
+/* A signature list being built (sig_db_to_esl appends to it). */
+struct esl_buffer {
+	uint8_t *data;
+	size_t size;
+};
+
+/* As shim mirrors them: the built-in vendor keys first, then the owner's lists. */
+static int mok_lists_as_shim(const struct verify_policy *policy, struct esl_buffer *list,
+			     struct esl_buffer *list_x)
 {
-	uint8_t *mok_list = NULL, *mok_list_x = NULL, one = 1;
-	size_t mok_list_size = 0, mok_list_x_size = 0;
+	const uint8_t *owner = esl_owner_shim;
+
+	if (sig_db_to_esl(&policy->vendor, owner, false, &list->data, &list->size) < 0 ||
+	    sig_db_to_esl(&policy->mok, owner, false, &list->data, &list->size) < 0 ||
+	    sig_db_to_esl(&policy->vendor_dbx, owner, false, &list_x->data, &list_x->size) < 0)
+		return -1;
+	return sig_db_to_esl(&policy->mokx, owner, false, &list_x->data, &list_x->size);
+}
+
+EFI_STATUS efi_handoff_install(const struct lockdown_state *state,
+			       const struct verify_policy *policy)
+{
+	struct esl_buffer mok_list = {}, mok_list_x = {};
+	uint8_t one = 1;
 	EFI_STATUS status;
 
 	status = install_lockdown_table(state, policy);
 	if (EFI_ERROR(status))
 		return status;
 
-	/* As shim does: the built-in vendor keys first, then the owner's lists. */
-	if (sig_db_to_esl(&policy->vendor, esl_owner_shim, false, &mok_list, &mok_list_size) < 0 ||
-	    sig_db_to_esl(&policy->mok, esl_owner_shim, false, &mok_list, &mok_list_size) < 0 ||
-	    sig_db_to_esl(&policy->vendor_dbx, esl_owner_shim, false, &mok_list_x, &mok_list_x_size) < 0 ||
-	    sig_db_to_esl(&policy->mokx, esl_owner_shim, false, &mok_list_x, &mok_list_x_size) < 0) {
+	if (mok_lists_as_shim(policy, &mok_list, &mok_list_x) < 0) {
 		log_error(EFI_OUT_OF_RESOURCES, L"cannot mirror the MOK lists: out of memory");
 	} else {
 		struct mokvar vars[] = {
-			{ "MokListRT", L"MokListRT", mok_list, mok_list_size },
-			{ "MokListXRT", L"MokListXRT", mok_list_x, mok_list_x_size },
+			{ "MokListRT", L"MokListRT", mok_list.data, mok_list.size },
+			{ "MokListXRT", L"MokListXRT", mok_list_x.data, mok_list_x.size },
 			{ "MokSBStateRT", L"MokSBStateRT", &one, state->mok_sb_state == 1 },
 			/* the kernel reads it to put MOK keys in its machine keyring */
-			{ "MokListTrustedRT", L"MokListTrustedRT", &one, efi_mok_trusted_for_kernel() },
+			{ "MokListTrustedRT", L"MokListTrustedRT", &one,
+			  efi_mok_trusted_for_kernel() },
 		};
 
 		install_mokvar_table(vars, ARRAY_SIZE(vars));
 		set_runtime_mirrors(vars, ARRAY_SIZE(vars));
 	}
-	OPENSSL_free(mok_list);
-	OPENSSL_free(mok_list_x);
+	OPENSSL_free(mok_list.data);
+	OPENSSL_free(mok_list_x.data);
 	return EFI_SUCCESS;
 }

@@ -14,6 +14,7 @@
 #include "lockdown_table.h"
 
 /* Install all of it; failures to mirror are printed, a failure to install the lockdown table is returned. */
-EFI_STATUS efi_handoff_install(const struct lockdown_state *state, const struct verify_policy *policy);
+EFI_STATUS efi_handoff_install(const struct lockdown_state *state,
+			       const struct verify_policy *policy);
 
 #endif

@@ -39,9 +39,9 @@ struct secure_boot_state {
 
 /* Where the kernel is and what it is told: from lockshim's own loaded image. */
 struct kernel_location {
-	EFI_HANDLE device;         /* lockshim's own device: the kernel is read from it */
-	CHAR16 *dir;               /* lockshim's directory, with a trailing '\' */
-	CHAR16 *path;              /* the kernel, absolute */
+	EFI_HANDLE device; /* lockshim's own device: the kernel is read from it */
+	CHAR16 *dir;       /* lockshim's directory, with a trailing '\' */
+	CHAR16 *path;      /* the kernel, absolute */
 	struct load_options options;
 };
 
@@ -55,7 +55,8 @@ static void kernel_location_free(struct kernel_location *location)
 
 static void secure_boot_state_read(struct secure_boot_state *state)
 {
-	if (EFI_ERROR(efi_var_read_u8(L"SecureBoot", &EfiGlobalVariable, &state->secure_boot, NULL)))
+	if (EFI_ERROR(
+		    efi_var_read_u8(L"SecureBoot", &EfiGlobalVariable, &state->secure_boot, NULL)))
 		state->secure_boot = 0;
 	if (EFI_ERROR(efi_var_read_u8(L"SetupMode", &EfiGlobalVariable, &state->setup_mode, NULL)))
 		state->setup_mode = 0;
@@ -65,7 +66,8 @@ static void secure_boot_state_read(struct secure_boot_state *state)
 
 	log_info(L"SecureBoot=%d SetupMode=%d", state->secure_boot, state->setup_mode);
 	if (state->insecure)
-		log_info(L"booting in insecure mode: the machine owner disabled validation (MokSBState)");
+		log_info(
+			L"booting in insecure mode: the machine owner disabled validation (MokSBState)");
 	else if (!state->enforcing)
 		log_info(L"Secure Boot is off: images are not enforced");
 }
@@ -186,8 +188,8 @@ static void mok_manager_run(EFI_HANDLE image, const struct kernel_location *loca
 		return;
 	file_path = FileDevicePath(location->device, path);
 	status = file_path ? efi_load_verified_image(image, file_path, manager_file.data,
-						     manager_file.size, &manager)
-			   : EFI_OUT_OF_RESOURCES;
+						     manager_file.size, &manager) :
+			     EFI_OUT_OF_RESOURCES;
 	if (!EFI_ERROR(status))
 		status = BS->StartImage(manager, NULL, NULL);
 	if (EFI_ERROR(status))
@@ -235,7 +237,8 @@ static EFI_STATUS lockdown_handoff(const struct secure_boot_state *sb,
 	};
 	EFI_STATUS status;
 
-	if (EFI_ERROR(efi_var_read_u8(L"MokSBState", &shim_lock_guid, &lockdown.mok_sb_state, NULL)))
+	if (EFI_ERROR(
+		    efi_var_read_u8(L"MokSBState", &shim_lock_guid, &lockdown.mok_sb_state, NULL)))
 		lockdown.mok_sb_state = LOCKSHIM_VAR_ABSENT;
 	status = efi_handoff_install(&lockdown, policy);
 	if (EFI_ERROR(status)) {

@@ -3,26 +3,25 @@
 
 #include <efilib.h>
 
+#include "efi_console.h"
 #include "efi_guid.h"
 #include "efi_log.h"
-#include "efi_console.h"
 #include "efi_policy.h"
 #include "efi_vars.h"
 #include "macro.h"
 
 static const CHAR16 *const requests[] = {
-	L"MokNew", L"MokDel", L"MokXNew", L"MokXDel", L"MokAuth", L"MokSB", L"MokDB", L"MokPW",
-	L"MokListTrustedNew",
+	L"MokNew", L"MokDel", L"MokXNew", L"MokXDel",           L"MokAuth",
+	L"MokSB",  L"MokDB",  L"MokPW",   L"MokListTrustedNew",
 };
 
 BOOLEAN efi_mok_request_pending(void)
 {
-
 	for (UINTN i = 0; i < ARRAY_SIZE(requests); i++) {
 		UINTN size = 0;
 		UINT32 attributes;
-		EFI_STATUS status = RT->GetVariable((CHAR16 *)requests[i],
-						      &shim_lock_guid, &attributes, &size, NULL);
+		EFI_STATUS status = RT->GetVariable((CHAR16 *)requests[i], &shim_lock_guid,
+						    &attributes, &size, NULL);
 
 		if (status == EFI_BUFFER_TOO_SMALL || status == EFI_SUCCESS)
 			return TRUE;
@@ -36,7 +35,8 @@ static BOOLEAN mok_state_set(const CHAR16 *name)
 	UINT32 attributes;
 	UINT8 value;
 
-	return !EFI_ERROR(efi_var_read_u8(name, &shim_lock_guid, &value, &attributes)) && value == 1 &&
+	return !EFI_ERROR(efi_var_read_u8(name, &shim_lock_guid, &value, &attributes)) &&
+	       value == 1 &&
 	       attributes == (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS);
 }
 
@@ -64,8 +64,8 @@ BOOLEAN efi_mok_entry_requested(void)
 	UINT32 attributes;
 	EFI_INPUT_KEY key;
 
-	if (EFI_ERROR(RT->GetVariable(L"MokTimeout", &shim_lock_guid, &attributes,
-					&size, &timeout)) ||
+	if (EFI_ERROR(RT->GetVariable(L"MokTimeout", &shim_lock_guid, &attributes, &size,
+				      &timeout)) ||
 	    size != sizeof(timeout) || timeout <= 0)
 		return FALSE;
 	if (timeout > MOK_TIMEOUT_MAX)

@@ -3,9 +3,9 @@
 
 #include <efilib.h>
 
-#include "efi_log.h"
 #include "efi_cleanup.h"
 #include "efi_guid.h"
+#include "efi_log.h"
 #include "efi_vars.h"
 
 /* MokList and MokListX as the MOK manager writes them: no runtime access. */
@@ -63,7 +63,8 @@ EFI_STATUS efi_policy_load(struct verify_policy *policy)
 	r = cert ? sig_db_add_cert(&policy->vendor, cert) : -1;
 	X509_free(cert);
 	if (r < 0) {
-		return log_error(EFI_LOAD_ERROR, L"the embedded vendor certificate cannot be decoded");
+		return log_error(EFI_LOAD_ERROR,
+				 L"the embedded vendor certificate cannot be decoded");
 	}
 	add_esl(&policy->vendor_dbx, L"vendor dbx", vendor_dbx, vendor_dbx_end - vendor_dbx);
 

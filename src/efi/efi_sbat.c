@@ -98,7 +98,8 @@ EFI_STATUS efi_sbat_check_self(const struct sbat *level)
 
 	if (sbat_parse(lockshim_sbat, lockshim_sbat_end - lockshim_sbat, SBAT_SECTION, &self, &why,
 		       &why_buf) < 0) {
-		return log_error(EFI_SECURITY_VIOLATION, L"own .sbat section is malformed: %a", why);
+		return log_error(EFI_SECURITY_VIOLATION, L"own .sbat section is malformed: %a",
+				 why);
 	}
 	if (sbat_check(&self, level, &why, &why_buf) < 0) {
 		return log_error(EFI_SECURITY_VIOLATION,

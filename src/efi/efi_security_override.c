@@ -10,13 +10,13 @@
 struct security_protocol;
 struct security2_protocol;
 
-typedef EFI_STATUS(EFIAPI *security_file_authentication_state)(
-	const struct security_protocol *this, UINT32 authentication_status,
-	const EFI_DEVICE_PATH *file);
+typedef EFI_STATUS(EFIAPI *security_file_authentication_state)(const struct security_protocol *this,
+							       UINT32 authentication_status,
+							       const EFI_DEVICE_PATH *file);
 typedef EFI_STATUS(EFIAPI *security2_file_authentication)(const struct security2_protocol *this,
-							    const EFI_DEVICE_PATH *file,
-							    VOID *file_buffer, UINTN file_size,
-							    BOOLEAN boot_policy);
+							  const EFI_DEVICE_PATH *file,
+							  VOID *file_buffer, UINTN file_size,
+							  BOOLEAN boot_policy);
 
 struct security_protocol {
 	security_file_authentication_state file_authentication_state;
@@ -53,7 +53,8 @@ static EFI_STATUS EFIAPI security_hook(const struct security_protocol *this, UIN
 				       const EFI_DEVICE_PATH *file)
 {
 	if (approved.buffer && file && approved.path &&
-	    DevicePathSize((EFI_DEVICE_PATH *)file) == DevicePathSize((EFI_DEVICE_PATH *)approved.path) &&
+	    DevicePathSize((EFI_DEVICE_PATH *)file) ==
+		    DevicePathSize((EFI_DEVICE_PATH *)approved.path) &&
 	    CompareMem(file, approved.path, DevicePathSize((EFI_DEVICE_PATH *)file)) == 0)
 		return EFI_SUCCESS;
 	return approved.original(this, status, file);

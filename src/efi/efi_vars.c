@@ -12,8 +12,8 @@ EFI_STATUS efi_var_read_u8(const CHAR16 *name, EFI_GUID *vendor, UINT8 *value, U
 	UINT32 ignored;
 	EFI_STATUS status;
 
-	status = RT->GetVariable((CHAR16 *)name, vendor,
-				   attributes ? attributes : &ignored, &size, buffer);
+	status = RT->GetVariable((CHAR16 *)name, vendor, attributes ? attributes : &ignored, &size,
+				 buffer);
 	if (status == EFI_BUFFER_TOO_SMALL)
 		return EFI_BAD_BUFFER_SIZE;
 	if (EFI_ERROR(status))
@@ -62,6 +62,6 @@ EFI_STATUS efi_var_set_runtime_mirror(const CHAR16 *name, EFI_GUID *vendor, cons
 	if (EFI_ERROR(status) || !size)
 		return status;
 	return RT->SetVariable((CHAR16 *)name, vendor,
-				 EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS, size,
-				 (void *)data);
+			       EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS, size,
+			       (void *)data);
 }

@@ -5,12 +5,12 @@
 
 #include <openssl/evp.h>
 
+#include "efi_cleanup.h"
 #include "efi_console.h"
 #include "efi_file.h"
 #include "efi_log.h"
 #include "macro.h"
 #include "mm.h"
-#include "efi_cleanup.h"
 #include "mm_prompt.h"
 #include "mm_requests.h"
 #include "pe.h"
@@ -97,7 +97,8 @@ static CHAR16 owner_menu_choice(void)
 	      L"2) Enroll the hash of an image on this disk\n"
 	      L"3) Continue booting\n"
 	      L"4) Reboot\n"
-	      L"Choice (continues booting after %d s): ", KEY_TIMEOUT);
+	      L"Choice (continues booting after %d s): ",
+	      KEY_TIMEOUT);
 	if (EFI_ERROR(efi_console_read_key(KEY_TIMEOUT, &key)) || key.UnicodeChar == L'3') {
 		Print(L"\n");
 		return L'3';

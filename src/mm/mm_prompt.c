@@ -5,11 +5,11 @@
 
 #include <openssl/evp.h>
 
+#include "efi_cleanup.h"
 #include "efi_console.h"
 #include "efi_guid.h"
 #include "efi_log.h"
 #include "macro.h"
-#include "efi_cleanup.h"
 #include "password_crypt.h"
 #include "signature_list.h"
 

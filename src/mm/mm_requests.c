@@ -3,33 +3,33 @@
 
 #include <efilib.h>
 
+#include "efi_cleanup.h"
 #include "efi_guid.h"
 #include "efi_log.h"
 #include "efi_vars.h"
-#include "efi_cleanup.h"
 #include "mm_prompt.h"
 #include "mok_request.h"
 #include "password_crypt.h"
 
 const struct key_request key_requests[KEY_REQUESTS] = {
-	[KEY_ENROLL_MOK] = { L"MokNew", L"MokAuth", L"MokList",
-			     MOK_LIST_ENROLL, "Enroll MOK" },
-	[KEY_DELETE_MOK] = { L"MokDel", L"MokDelAuth", L"MokList",
-			     MOK_LIST_DELETE, "Delete MOK" },
-	[KEY_ENROLL_MOKX] = { L"MokXNew", L"MokXAuth", L"MokListX",
-			      MOK_LIST_ENROLL, "Enroll MOKX" },
-	[KEY_DELETE_MOKX] = { L"MokXDel", L"MokXDelAuth", L"MokListX",
-			      MOK_LIST_DELETE, "Delete MOKX" },
+	[KEY_ENROLL_MOK] = { L"MokNew", L"MokAuth", L"MokList", MOK_LIST_ENROLL, "Enroll MOK" },
+	[KEY_DELETE_MOK] = { L"MokDel", L"MokDelAuth", L"MokList", MOK_LIST_DELETE, "Delete MOK" },
+	[KEY_ENROLL_MOKX] = { L"MokXNew", L"MokXAuth", L"MokListX", MOK_LIST_ENROLL,
+			      "Enroll MOKX" },
+	[KEY_DELETE_MOKX] = { L"MokXDel", L"MokXDelAuth", L"MokListX", MOK_LIST_DELETE,
+			      "Delete MOKX" },
 };
 
 const struct state_request state_requests[STATE_REQUESTS] = {
-	[STATE_MOK_SB] = { L"MokSB", L"MokSBState",
-			   { "Disable Secure Boot validation",
-			     "Enable Secure Boot validation" } },
-	[STATE_MOK_DB] = { L"MokDB", L"MokDBState",
+	[STATE_MOK_SB] = { L"MokSB",
+			   L"MokSBState",
+			   { "Disable Secure Boot validation", "Enable Secure Boot validation" } },
+	[STATE_MOK_DB] = { L"MokDB",
+			   L"MokDBState",
 			   { "Ignore db for kernel verification",
 			     "Use db for kernel verification" } },
-	[STATE_MOK_LIST_TRUSTED] = { L"MokListTrustedNew", L"MokListTrusted",
+	[STATE_MOK_LIST_TRUSTED] = { L"MokListTrustedNew",
+				     L"MokListTrusted",
 				     { "Trust MOK keys in the kernel's machine keyring",
 				       "Stop trusting MOK keys in the machine keyring" } },
 };

@@ -42,5 +42,5 @@ EFI_STATUS mok_variable_write(const CHAR16 *name, const void *data, UINTN size)
 		return efi_var_delete(name, &shim_lock_guid);
 	/* one call: the firmware replaces the variable whole, or not at all */
 	return RT->SetVariable((CHAR16 *)name, &shim_lock_guid, LIST_ATTRIBUTES, size,
-				 (void *)data);
+			       (void *)data);
 }
