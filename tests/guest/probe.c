@@ -41,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -185,8 +186,33 @@ static int ends_with(const char *s, const char *suffix)
 	return n > m && !strcmp(s + n - m, suffix);
 }
 
-void each_file(const char *dir, const char *suffix, const char *what,
-	       void (*fn)(const char *, const char *))
+/*
+ * The check "WHAT:<NAME without SUFFIX>" on DIR/NAME: FN gets the file open
+ * (an open that fails is reported as the check's result).
+ */
+static void check_file(const char *dir, const char *name, const char *suffix,
+		       const char *what, file_check_fn *fn)
+{
+	char path[512], check[256], tried[600];
+	struct stat st;
+	int fd, e;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(check, sizeof(check), "%s:%.*s", what, (int)(strlen(name) - strlen(suffix)), name);
+	kmsg_skip();
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		snprintf(tried, sizeof(tried), "open(%s)", path);
+		report_op(check, tried, -1, e);
+		return;
+	}
+	fstat(fd, &st);
+	fn(check, path, fd, (long long)st.st_size);
+	close(fd);
+}
+
+void each_file(const char *dir, const char *suffix, const char *what, file_check_fn *fn)
 {
 	struct dirent **list;
 	int n, i, found = 0;
@@ -200,7 +226,7 @@ void each_file(const char *dir, const char *suffix, const char *what,
 	}
 	for (i = 0; i < n; i++) {
 		if (ends_with(list[i]->d_name, suffix)) {
-			fn(dir, list[i]->d_name);
+			check_file(dir, list[i]->d_name, suffix, what, fn);
 			found++;
 		}
 		free(list[i]);

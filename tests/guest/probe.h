@@ -26,8 +26,9 @@ const char *errname(int e);
 void kmsg_skip(void);
 void kmsg_collect(char *buf, size_t size);
 void report_op(const char *check, const char *tried, long ret, int err);
-void each_file(const char *dir, const char *suffix, const char *what,
-	       void (*fn)(const char *, const char *));
+/* A check on one file: its name, the file's path, an open descriptor, its size. */
+typedef void file_check_fn(const char *check, const char *path, int fd, long long size);
+void each_file(const char *dir, const char *suffix, const char *what, file_check_fn *fn);
 
 /* probe_caps.c */
 void probe_lockdown(void);
@@ -41,12 +42,12 @@ void probe_open(const char *check, const char *path);
 
 /* probe_kexec.c */
 void probe_kexec_load(void);
-void probe_kexec_file(const char *dir, const char *name);
+file_check_fn probe_kexec_file;
 int kexec_into(const char *image, const char *initrd, const char *cmdline);
 
 /* probe_modules.c */
 void probe_sig_enforce_off(void);
-void probe_module(const char *dir, const char *name);
+file_check_fn probe_module;
 void probe_keyrings(void);
 
 #endif

@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/kexec.h>
@@ -27,36 +26,22 @@ void probe_kexec_load(void)
 	report_op("kexec_load", "kexec_load(entry=0,nr_segments=0,KEXEC_ARCH_DEFAULT)", r, e);
 }
 
-void probe_kexec_file(const char *dir, const char *name)
+/* An image from --kexec-dir (each_file() opened it). */
+void probe_kexec_file(const char *check, const char *path, int fd, long long size)
 {
-	char path[512], check[256], tried[700];
-	struct stat st;
+	char tried[700];
 	long r;
-	int fd, e;
-	size_t len = strlen(name) - 4;	/* without .efi */
+	int e;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(check, sizeof(check), "kexec_file_load:%.*s", (int)len, name);
-	kmsg_skip();
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		snprintf(tried, sizeof(tried), "open(%s)", path);
-		report_op(check, tried, -1, e);
-		return;
-	}
-	fstat(fd, &st);
 	snprintf(tried, sizeof(tried),
 		 "kexec_file_load(%s[%lld bytes],initrd=-1,cmdline=\"\",KEXEC_FILE_NO_INITRAMFS)",
-		 path, (long long)st.st_size);
+		 path, size);
 	r = syscall(SYS_kexec_file_load, fd, -1, 1UL, "", (unsigned long)KEXEC_FILE_NO_INITRAMFS);
 	e = errno;
-	close(fd);
 	report_op(check, tried, r, e);
 	if (r == 0)	/* leave nothing loaded for the next image */
 		syscall(SYS_kexec_file_load, -1, -1, 0UL, NULL, (unsigned long)KEXEC_FILE_UNLOAD);
 }
-
 
 /*
  * Load IMAGE with INITRD and CMDLINE and reboot into it: the kexec that the

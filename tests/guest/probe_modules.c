@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/keyctl.h>
@@ -42,30 +41,16 @@ void probe_sig_enforce_off(void)
 	report_op("write:module.sig_enforce=0", tried, r, e);
 }
 
-void probe_module(const char *dir, const char *name)
+/* A module from --module-dir (each_file() opened it). */
+void probe_module(const char *check, const char *path, int fd, long long size)
 {
-	char path[512], check[256], tried[700];
-	struct stat st;
+	char tried[700];
 	long r;
-	int fd, e;
-	size_t len = strlen(name) - 3;	/* without .ko */
+	int e;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(check, sizeof(check), "finit_module:%.*s", (int)len, name);
-	kmsg_skip();
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		snprintf(tried, sizeof(tried), "open(%s)", path);
-		report_op(check, tried, -1, e);
-		return;
-	}
-	fstat(fd, &st);
-	snprintf(tried, sizeof(tried), "finit_module(%s[%lld bytes],\"\",0)", path,
-		 (long long)st.st_size);
+	snprintf(tried, sizeof(tried), "finit_module(%s[%lld bytes],\"\",0)", path, size);
 	r = syscall(SYS_finit_module, fd, "", 0);
 	e = errno;
-	close(fd);
 	report_op(check, tried, r, e);
 }
 

@@ -41,6 +41,11 @@
 #     whoever starts them: each run holds one of that many lock files in the
 #     cache directory (a slot) while QEMU runs.
 #
+# qemu_outcome NAME [WHAT]
+#     Say on stderr how the last run_qemu ended (`# NAME: QEMU stopped on
+#     /PATTERN/ after 7.1s`); after a timeout also `FAIL: WHAT (default: no
+#     stop condition) before the timeout` and the log's tail, and return 1.
+#
 # expect_log [-F] PATTERN [LOG]        PATTERN (ERE, or fixed with -F) is in LOG
 # expect_no_log [-F] PATTERN [LOG]     PATTERN is not in LOG
 # expect_order [-F] PAT1 PAT2 [LOG]    both are in LOG, the first line that
@@ -371,6 +376,14 @@ run_qemu() {
 		return 1
 	fi
 	return 0
+}
+
+qemu_outcome() {
+	echo "# $1: QEMU $QEMU_OUTCOME${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/} after ${QEMU_ELAPSED}s" >&2
+	[[ $QEMU_OUTCOME == timeout ]] || return 0
+	echo "FAIL: ${2:-no stop condition} before the timeout" >&2
+	_log_tail "$LOG"
+	return 1
 }
 
 # ---- signing -----------------------------------------------------------------

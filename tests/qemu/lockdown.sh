@@ -135,12 +135,7 @@ lockdown_boot() {
 		--stop 'No bootable option' --stop 'launch: failed' --stop "$CRASH" "${tee[@]}"
 	local rc=$?
 	rm -f "$img"
-	echo "# $name: QEMU $QEMU_OUTCOME${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/} after ${QEMU_ELAPSED}s" >&2
-	if [[ $QEMU_OUTCOME == timeout ]]; then
-		echo "FAIL: no end of the probe within ${QEMU_TIMEOUT}s" >&2
-		_log_tail "$LOG"
-		return 1
-	fi
+	qemu_outcome "$name" "no end of the probe" || return 1
 	(( rc == 0 )) || return $rc
 	# The probe's poweroff -f often ends QEMU before the watcher sees the
 	# end line: either way the end line must be there, and nothing else

@@ -149,7 +149,8 @@ _scenario_pool() {
 		# was called (no job control here), and leave its slot idle.
 		sleep 0.2
 		for k in "${!pids[@]}"; do
-			[[ -z ${status[k]:-} ]] && ! kill -0 "${pids[k]}" 2>/dev/null || continue
+			[[ -z ${status[k]:-} ]] || continue # counted already
+			! kill -0 "${pids[k]}" 2>/dev/null || continue # still running
 			wait "${pids[k]}"
 			status[k]=$?
 			times+=("${names[k]}=$(( (${EPOCHREALTIME/./} - started[k]) / 1000000 ))")

@@ -91,7 +91,7 @@ outside_vendor_prepare() {
 			-subj '/CN=outside vendor/' -keyout "$OUTSIDE/vendor.key" \
 			-out "$OUTSIDE/vendor.crt" 2>/dev/null &&
 		openssl x509 -in "$OUTSIDE/vendor.crt" -outform DER -out "$OUTSIDE/vendor.der" &&
-		make -s BUILD="$OUTSIDE/build" VENDOR_CERT="$OUTSIDE/vendor.der" \
+		make -s -j"$LOCKSHIM_JOBS" BUILD="$OUTSIDE/build" VENDOR_CERT="$OUTSIDE/vendor.der" \
 			"$OUTSIDE/build/lockshimx64.efi" &&
 		sign_efi db "$OUTSIDE/build/lockshimx64.efi" "$OUTSIDE/lockshim-db.efi" &&
 		PKI_DIR=$OUTSIDE sign_efi vendor "$BOOT_WORK/kernel-unsigned.efi" "$OUTSIDE/kernel.efi"
@@ -134,11 +134,8 @@ boot_lockshim() {
 		--grace "$grace" "${stops[@]}" "${tee[@]}" "${BOOT_RUN_OPTS[@]}"
 	local rc=$?
 	rm -f "$BOOT_WORK/$name.img"
-	echo "# $name: QEMU $QEMU_OUTCOME${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/} after ${QEMU_ELAPSED}s" >&2
-	if [[ $QEMU_OUTCOME == timeout ]]; then
-		echo "FAIL: no stop condition ($*) within ${QEMU_TIMEOUT}s" >&2
-		_log_tail "$LOG"
-	elif [[ $QEMU_STOPPED_ON == "$CRASH" ]]; then
+	qemu_outcome "$name" "no stop condition ($*)" || return 1
+	if [[ $QEMU_STOPPED_ON == "$CRASH" ]]; then
 		echo "FAIL: CPU exception in firmware context (a crash)" >&2
 		_log_tail "$LOG"
 		return 1

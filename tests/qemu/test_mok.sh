@@ -126,8 +126,7 @@ boot_mok() {
 		--stop "$CRASH" --stop 'Kernel panic' --stop 'MOKUTIL-GUEST-ERROR' "$@"
 	local rc=$?
 	rm -f "$esp" "$img"
-	echo "# $name: QEMU $QEMU_OUTCOME${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/} after ${QEMU_ELAPSED}s" >&2
-	[[ $QEMU_OUTCOME != timeout ]] || { _log_tail "$LOG"; return 1; }
+	qemu_outcome "$name" || return 1
 	return $rc
 }
 
