@@ -131,7 +131,7 @@ _scenario_times_save() {
 # each one's output into a file of its own, shown whole and in list order.
 _scenario_pool() {
 	local -a names=("$@") order=() pids=() status=() started=() times=()
-	local buf i k next=0 shown=0 running=0
+	local buf k next=0 shown=0 running=0
 	mapfile -t order < <(_scenario_order "${names[@]}")
 	buf=$(mktemp -d "${TMPDIR:-/tmp}/lockshim-scenarios.XXXXXX") || return 1
 	# Background subshells ignore SIGINT (no job control): on Ctrl-C or
