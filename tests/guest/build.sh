@@ -3,7 +3,8 @@
 #
 #   tests/guest/build.sh [OUTDIR]
 #
-#   OUTDIR/probe        tests/guest/probe.c, static (host gcc -static, glibc)
+#   OUTDIR/probe        tests/guest/probe*.c (probe.c and its parts, sharing
+#                       probe.h), static (host gcc -static, glibc)
 #   OUTDIR/launch.efi   tests/guest/launch.c, a UEFI application (gnu-efi),
 #                       unsigned (the tests sign copies as they need)
 #   OUTDIR/tsc_payload.efi  tests/guest/tsc_payload.c, likewise (make bench);
@@ -25,8 +26,9 @@ newer() { # newer TARGET SRC...: TARGET missing or older than a SRC
 	return 1
 }
 
-if newer "$out/probe" tests/guest/probe.c tests/guest/build.sh; then
-	gcc -static -O2 -Wall -Wextra -Werror -o "$out/probe.tmp" tests/guest/probe.c ||
+probe_src=(tests/guest/probe.c tests/guest/probe_*.c)
+if newer "$out/probe" "${probe_src[@]}" tests/guest/probe.h tests/guest/build.sh; then
+	gcc -static -O2 -Wall -Wextra -Werror -o "$out/probe.tmp" "${probe_src[@]}" ||
 		die "probe: compile failed (needs libc6-dev for a static glibc)"
 	mv "$out/probe.tmp" "$out/probe"
 fi

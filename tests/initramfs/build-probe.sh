@@ -17,7 +17,7 @@
 #                        line, the probe then kexecs into /kexec/vendor.efi
 #                        with /sys/firmware/initrd as initrd and the command
 #                        line lockshim.kexec=2, and that boot ends the run
-#   /probe               tests/guest/probe.c, static
+#   /probe               tests/guest/probe.c and its parts (probe_*.c), static
 #   /lib/lstest/lstest_<slot>.ko   the test module of KERNEL_DIR, signed with
 #                        scripts/sign-file sha256 by build/pki/<slot>.{key,crt}
 #                        (slot unsigned: left unsigned)

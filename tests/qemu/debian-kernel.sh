@@ -77,15 +77,20 @@ if [[ -z $kdir ]]; then
 	echo "$name" >"$stamp.tmp" && mv "$stamp.tmp" "$stamp"
 fi
 
-cp "$kdir/vmlinuz" "$out.tmp"
+# Work files of this run's own (two runs at once must not share one), renamed
+# into place at the end: a reader of OUT never sees half a kernel.
+tmp_out=$(mktemp "$out.XXXXXX")
+trap 'rm -rf "${tmp:-}" "$tmp_out" "$tmp_out.sbat"' EXIT # also the download's, if any
+cp "$kdir/vmlinuz" "$tmp_out"
 for _ in 1 2 3 4; do
 	[[ $mode != as-shipped ]] || break
-	sbattach --remove "$out.tmp" >/dev/null 2>&1 || break
+	sbattach --remove "$tmp_out" >/dev/null 2>&1 || break
 done
 if [[ $mode == with-sbat ]]; then
-	build/lockshim add-sbat tests/qemu/debian-kernel.sbat.csv "$out.tmp" "$out.sbat" ||
+	build/lockshim add-sbat tests/qemu/debian-kernel.sbat.csv "$tmp_out" "$tmp_out.sbat" ||
 		die "cannot add .sbat to Debian's kernel (is build/lockshim built?)"
-	rm -f "$out.tmp" && mv "$out.sbat" "$out.tmp"
+	mv "$tmp_out.sbat" "$tmp_out"
 fi
-mv "$out.tmp" "$out"
+chmod 644 "$tmp_out"
+mv "$tmp_out" "$out"
 echo "$out"

@@ -5,7 +5,7 @@
 #      (scenario sb_vendor_kernel_boots of test_boot.sh);
 #   2. firmware -> lockshim -> the patched kernel (kernel/) -> the probe,
 #      which tries every restricted interface (scenario sb_on_lockshim_locked
-#      of test_lockdown.sh); its results are then shown as a table.
+#      of test_lockdown_table.sh); its results are then shown as a table.
 #
 #   tests/qemu/demo.sh            (LOCKSHIM_EFI, QEMU_TIMEOUT as for test_boot.sh)
 set -uo pipefail
@@ -24,7 +24,7 @@ run_scenario sb_vendor_kernel_boots || exit 1
 echo >&2
 echo "demo: 2. the same chain with the patched kernel: lockshim's table locks it down" >&2
 echo "demo: ---- serial console ----" >&2
-LOCKDOWN_TEE=1 bash tests/qemu/test_lockdown.sh sb_on_lockshim_locked || exit 1
+LOCKDOWN_TEE=1 bash tests/qemu/test_lockdown_table.sh sb_on_lockshim_locked || exit 1
 log=$QEMU_BUILD/logs/lockdown-sb_on_lockshim_locked.log
 echo >&2
 echo "demo: what the probe found (PROBE check result detail):" >&2

@@ -34,9 +34,17 @@
 #     (QEMU ended by itself: shutdown, reset with -no-reboot, debug-exit) or
 #     "timeout"; QEMU_RC to QEMU's exit status when it exited; QEMU_STOPPED_ON
 #     to the pattern that matched; QEMU_ELAPSED to wall seconds; LOG to the
-#     clean log. Returns 0, except 2 on timeout and 1 when QEMU failed to run
-#     (bad arguments, missing files: non-zero status with a message on stderr).
-#     Only one QEMU runs at a time: runs take a lock in the cache directory.
+#     clean log; adds QEMU_ELAPSED to QEMU_SECONDS. Returns 0, except 2 on
+#     timeout and 1 when QEMU failed to run (bad arguments, missing files:
+#     non-zero status with a message on stderr).
+#     At most LOCKSHIM_JOBS (default 2) QEMUs run at a time on this machine,
+#     whoever starts them: each run holds one of that many lock files in the
+#     cache directory (a slot) while QEMU runs.
+#
+# qemu_outcome NAME [WHAT]
+#     Say on stderr how the last run_qemu ended (`# NAME: QEMU stopped on
+#     /PATTERN/ after 7.1s`); after a timeout also `FAIL: WHAT (default: no
+#     stop condition) before the timeout` and the log's tail, and return 1.
 #
 # expect_log [-F] PATTERN [LOG]        PATTERN (ERE, or fixed with -F) is in LOG
 # expect_no_log [-F] PATTERN [LOG]     PATTERN is not in LOG
@@ -126,8 +134,11 @@ clean_serial() {
 		-e 's/\r/\n/g' | cat -s
 }
 
+# _log_tail LOG: its last lines on stderr (LOG_TAIL_SHOWN remembers it, so
+# that the scenario runner does not show them twice).
 _log_tail() {
 	local log=$1
+	LOG_TAIL_SHOWN=$log
 	echo "---- last 25 lines of $log ----" >&2
 	tail -n 25 "$log" | sed 's/^/| /' >&2
 	if [[ -s $log.err ]]; then
@@ -189,6 +200,29 @@ expect_order() {
 
 # ---- QEMU --------------------------------------------------------------------
 
+# _qemu_slot_open WAIT: lock one of the LOCKSHIM_JOBS slot files within WAIT
+# seconds; QEMU_SLOT_FD is then the descriptor that holds it (close it to
+# free the slot; not called from a $(...) subshell, whose end would close
+# it). Slot 1 is qemu.lock, the one lock of the days of one QEMU at a time,
+# so that an older checkout's runs still count.
+_qemu_slot_open() {
+	local deadline=$(( SECONDS + $1 )) fd i file
+	while :; do
+		for (( i = 1; i <= ${LOCKSHIM_JOBS:-2}; i++ )); do
+			file=$LOCKSHIM_CACHE/qemu.lock
+			(( i == 1 )) || file=$LOCKSHIM_CACHE/qemu-$i.lock
+			exec {fd}>"$file"
+			if flock -n "$fd"; then
+				QEMU_SLOT_FD=$fd
+				return 0
+			fi
+			exec {fd}>&-
+		done
+		(( SECONDS < deadline )) || return 1
+		sleep 0.5
+	done
+}
+
 run_qemu() {
 	local esp= vars= persist=0 log=$QEMU_BUILD/logs/run.log timeout=60 tee=0 grace=0.5
 	local -a stops=() sends=() extra=()
@@ -235,12 +269,12 @@ run_qemu() {
 		"${extra[@]}"
 	)
 
-	# One QEMU at a time on this machine.
 	local lockfd
-	exec {lockfd}>"$LOCKSHIM_CACHE/qemu.lock"
-	if ! flock -w $(( timeout + 120 )) "$lockfd"; then
-		echo "run_qemu: another QEMU run holds $LOCKSHIM_CACHE/qemu.lock" >&2
-		exec {lockfd}>&-; rm -rf "$work"; return 1
+	if _qemu_slot_open $(( timeout + 120 )); then
+		lockfd=$QEMU_SLOT_FD
+	else
+		echo "run_qemu: all ${LOCKSHIM_JOBS:-2} QEMU slots ($LOCKSHIM_CACHE/qemu*.lock) stayed busy" >&2
+		rm -rf "$work"; return 1
 	fi
 
 	# Serial input comes from a FIFO that we hold open read-write (so neither
@@ -260,8 +294,17 @@ run_qemu() {
 
 	# The watcher: refresh the clean log, send input, stop QEMU on a match.
 	(
-		sent=() answered=0
+		sent=() answered=0 seen=-1
 		while kill -0 "$qpid" 2>/dev/null; do
+			# Nothing new on the console: nothing to do. (Cleaning the
+			# whole log five times a second costs CPU that the other
+			# guest running beside this one could use.)
+			size=$(stat -c %s "$raw")
+			if (( size == seen )); then
+				sleep 0.2
+				continue
+			fi
+			seen=$size
 			clean_serial <"$raw" >"$work/clean"
 			if [[ -n $answer_chars ]]; then
 				mapfile -t asked < <(LC_ALL=C grep -oE 'Enter password character [0-9]+' "$work/clean" | grep -oE '[0-9]+$')
@@ -311,6 +354,7 @@ run_qemu() {
 
 	clean_serial <"$raw" >"$log"
 	QEMU_ELAPSED=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	QEMU_SECONDS=$(awk -v a="${QEMU_SECONDS:-0}" -v b="$QEMU_ELAPSED" 'BEGIN { printf "%.1f", a + b }')
 	if [[ -f $work/stopped ]]; then
 		QEMU_OUTCOME=stopped
 		QEMU_STOPPED_ON=$(cat "$work/stopped")
@@ -332,6 +376,14 @@ run_qemu() {
 		return 1
 	fi
 	return 0
+}
+
+qemu_outcome() {
+	echo "# $1: QEMU $QEMU_OUTCOME${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/} after ${QEMU_ELAPSED}s" >&2
+	[[ $QEMU_OUTCOME == timeout ]] || return 0
+	echo "FAIL: ${2:-no stop condition} before the timeout" >&2
+	_log_tail "$LOG"
+	return 1
 }
 
 # ---- signing -----------------------------------------------------------------

@@ -8,9 +8,11 @@
 #                  is signed with db (and another stripped of signatures)
 #   QEMU_TIMEOUT   bound on each QEMU run in seconds (default 90)
 #
-# Prints `ok - NAME (T s)` or `not ok - NAME` per scenario (diagnostics on
-# stderr), exits 1 if any failed. Logs: build/qemu/logs/NAME.log (clean),
-# NAME.log.raw (as QEMU wrote it), NAME.log.err (QEMU's stderr).
+# Prints `ok - NAME (T s, QEMU Q s)` or `not ok - NAME` per scenario, after
+# its diagnostics, and exits 1 if any failed; LOCKSHIM_JOBS (default 2) of
+# them run at a time (tests/qemu/scenario.sh, the runner of every
+# test_*.sh). Logs: build/qemu/logs/NAME.log (clean), NAME.log.raw (as QEMU
+# wrote it), NAME.log.err (QEMU's stderr).
 #
 # Every scenario boots \EFI\BOOT\BOOTX64.EFI (lockshim) from the removable
 # media path, with \EFI\BOOT\vmlinuz.efi and \EFI\BOOT\initrd.img beside it.
@@ -28,6 +30,7 @@
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 . tests/qemu/lib.sh
+. tests/qemu/scenario.sh
 
 LOCKSHIM_EFI=${LOCKSHIM_EFI:-build/lockshimx64.efi}
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-90}
@@ -52,22 +55,14 @@ SCENARIOS=(
 	outside_vendor_refuses_test_vendor
 )
 
-PREP_ERROR=
 LOCKSHIM_MISSING=
 
 # Build everything the scenarios share; on failure set PREP_ERROR (every
 # scenario then fails with it) rather than stopping.
 boot_prepare() {
-	local err=$BOOT_WORK/prepare.err
+	PREP_LOG=$BOOT_WORK/prepare.err
 	mkdir -p "$BOOT_WORK" "$BOOT_LOGS"
-	: >"$err"
-	_prep() {
-		local what=$1; shift
-		if ! "$@" >/dev/null 2>>"$err"; then
-			PREP_ERROR="$what failed: $(tail -n 3 "$err" | tr '\n' ' ')"
-			return 1
-		fi
-	}
+	: >"$PREP_LOG"
 	_prep "test PKI (tests/pki.sh)" tests/pki.sh "$PKI" &&
 		_prep "OVMF variable stores (tests/qemu/vars.sh)" tests/qemu/vars.sh "$PKI" &&
 		_prep "Debian kernel (tests/qemu/debian-kernel.sh)" tests/qemu/debian-kernel.sh &&
@@ -96,7 +91,7 @@ outside_vendor_prepare() {
 			-subj '/CN=outside vendor/' -keyout "$OUTSIDE/vendor.key" \
 			-out "$OUTSIDE/vendor.crt" 2>/dev/null &&
 		openssl x509 -in "$OUTSIDE/vendor.crt" -outform DER -out "$OUTSIDE/vendor.der" &&
-		make -s BUILD="$OUTSIDE/build" VENDOR_CERT="$OUTSIDE/vendor.der" \
+		make -s -j"$LOCKSHIM_JOBS" BUILD="$OUTSIDE/build" VENDOR_CERT="$OUTSIDE/vendor.der" \
 			"$OUTSIDE/build/lockshimx64.efi" &&
 		sign_efi db "$OUTSIDE/build/lockshimx64.efi" "$OUTSIDE/lockshim-db.efi" &&
 		PKI_DIR=$OUTSIDE sign_efi vendor "$BOOT_WORK/kernel-unsigned.efi" "$OUTSIDE/kernel.efi"
@@ -139,11 +134,8 @@ boot_lockshim() {
 		--grace "$grace" "${stops[@]}" "${tee[@]}" "${BOOT_RUN_OPTS[@]}"
 	local rc=$?
 	rm -f "$BOOT_WORK/$name.img"
-	echo "# $name: QEMU $QEMU_OUTCOME${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/} after ${QEMU_ELAPSED}s" >&2
-	if [[ $QEMU_OUTCOME == timeout ]]; then
-		echo "FAIL: no stop condition ($*) within ${QEMU_TIMEOUT}s" >&2
-		_log_tail "$LOG"
-	elif [[ $QEMU_STOPPED_ON == "$CRASH" ]]; then
+	qemu_outcome "$name" "no stop condition ($*)" || return 1
+	if [[ $QEMU_STOPPED_ON == "$CRASH" ]]; then
 		echo "FAIL: CPU exception in firmware context (a crash)" >&2
 		_log_tail "$LOG"
 		return 1
@@ -246,61 +238,6 @@ sb_cpu_max_simd_crypto() {
 	fi
 	expect_log -F "lockshim: booting $KPATH: signed by /CN=lockshim test vendor" &&
 		expect_log -F "$MARKER"
-}
-
-BOOT_PASSED=0 BOOT_FAILED=0
-
-# run_scenario NAME: run it and print its ok / not ok line.
-run_scenario() {
-	local name=$1 t0 t1 secs
-	if [[ -n $PREP_ERROR ]]; then
-		echo "# $name: $PREP_ERROR" >&2
-		echo "not ok - $name (setup failed)"
-		BOOT_FAILED=$(( BOOT_FAILED + 1 ))
-		return 1
-	fi
-	if [[ -n $LOCKSHIM_MISSING ]]; then
-		echo "# $name: $LOCKSHIM_MISSING" >&2
-		echo "not ok - $name (no lockshim binary)"
-		BOOT_FAILED=$(( BOOT_FAILED + 1 ))
-		return 1
-	fi
-	t0=$(date +%s.%N)
-	"$name"
-	local rc=$?
-	t1=$(date +%s.%N)
-	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-	if (( rc == 0 )); then
-		echo "ok - $name (${secs}s)"
-		BOOT_PASSED=$(( BOOT_PASSED + 1 ))
-	else
-		echo "# $name: see $BOOT_LOGS/$name.log" >&2
-		echo "not ok - $name (${secs}s)"
-		BOOT_FAILED=$(( BOOT_FAILED + 1 ))
-	fi
-	return $rc
-}
-
-# scenario_main PREPARE [SCENARIO...]: check the names against SCENARIOS, run
-# PREPARE once, then each scenario (default: all, in order). The other
-# tests/qemu/test_*.sh scripts source this file and call it with their own.
-scenario_main() {
-	local prepare=$1; shift
-	local -a which=("$@")
-	(( ${#which[@]} )) || which=("${SCENARIOS[@]}")
-	local s
-	for s in "${which[@]}"; do
-		if ! declare -F "$s" >/dev/null || [[ " ${SCENARIOS[*]} " != *" $s "* ]]; then
-			echo "$(basename "$0"): unknown scenario $s (have: ${SCENARIOS[*]})" >&2
-			return 2
-		fi
-	done
-	echo "1..${#which[@]}"
-	"$prepare"
-	for s in "${which[@]}"; do
-		run_scenario "$s"
-	done
-	(( BOOT_FAILED == 0 ))
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

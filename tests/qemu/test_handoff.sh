@@ -35,15 +35,14 @@ outside_vendor_prepare() { :; }
 handoff_prepare() {
 	boot_prepare
 	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
-	local err=$BOOT_WORK/prepare.err # _prep (test_boot.sh) appends its errors here
 	_prep "Boot0000 load option" python3 tests/qemu/mkloadoption.py "$BOOT_WORK/Boot0000.bin" \
 		lockshim '\EFI\lockshim\lockshimx64.efi' "linux.efi $CMDLINE" || return 0
 	printf '\x00\x00' >"$BOOT_WORK/BootOrder.bin"
 	HANDOFF_VARS=$(tests/qemu/vars.sh --variant handoff \
 		--var "Boot0000:$GLOBAL_GUID:0x7:$BOOT_WORK/Boot0000.bin" \
 		--var "BootOrder:$GLOBAL_GUID:0x7:$BOOT_WORK/BootOrder.bin" \
-		--var "MokList:$SHIM_GUID:0x3:$PKI/mok.esl" "$PKI" 2>>"$BOOT_WORK/prepare.err") ||
-		PREP_ERROR="tests/qemu/vars.sh --variant handoff failed: $(tail -n 3 "$BOOT_WORK/prepare.err" | tr '\n' ' ')"
+		--var "MokList:$SHIM_GUID:0x3:$PKI/mok.esl" "$PKI" 2>>"$PREP_LOG") ||
+		PREP_ERROR="tests/qemu/vars.sh --variant handoff failed: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
 }
 
 # The ESP has no \EFI\BOOT\BOOTX64.EFI: only the boot entry can start lockshim.

@@ -62,7 +62,6 @@ _variant() {
 policy_prepare() {
 	boot_prepare
 	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
-	local err=$BOOT_WORK/prepare.err
 	_prep "db-signed kernel" sign_efi db "$BOOT_WORK/kernel-unsigned.efi" "$BOOT_WORK/kernel-db.efi" &&
 		_prep "MOK-signed kernel" sign_efi mok "$BOOT_WORK/kernel-unsigned.efi" "$BOOT_WORK/kernel-mok.efi" ||
 		return 0

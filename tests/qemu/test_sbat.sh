@@ -57,7 +57,6 @@ KERNEL_SBAT=tests/qemu/debian-kernel.sbat.csv
 sbat_prepare() {
 	policy_prepare
 	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
-	local err=$BOOT_WORK/prepare.err
 	rm -rf "$SBAT_WORK" && mkdir -p "$SBAT_WORK"
 	printf 'sbat,1,2099010100\nlinux,2\n' >"$SBAT_WORK/level-linux2.csv"
 	printf 'sbat,1,2099010100\nlockshim,2\n' >"$SBAT_WORK/level-lockshim2.csv"

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What the parts of the lockshim guest probe share (probe.c says what the
+ * probe does and prints):
+ *   probe.c          main: the order of the checks; output and the kernel
+ *                    messages a check caused; the lockshim lines of the boot log
+ *   probe_caps.c     the lockdown level and CAP_SYS_RAWIO
+ *   probe_io.c       raw I/O: iopl, ioperm, /dev/mem, /dev/port
+ *   probe_kexec.c    kexec_load, kexec_file_load, the kexec into a next kernel
+ *   probe_modules.c  modules (finit_module, sig_enforce) and the keyrings
+ *                    their signatures are checked against
+ */
+#ifndef LOCKSHIM_PROBE_H
+#define LOCKSHIM_PROBE_H
+
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <linux/capability.h>
+
+#define CAP_BIT CAP_SYS_RAWIO	/* the capability the patch removes */
+
+/* probe.c */
+void out(const char *check, const char *result, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+const char *errname(int e);
+void kmsg_skip(void);
+void kmsg_collect(char *buf, size_t size);
+void report_op(const char *check, const char *tried, long ret, int err);
+/* A check on one file: its name, the file's path, an open descriptor, its size. */
+typedef void file_check_fn(const char *check, const char *path, int fd, long long size);
+void each_file(const char *dir, const char *suffix, const char *what, file_check_fn *fn);
+
+/* probe_caps.c */
+void probe_lockdown(void);
+void probe_capfield(const char *check, const char *pid, const char *field);
+void probe_regain(void);
+
+/* probe_io.c */
+void probe_iopl(void);
+void probe_ioperm(void);
+void probe_open(const char *check, const char *path);
+
+/* probe_kexec.c */
+void probe_kexec_load(void);
+file_check_fn probe_kexec_file;
+int kexec_into(const char *image, const char *initrd, const char *cmdline);
+
+/* probe_modules.c */
+void probe_sig_enforce_off(void);
+file_check_fn probe_module;
+void probe_keyrings(void);
+
+#endif

@@ -1,0 +1,273 @@
+# shellcheck shell=bash disable=SC2034  # its variables are read by the files that source it
+# What the kernel lockdown tests share (tests/qemu/test_lockdown_*.sh source
+# it): OVMF -> (lockshim | launch.efi) -> the patched test kernel
+# (kernel/build.sh) -> the probe initramfs (tests/initramfs/build-probe.sh),
+# whose probe (tests/guest/probe*.c) prints one `PROBE <check> <result>
+# <detail>` line per check and powers off.
+#
+#   test_lockdown_table.sh    what a valid table does, and lockshim's own
+#   test_lockdown_invalid.sh  each validation rule broken once: fail closed
+#   test_lockdown_cmdline.sh  hostile command lines cannot undo a lock
+#   test_lockdown_kexec.sh    kexec under a locked table
+#
+# Environment:
+#   LOCKSHIM_EFI   the loader (default build/lockshimx64.efi); copies are
+#                  signed with db
+#   QEMU_TIMEOUT   bound on each QEMU run in seconds (default 120)
+#   LOCKDOWN_TEE=1 show each console live
+#   LOCKSHIM_KERNEL_DIR  a kernel/build.sh output directory to use instead of
+#                  running kernel/build.sh (kernel development)
+#
+# Logs: build/qemu/logs/lockdown-NAME.log. Scenarios are run by
+# tests/qemu/scenario.sh (LOCKSHIM_JOBS at a time).
+#
+# How the kernel is started:
+#   lockshim     BOOTX64.EFI = lockshim (db-signed), vmlinuz.efi and
+#                initrd.img beside it: the real chain, no command line.
+#   launch       BOOTX64.EFI = launch.efi (tests/guest/launch.c, db-signed),
+#                which reads \EFI\BOOT\launch.cfg, may install a lockshim
+#                table of its own (tests/guest/mktable.py), and starts
+#                vmlinuz.efi, or lockshim, with load options: the stand-in for
+#                a Boot#### entry's optional data. With Secure Boot off it
+#                starts the kernel directly (initrd= on the command line).
+#
+# Slots: the probe initramfs holds the test module and the kernel image
+# (for kexec_file_load) unsigned and signed by vendor, mok, rogue and db
+# (build/pki). rogue is trusted nowhere; db is the firmware's db key.
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+. tests/qemu/lib.sh
+. tests/qemu/scenario.sh
+
+LOCKSHIM_EFI=${LOCKSHIM_EFI:-build/lockshimx64.efi}
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-120}
+LOCKDOWN_TEE=${LOCKDOWN_TEE:-0}
+LD_WORK=$QEMU_BUILD/lockdown
+LD_LOGS=$QEMU_BUILD/logs
+PKI=build/pki
+GUEST=build/guest
+PROBE_INITRD=build/initramfs/probe-initrd.img
+MOK_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
+CRASH='!!!! X64 Exception Type'
+END_RE='LOCKSHIM-PROBE-END'
+SLOTS=(unsigned vendor mok rogue db)
+
+SB_MOK_VARS=$LD_WORK/vars-secboot-mok.fd # vars_secboot_mok
+KDIR=
+
+# ---- preparation ---------------------------------------------------------------
+
+# Once per test file, before its scenarios: the kernel, the probe initramfs,
+# the signed images, and the Secure Boot VARS with a MokList.
+lockdown_prepare() {
+	PREP_LOG=$LD_WORK/prepare.err
+	mkdir -p "$LD_WORK" "$LD_LOGS"
+	: >"$PREP_LOG"
+	local t0=$SECONDS
+	if [[ -n ${LOCKSHIM_KERNEL_DIR:-} ]]; then
+		KDIR=$LOCKSHIM_KERNEL_DIR
+	else
+		KDIR=$(kernel/build.sh 2>>"$PREP_LOG") ||
+			{ PREP_ERROR="kernel/build.sh failed: $(tail -n 5 "$PREP_LOG" | tr '\n' ' ')"; return 1; }
+	fi
+	echo "# kernel: $KDIR ($(( SECONDS - t0 ))s)" >&2
+	_prep "test PKI (tests/pki.sh)" tests/pki.sh "$PKI" &&
+		_prep "OVMF variable stores (tests/qemu/vars.sh)" tests/qemu/vars.sh "$PKI" &&
+		_prep "VARS with a MokList (tests/qemu/vars.sh --variant lockdown-mok)" vars_secboot_mok &&
+		_prep "guest programs (tests/guest/build.sh)" tests/guest/build.sh "$GUEST" &&
+		_prep "probe initramfs (tests/initramfs/build-probe.sh)" \
+			tests/initramfs/build-probe.sh "$KDIR" "$PROBE_INITRD" &&
+		_prep "unsigned kernel" cp "$KDIR/bzImage" "$LD_WORK/kernel-unsigned.efi" &&
+		_prep "vendor-signed kernel" sign_efi vendor "$KDIR/bzImage" "$LD_WORK/kernel-vendor.efi" &&
+		_prep "db-signed launcher" sign_efi db "$GUEST/launch.efi" "$LD_WORK/launch-db.efi" ||
+		return 1
+	if [[ -s $LOCKSHIM_EFI ]]; then
+		_prep "db-signed lockshim" sign_efi db "$LOCKSHIM_EFI" "$LD_WORK/lockshim-db.efi" || return 1
+	else
+		rm -f "$LD_WORK/lockshim-db.efi"
+	fi
+}
+
+# VARS with Secure Boot on and build/pki/mok.esl as MokList (NV|BS), a
+# variant of tests/qemu/vars.sh's, copied to $SB_MOK_VARS.
+vars_secboot_mok() {
+	local path
+	path=$(tests/qemu/vars.sh --variant lockdown-mok \
+		--var "MokList:$MOK_GUID:0x3:$PKI/mok.esl" "$PKI" | tail -n1) &&
+		[[ -s $path ]] && cp "$path" "$SB_MOK_VARS"
+}
+
+# need_lockshim: the scenario boots lockshim; fail (with why) if there is none.
+need_lockshim() {
+	[[ -s $LD_WORK/lockshim-db.efi ]] && return 0
+	echo "FAIL: no lockshim binary ($LOCKSHIM_EFI)" >&2
+	return 1
+}
+
+# mktable NAME ARGS...: build $LD_WORK/NAME.table with tests/guest/mktable.py.
+mktable() {
+	local name=$1; shift
+	python3 tests/guest/mktable.py "$LD_WORK/$name.table" "$@"
+}
+
+# ---- booting -------------------------------------------------------------------
+
+# lockdown_boot NAME VARS LOADER KERNEL [LAUNCH_CFG_TEXT [EXTRA SRC ESPPATH]...]
+# ESP: LOADER as BOOTX64.EFI, KERNEL as vmlinuz.efi, the probe initramfs as
+# initrd.img, LAUNCH_CFG_TEXT (if any) as launch.cfg, plus extra files.
+# The log is $LD_LOGS/lockdown-NAME.log (also $LOG).
+lockdown_boot() {
+	local name=$1 vars=$2 loader=$3 kernel=$4 cfg=${5:-}; shift 5 2>/dev/null || shift $#
+	local img=$LD_WORK/$name.img
+	local -a files=("$loader" EFI/BOOT/BOOTX64.EFI "$kernel" EFI/BOOT/vmlinuz.efi
+		"$PROBE_INITRD" EFI/BOOT/initrd.img)
+	if [[ -n $cfg ]]; then
+		printf '%s\n' "$cfg" >"$LD_WORK/$name.cfg"
+		files+=("$LD_WORK/$name.cfg" EFI/BOOT/launch.cfg)
+	fi
+	files+=("$@")
+	local -a tee=()
+	(( LOCKDOWN_TEE )) && tee=(--tee)
+	make_esp "$img" "${files[@]}" || return 1
+	run_qemu --esp "$img" --vars "$vars" --log "$LD_LOGS/lockdown-$name.log" \
+		--timeout "$QEMU_TIMEOUT" --grace 0.5 \
+		--stop "$END_RE" --stop 'Kernel panic' --stop 'lockshim: refusing' \
+		--stop 'No bootable option' --stop 'launch: failed' --stop "$CRASH" "${tee[@]}"
+	local rc=$?
+	rm -f "$img"
+	qemu_outcome "$name" "no end of the probe" || return 1
+	(( rc == 0 )) || return $rc
+	# The probe's poweroff -f often ends QEMU before the watcher sees the
+	# end line: either way the end line must be there, and nothing else
+	# may have stopped the run.
+	if [[ $QEMU_OUTCOME == stopped && $QEMU_STOPPED_ON != "$END_RE" ]]; then
+		echo "FAIL: stopped on /$QEMU_STOPPED_ON/ before the probe ended" >&2
+		_log_tail "$LOG"
+		return 1
+	fi
+	expect_log -F 'PROBE done ok' && expect_log -F 'LOCKSHIM-PROBE-END status=0'
+}
+
+# Boot the test kernel directly from launch.efi (Secure Boot off) with
+# OPTIONS (initrd= is added) and, optionally, a table (mktable.py args) with
+# the launch.cfg lines in TABLE_CFG.
+#   launch_kernel NAME OPTIONS [TABLE_CFG [MKTABLE ARGS...]]
+launch_kernel() {
+	local name=$1 options=$2 tcfg=${3:-}; shift 3 2>/dev/null || shift $#
+	local cfg="options=initrd=\\EFI\\BOOT\\initrd.img${options:+ $options}"
+	local -a extra=()
+	if (( $# )); then
+		mktable "$name" "$@" || return 1
+		extra=("$LD_WORK/$name.table" EFI/BOOT/table.bin)
+		cfg+=$'\n'"table=\\EFI\\BOOT\\table.bin"
+	fi
+	[[ -n $tcfg ]] && cfg+=$'\n'"$tcfg"
+	lockdown_boot "$name" "$QEMU_BUILD/vars-setup.fd" "$GUEST/launch.efi" \
+		"$LD_WORK/kernel-unsigned.efi" "$cfg" "${extra[@]}"
+}
+
+# ---- reading the probe ------------------------------------------------------------
+
+# expect_probe CHECK RESULT [ERE]: the first `PROBE CHECK ...` line has RESULT
+# (and matches ERE).
+expect_probe() {
+	local check=$1 want=$2 pat=${3:-} line got
+	line=$(LC_ALL=C grep -m1 -F "PROBE $check " "$LOG")
+	if [[ -z $line ]]; then
+		echo "FAIL: no 'PROBE $check' line in $LOG" >&2
+		_log_tail "$LOG"
+		return 1
+	fi
+	got=$(awk '{ print $3 }' <<<"$line")
+	if [[ $got != "$want" ]]; then
+		echo "FAIL: PROBE $check: expected '$want', got: $line" >&2
+		return 1
+	fi
+	if [[ -n $pat ]] && ! LC_ALL=C grep -qE -- "$pat" <<<"$line"; then
+		echo "FAIL: PROBE $check: expected /$pat/ in: $line" >&2
+		return 1
+	fi
+}
+
+# The kernel's lockshim line, as the probe read it back from /dev/kmsg.
+expect_bootlog() { expect_log -F "PROBE bootlog line lockshim: $1"; }
+
+in_list() { local x=$1; shift; [[ " $* " == *" $x "* ]]; }
+
+# expect_unlocked: lockdown none, CAP_SYS_RAWIO everywhere, every operation
+# allowed, whatever signs the module or image.
+expect_unlocked() {
+	local s
+	expect_probe lockdown none &&
+		expect_probe capbnd:init present &&
+		expect_probe capbnd:self present &&
+		expect_probe capbnd:prctl present &&
+		expect_probe iopl allowed &&
+		expect_probe ioperm allowed &&
+		expect_probe open:/dev/mem allowed &&
+		expect_probe open:/dev/port allowed &&
+		expect_probe kexec_load allowed &&
+		expect_probe write:module.sig_enforce=0 allowed 'was N' || return 1
+	for s in "${SLOTS[@]}"; do
+		expect_probe "kexec_file_load:$s" allowed &&
+			expect_probe "finit_module:lstest_$s" allowed || return 1
+	done
+}
+
+# expect_locked: lockdown integrity; CAP_SYS_RAWIO gone from init's bounding
+# set and the probe's, and not to be regained; the raw I/O interfaces refused
+# by the capability check (EPERM, and no lockdown message: lockdown was not
+# even asked); kexec_load refused by lockdown; unsigned and rogue-signed
+# modules and images refused.
+expect_locked() {
+	expect_probe lockdown integrity &&
+		expect_probe capbnd:init absent &&
+		expect_probe capbnd:self absent &&
+		expect_probe capprm:self absent &&
+		expect_probe capbnd:prctl absent &&
+		expect_probe regain:inheritable refused 'errno=EPERM' &&
+		expect_probe regain:ambient refused 'errno=EPERM' &&
+		expect_probe iopl refused 'errno=EPERM.*lockdown_msg=no' &&
+		expect_probe ioperm refused 'errno=EPERM.*lockdown_msg=no' &&
+		expect_probe open:/dev/mem refused 'errno=EPERM.*lockdown_msg=no' &&
+		expect_probe open:/dev/port refused 'errno=EPERM.*lockdown_msg=no' &&
+		expect_probe kexec_load refused 'errno=EPERM.*lockdown_msg=yes' &&
+		expect_probe write:module.sig_enforce=0 refused 'was Y.*errno=EROFS' &&
+		expect_probe kexec_file_load:unsigned refused &&
+		expect_probe kexec_file_load:rogue refused &&
+		expect_probe finit_module:lstest_unsigned refused 'errno=EKEYREJECTED' &&
+		expect_probe finit_module:lstest_rogue refused 'errno=EKEYREJECTED'
+}
+
+# expect_trust "MODULE SLOTS" "KEXEC SLOTS": among vendor, mok and db,
+# exactly these are accepted (the others refused).
+expect_trust() {
+	local mods=$1 kexecs=$2 s
+	for s in vendor mok db; do
+		if in_list "$s" "$mods"; then
+			expect_probe "finit_module:lstest_$s" allowed "kmsg=\".*lstest_$s: loaded" || return 1
+		else
+			expect_probe "finit_module:lstest_$s" refused || return 1
+		fi
+		if in_list "$s" "$kexecs"; then
+			expect_probe "kexec_file_load:$s" allowed || return 1
+		else
+			expect_probe "kexec_file_load:$s" refused || return 1
+		fi
+	done
+}
+
+# expect_machine_keys "vendor mok": exactly these test certificates are in .machine.
+expect_machine_keys() {
+	local want=$1 s
+	for s in vendor mok rogue db revoked; do
+		if in_list "$s" "$want"; then
+			expect_log -F "PROBE key:.machine present asymmetric \"lockshim test $s: " || return 1
+		else
+			expect_no_log -F "PROBE key:.machine present asymmetric \"lockshim test $s: " || return 1
+		fi
+	done
+}
+
+# The test vendor and MOK certificates, as mktable.py trusted entries.
+TRUSTED=(--trusted "$PKI/vendor.esl" --trusted "$PKI/mok.esl")

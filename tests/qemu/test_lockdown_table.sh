@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Kernel lockdown: what lockshim's table does to the patched kernel, seen
+# by the probe (tests/qemu/lockdown.sh says how).
+#
+#   tests/qemu/test_lockdown_table.sh [SCENARIO...]     (default: all, in order)
+#
+#   sb_off_lockshim_not_locked      lockshim, SB off: table not locked, all allowed
+#   sb_off_simulate_locks           secureboot_enable=1, no table: locked, builtin keys only
+#   table_locked                    valid locked table: locked, vendor+MOK trusted
+#   table_unlocked                  valid table without LOCKED: nothing locked, keys unused
+#   table_unlocked_simulate_locks   + secureboot_enable=1: locked, table keys trusted
+#   table_denied_entry_refused      MOK both trusted and denied: denied wins
+#   table_in_boot_services_memory   the table is reserved, so its keys still load
+#   sb_on_lockshim_locked           SB on, MokList enrolled: locked by lockshim's table
+# (SB = Secure Boot; the scenarios but the lockshim ones start the kernel
+# from launch.efi with SB off.)
+#
+# Prints `ok - NAME (T s, QEMU Q s)` / `not ok - NAME` per scenario; logs
+# build/qemu/logs/lockdown-NAME.log. Environment, how the kernel is started,
+# and the probe's slots: tests/qemu/lockdown.sh.
+
+# shellcheck source=tests/qemu/lockdown.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lockdown.sh" # cds to the repository
+
+SCENARIOS=(
+	sb_off_lockshim_not_locked
+	sb_off_simulate_locks
+	table_locked
+	table_unlocked
+	table_unlocked_simulate_locks
+	table_denied_entry_refused
+	table_in_boot_services_memory
+	sb_on_lockshim_locked
+)
+
+# lockshim with Secure Boot off boots an unsigned kernel: its table is there,
+# without LOCKED, and nothing is locked.
+sb_off_lockshim_not_locked() {
+	need_lockshim || return 1
+	lockdown_boot "${FUNCNAME[0]}" "$QEMU_BUILD/vars-setup.fd" "$LD_WORK/lockshim-db.efi" \
+		"$LD_WORK/kernel-unsigned.efi" || return 1
+	expect_log -F 'lockshim: Secure Boot is off' &&
+		expect_bootlog 'table present, not locked' &&
+		expect_unlocked && expect_machine_keys ""
+}
+
+# secureboot_enable=1 without a table: the simulation locks; only built-in
+# keys are trusted, and none of the test keys is built in.
+sb_off_simulate_locks() {
+	launch_kernel "${FUNCNAME[0]}" "secureboot_enable=1" || return 1
+	expect_bootlog 'secureboot_enable=1: locking down' &&
+		expect_locked && expect_trust "" "" && expect_machine_keys ""
+}
+
+# A valid locked table with vendor and MOK certificates, revoked denied.
+table_locked() {
+	launch_kernel "${FUNCNAME[0]}" "" "" --locked "${TRUSTED[@]}" --denied "$PKI/revoked.esl" || return 1
+	expect_log -F 'launch: installed' &&
+		expect_log '^\[ *[0-9.]+\] efi: .* LOCKSHIM=0x[0-9a-f]+ ' &&
+		expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_bootlog 'table keys: 2 trusted certificates, 1 denied entries' &&
+		expect_locked && expect_trust "vendor mok" "vendor mok" &&
+		expect_machine_keys "vendor mok" &&
+		expect_log -F 'PROBE key:.blacklist present asymmetric "lockshim test revoked: '
+}
+
+# A valid table without LOCKED: nothing locks, its trusted keys are not used.
+table_unlocked() {
+	launch_kernel "${FUNCNAME[0]}" "" "" --unlocked "${TRUSTED[@]}" || return 1
+	expect_bootlog 'table present, not locked (table v1)' &&
+		expect_bootlog 'table keys: 0 denied entries; trusted keys unused (not locked)' &&
+		expect_unlocked && expect_machine_keys ""
+}
+
+# secureboot_enable=1 with an unlocked table: locked, and the table's keys
+# are trusted as a locked table's would be.
+table_unlocked_simulate_locks() {
+	launch_kernel "${FUNCNAME[0]}" "secureboot_enable=1" "" --unlocked "${TRUSTED[@]}" || return 1
+	expect_bootlog 'secureboot_enable=1: locking down (table v1 present, not locked)' &&
+		expect_locked && expect_trust "vendor mok" "vendor mok" &&
+		expect_machine_keys "vendor mok"
+}
+
+# A denied certificate wins over the same certificate among the trusted ones.
+table_denied_entry_refused() {
+	launch_kernel "${FUNCNAME[0]}" "" "" --locked "${TRUSTED[@]}" --denied "$PKI/mok.esl" || return 1
+	expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_locked && expect_trust "vendor" "vendor" &&
+		expect_probe finit_module:lstest_mok refused 'errno=EKEYREJECTED' &&
+		expect_log -F 'PROBE key:.blacklist present asymmetric "lockshim test mok: '
+}
+
+# In boot services memory, which the kernel frees before it loads keys: the
+# table must have been reserved for its keys to load.
+table_in_boot_services_memory() {
+	launch_kernel "${FUNCNAME[0]}" "" "table_memory=boot" --locked "${TRUSTED[@]}" || return 1
+	expect_log -F 'in boot services memory' &&
+		expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_bootlog 'table keys: 2 trusted certificates, 0 denied entries' &&
+		expect_locked && expect_trust "vendor mok" "vendor mok"
+}
+
+# Secure Boot on, lockshim signed by db, kernel by vendor, MOK enrolled:
+# locked through lockshim's table, vendor and MOK keys trusted for modules
+# and kexec; db (in the platform keyring here) is refused for both, rogue too.
+sb_on_lockshim_locked() {
+	need_lockshim || return 1
+	lockdown_boot "${FUNCNAME[0]}" "$SB_MOK_VARS" "$LD_WORK/lockshim-db.efi" \
+		"$LD_WORK/kernel-vendor.efi" || return 1
+	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
+		expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_locked && expect_trust "vendor mok" "vendor mok" &&
+		expect_log -F 'PROBE key:.machine present asymmetric "lockshim test mok: '
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -uo pipefail
+	scenario_main lockdown_prepare "$@"
+fi
