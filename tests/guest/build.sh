@@ -7,6 +7,8 @@
 #                       probe.h), static (host gcc -static, glibc)
 #   OUTDIR/launch.efi   tests/guest/launch.c, a UEFI application (gnu-efi),
 #                       unsigned (the tests sign copies as they need)
+#   OUTDIR/shim_lock_probe.efi  tests/guest/shim_lock_probe.c, likewise: calls
+#                       the SHIM_LOCK protocol with hostile inputs
 #   OUTDIR/tsc_payload.efi  tests/guest/tsc_payload.c, likewise (make bench);
 #   OUTDIR/tsc_payload_12m.efi  the same with 12 MiB of read-only ballast
 #
@@ -55,5 +57,6 @@ efi_app() {
 	mv "$out/$name.efi.tmp" "$out/$name.efi"
 }
 efi_app launch launch
+efi_app shim_lock_probe shim_lock_probe
 efi_app tsc_payload tsc_payload
 efi_app tsc_payload_12m tsc_payload -DBALLAST_BYTES=12582912
