@@ -8,6 +8,7 @@
 #   make bench           figures: throughput, boot overhead and sizes beside
 #                        rhboot/shim 16.1 (build/bench.json); never a test
 #   make VENDOR_CERT=f   embed f (DER) as the vendor certificate instead of the test one
+#   make DEFAULT_LOADER=grubx64.efi   the image started when no load option names one
 #
 # Where each artifact comes from:
 #   build/pki/             tests/pki.sh                 (test keys; never committed)
@@ -46,6 +47,13 @@ TEST_VENDOR_CERT := $(BUILD)/pki/vendor.der
 VENDOR_CERT ?= $(TEST_VENDOR_CERT)
 EMPTY_ESL   := $(BUILD)/efi/empty.esl
 VENDOR_DBX  ?= $(EMPTY_ESL)
+# The image lockshim starts when its load options name none (shim's setting
+# of the same name): beside lockshim, or absolute from the root of its
+# device (/EFI/debian/grubx64.efi; '/' separators).
+DEFAULT_LOADER ?= vmlinuz.efi
+ifneq ($(findstring \,$(DEFAULT_LOADER))$(findstring ",$(DEFAULT_LOADER))$(findstring ',$(DEFAULT_LOADER)),)
+$(error DEFAULT_LOADER: write '/' for '\', and no quotes)
+endif
 # lockshim's own SBAT components and the revocation levels it applies.
 SBAT_CSV             := certs/sbat.csv
 SBAT_LEVEL_AUTOMATIC := certs/sbat-level-automatic.csv
@@ -111,17 +119,24 @@ $(BUILD)/efi/core/%.o: src/core/%.c $(CRYPTO_EFI_LIB)
 
 $(BUILD)/efi/efi/%.o: src/efi/%.c $(CRYPTO_EFI_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(EFI_SHELL_CFLAGS) $(EFI_TEST_CFLAGS) -DLOCKSHIM_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
+	$(CC) $(EFI_SHELL_CFLAGS) $(EFI_TEST_CFLAGS) -DLOCKSHIM_VERSION='"$(VERSION)"' $(EFI_SETTINGS) \
+	    -MMD -MP -c $< -o $@
 
 $(BUILD)/efi/mm/%.o: src/mm/%.c $(CRYPTO_EFI_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(EFI_SHELL_CFLAGS) -Isrc/mm $(EFI_TEST_CFLAGS) -DLOCKSHIM_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
 
-# The entry points print the version: rebuild them when it changes.
+# The entry points print the version: rebuild them when it changes, and
+# lockshim's when DEFAULT_LOADER does.
 $(BUILD)/efi/version.stamp: FORCE
 	@mkdir -p $(@D)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+$(BUILD)/efi/default_loader.stamp: FORCE
+	@mkdir -p $(@D)
+	@echo '$(DEFAULT_LOADER)' | cmp -s - $@ || echo '$(DEFAULT_LOADER)' > $@
 $(BUILD)/efi/efi/efi_main.o $(BUILD)/efi/mm/mm_main.o: $(BUILD)/efi/version.stamp
+$(BUILD)/efi/efi/efi_main.o: $(BUILD)/efi/default_loader.stamp
+$(BUILD)/efi/efi/efi_main.o: EFI_SETTINGS := -DDEFAULT_LOADER='L"$(DEFAULT_LOADER)"'
 
 # Rebuilt when the files or the VENDOR_CERT / VENDOR_DBX settings change.
 $(BUILD)/efi/vendor_certs.path: FORCE

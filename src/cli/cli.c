@@ -5,7 +5,7 @@
  *
  *   lockshim verify [--db F]... [--dbx F]... [--mok F]... [--mokx F]...
  *                   [--vendor-cert F]... [--vendor-dbx F]...
- *                   [--sbat-level LEVEL | --no-sbat] [--json] IMAGE
+ *                   [--sbat-level LEVEL | --no-sbat] [--shim-lock] [--json] IMAGE
  *   lockshim hash IMAGE
  *   lockshim esl FILE
  *   lockshim add-sbat CSV IMAGE OUT
@@ -14,6 +14,9 @@
  * text; without it, verify applies the automatic level built into lockshim
  * (what a machine holds right after lockshim's first boot); --no-sbat checks
  * signatures and lists only, as if the image carried no SBAT requirement.
+ * --shim-lock decides as for a second stage asking through the SHIM_LOCK
+ * protocol (GRUB's `linux`, systemd-boot's entries): .sbat checked only when
+ * present.
  * add-sbat writes IMAGE with CSV as its .sbat section to OUT. Exit status:
  * 0 allowed (or done), 1 refused (or rejected), 2 unusable arguments or
  * files.
@@ -47,7 +50,7 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: lockshim verify [--db F]... [--dbx F]... [--mok F]... [--mokx F]...\n"
 		"                       [--vendor-cert F]... [--vendor-dbx F]...\n"
-		"                       [--sbat-level LEVEL | --no-sbat] [--json] IMAGE\n"
+		"                       [--sbat-level LEVEL | --no-sbat] [--shim-lock] [--json] IMAGE\n"
 		"       lockshim hash IMAGE\n"
 		"       lockshim esl FILE\n"
 		"       lockshim add-sbat CSV IMAGE OUT\n"
@@ -97,6 +100,7 @@ struct verify_args {
 	const char *level_path; /* --sbat-level; NULL for the built-in level */
 	bool no_sbat;
 	bool json;
+	enum verify_request request; /* --shim-lock: VERIFY_FOR_LOADER */
 };
 
 /*
@@ -118,6 +122,8 @@ static int parse_verify_args(int argc, char **argv, struct verify_args *args)
 				return -1;
 		} else if (strcmp(argv[i], "--json") == 0) {
 			args->json = true;
+		} else if (strcmp(argv[i], "--shim-lock") == 0) {
+			args->request = VERIFY_FOR_LOADER;
 		} else if (strcmp(argv[i], "--sbat-level") == 0 && i + 1 < argc &&
 			   !args->level_path && !args->no_sbat) {
 			args->level_path = argv[++i];
@@ -170,7 +176,7 @@ static int load_sbat_level(const char *path, struct sbat *level, uint8_t **text)
 
 static int cmd_verify(int argc, char **argv)
 {
-	struct verify_args args = { 0 };
+	struct verify_args args = { .request = VERIFY_TO_START };
 	struct verdict verdict;
 	struct sbat level;
 	uint8_t *image, *level_text = NULL;
@@ -188,7 +194,7 @@ static int cmd_verify(int argc, char **argv)
 	if (read_file(args.image_path, &image, &size) < 0)
 		goto out;
 
-	verify_image(image, size, &args.policy, &verdict);
+	verify_image(image, size, &args.policy, args.request, &verdict);
 	free(image);
 	if (args.json)
 		print_verdict_json(args.image_path, &verdict);

@@ -12,21 +12,26 @@
 #include "reason.h"
 #include "safe_math.h"
 
-#define DOS_MAGIC             0x5a4d /* "MZ" */
-#define DOS_LFANEW_OFFSET     0x3c
-#define PE_SIGNATURE          0x00004550 /* "PE\0\0" */
-#define COFF_HEADER_SIZE      20
-#define MACHINE_X86_64        0x8664
-#define PE32PLUS_MAGIC        0x20b
-#define OPT_ENTRY_POINT       16
-#define OPT_SIZE_OF_IMAGE     56
-#define OPT_SIZE_OF_HEADERS   60
-#define OPT_CHECKSUM          64
-#define OPT_NUM_RVA_AND_SIZES 108
-#define OPT_DATA_DIRECTORY    112
-#define DATA_DIR_SECURITY     4
-#define DATA_DIR_ENTRY_SIZE   8
-#define SECTION_HEADER_SIZE   40
+#define DOS_MAGIC               0x5a4d /* "MZ" */
+#define DOS_LFANEW_OFFSET       0x3c
+#define PE_SIGNATURE            0x00004550 /* "PE\0\0" */
+#define COFF_HEADER_SIZE        20
+#define MACHINE_X86_64          0x8664
+#define PE32PLUS_MAGIC          0x20b
+#define OPT_ENTRY_POINT         16
+#define OPT_IMAGE_BASE          24
+#define OPT_SECTION_ALIGNMENT   32
+#define OPT_FILE_ALIGNMENT      36
+#define OPT_SIZE_OF_IMAGE       56
+#define OPT_SIZE_OF_HEADERS     60
+#define OPT_CHECKSUM            64
+#define OPT_SUBSYSTEM           68
+#define OPT_DLL_CHARACTERISTICS 70
+#define OPT_NUM_RVA_AND_SIZES   108
+#define OPT_DATA_DIRECTORY      112
+#define DATA_DIR_SECURITY       4
+#define DATA_DIR_ENTRY_SIZE     8
+#define SECTION_HEADER_SIZE     40
 
 static int compare_raw_offset(const void *a, const void *b)
 {
@@ -152,7 +157,14 @@ int pe_parse(const uint8_t *data, size_t size, struct pe_image *img, const char 
 	if (n_dirs > 16 || OPT_DATA_DIRECTORY + (size_t)n_dirs * DATA_DIR_ENTRY_SIZE > opt_size)
 		return refuse(reason, "data directories do not fit the optional header");
 
+	img->nt_headers_offset = lfanew;
+	img->n_data_dirs = n_dirs;
 	img->entry_point = read_le32(opt + OPT_ENTRY_POINT);
+	img->image_base = read_le64(opt + OPT_IMAGE_BASE);
+	img->section_alignment = read_le32(opt + OPT_SECTION_ALIGNMENT);
+	img->file_alignment = read_le32(opt + OPT_FILE_ALIGNMENT);
+	img->subsystem = read_le16(opt + OPT_SUBSYSTEM);
+	img->dll_characteristics = read_le16(opt + OPT_DLL_CHARACTERISTICS);
 	img->image_size = read_le32(opt + OPT_SIZE_OF_IMAGE);
 	img->headers_size = read_le32(opt + OPT_SIZE_OF_HEADERS);
 	img->checksum_offset = (uint32_t)(opt_offset + OPT_CHECKSUM);

@@ -35,8 +35,15 @@ struct pe_image {
 	uint32_t secdir_offset;     /* file offset of the security directory entry; 0 if absent */
 	uint32_t cert_table_offset; /* file offset of the certificate table; 0 if unsigned */
 	uint32_t cert_table_size;
-	uint32_t image_size;  /* SizeOfImage */
-	uint32_t entry_point; /* AddressOfEntryPoint */
+	uint32_t image_size;        /* SizeOfImage */
+	uint32_t entry_point;       /* AddressOfEntryPoint */
+	uint32_t nt_headers_offset; /* e_lfanew: file offset of the "PE\0\0" signature */
+	uint64_t image_base;        /* ImageBase */
+	uint32_t section_alignment;
+	uint32_t file_alignment;
+	uint16_t subsystem;
+	uint16_t dll_characteristics;
+	uint32_t n_data_dirs; /* NumberOfRvaAndSizes (at most 16) */
 	uint16_t n_sections;
 	struct pe_section sections[PE_MAX_SECTIONS]; /* sorted by raw_offset */
 };

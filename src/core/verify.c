@@ -34,6 +34,7 @@ void verify_policy_free(struct verify_policy *policy)
 /* What one decision needs: the image, its signatures, its digests as computed so far. */
 struct verification {
 	const struct verify_policy *policy;
+	enum verify_request request;
 	struct pe_image img;
 	struct authenticode_signatures sigs;
 	struct {
@@ -295,7 +296,10 @@ static int check_signature_allowed(struct verification *ver,
 	return r;
 }
 
-/* Refuse an image without a valid .sbat, or one the SBAT level revokes. */
+/*
+ * Refuse an image the SBAT level revokes, a malformed .sbat, or a missing
+ * one when the request requires it (enum verify_request).
+ */
 static int check_sbat(struct verification *ver)
 {
 	const struct pe_section *sec = pe_find_section(&ver->img, ".sbat");
@@ -308,6 +312,8 @@ static int check_sbat(struct verification *ver)
 	if (!ver->policy->sbat_level)
 		return 0;
 	if (!sec) {
+		if (ver->request == VERIFY_FOR_LOADER)
+			return 0;
 		decide(ver->verdict, false, NULL, "image has no .sbat section (SBAT is required)");
 		return 1;
 	}
@@ -373,7 +379,7 @@ static void verify_loaded(struct verification *ver)
 }
 
 void verify_image(const uint8_t *data, size_t size, const struct verify_policy *policy,
-		  struct verdict *verdict)
+		  enum verify_request request, struct verdict *verdict)
 {
 	struct verification *ver;
 	const char *reason;
@@ -386,6 +392,7 @@ void verify_image(const uint8_t *data, size_t size, const struct verify_policy *
 		return;
 	}
 	ver->policy = policy;
+	ver->request = request;
 	ver->verdict = verdict;
 	if (pe_parse(data, size, &ver->img, &reason) < 0)
 		decide(verdict, false, NULL, reason);

@@ -13,7 +13,8 @@
  *
  * With an SBAT level in the policy, an image must also carry a valid .sbat
  * section that the level does not revoke (checked after the deny lists,
- * before any allow list).
+ * before any allow list). An image a second stage asks about through the
+ * SHIM_LOCK protocol may lack .sbat, as under shim: see enum verify_request.
  */
 #ifndef LOCKSHIM_VERIFY_H
 #define LOCKSHIM_VERIFY_H
@@ -45,11 +46,28 @@ struct verdict {
 	char message[384]; /* one line for the console */
 };
 
+/*
+ * Who asks, which decides the SBAT rule (rhboot/shim's, pe.c
+ * verify_sbat_section). An image lockshim starts itself must carry .sbat: it
+ * is the only revocation that survives a signing key staying trusted. An
+ * image a second stage (GRUB, systemd-boot) verifies through SHIM_LOCK is
+ * checked against SbatLevel when it has .sbat and passes without one, since
+ * stock kernels before Linux 6.16 (Debian 12's 6.1 among them) carry none;
+ * the second stage itself was started by lockshim, so it had to carry one.
+ */
+enum verify_request {
+	VERIFY_TO_START,   /* lockshim starts the image: .sbat required */
+	VERIFY_FOR_LOADER, /* a second stage asks: .sbat checked when present */
+};
+
 /* A refusal decided outside the policy (the loader cannot build its lists). */
 void verdict_refuse(struct verdict *verdict, const char *message);
 
-/* Decide on the PE image of @size bytes at @data. Never fails: a refusal is a verdict. */
+/*
+ * Decide on the PE image of @size bytes at @data, for @request. Never fails:
+ * a refusal is a verdict.
+ */
 void verify_image(const uint8_t *data, size_t size, const struct verify_policy *policy,
-		  struct verdict *verdict);
+		  enum verify_request request, struct verdict *verdict);
 
 #endif

@@ -74,13 +74,19 @@ EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, struct efi_file_
 	return read_whole_file(handle, path, info->FileSize, file);
 }
 
-CHAR16 *efi_file_directory(const EFI_DEVICE_PATH *image_path)
+/*
+ * The file path nodes of @path concatenated, with '\' separators, as a new
+ * pool string ("" when there are none); firmware may split a path across
+ * several nodes.
+ */
+static CHAR16 *file_path_text(const EFI_DEVICE_PATH *path)
 {
-	const EFI_DEVICE_PATH *node = image_path;
-	_cleanup_pool_ CHAR16 *dir = NULL;
-	UINTN len = 0, last_sep = 0;
+	const EFI_DEVICE_PATH *node = path;
+	_cleanup_pool_ CHAR16 *text = AllocateZeroPool(sizeof(CHAR16));
+	UINTN len = 0;
 
-	/* Concatenate the file path nodes; firmware may split a path across several. */
+	if (!text)
+		return NULL;
 	for (; node && !IsDevicePathEnd(node); node = NextDevicePathNode(node)) {
 		const FILEPATH_DEVICE_PATH *fp = (const FILEPATH_DEVICE_PATH *)node;
 		UINTN node_len = DevicePathNodeLength(node), chars;
@@ -92,19 +98,30 @@ CHAR16 *efi_file_directory(const EFI_DEVICE_PATH *image_path)
 		if (node_len < sizeof(EFI_DEVICE_PATH))
 			break;
 		chars = (node_len - sizeof(EFI_DEVICE_PATH)) / sizeof(CHAR16);
-		grown = ReallocatePool(dir, len * sizeof(CHAR16),
+		grown = ReallocatePool(text, (len + 1) * sizeof(CHAR16),
 				       (len + chars + 2) * sizeof(CHAR16));
 		if (!grown)
 			return NULL;
-		dir = grown;
-		if (len > 0 && dir[len - 1] != L'\\' && chars > 0 && fp->PathName[0] != L'\\')
-			dir[len++] = L'\\';
+		text = grown;
+		if (len > 0 && text[len - 1] != L'\\' && chars > 0 && fp->PathName[0] != L'\\')
+			text[len++] = L'\\';
 		for (UINTN i = 0; i < chars && fp->PathName[i]; i++)
-			dir[len++] = fp->PathName[i] == L'/' ? L'\\' : fp->PathName[i];
+			text[len++] = fp->PathName[i] == L'/' ? L'\\' : fp->PathName[i];
+		text[len] = L'\0';
 	}
-	if (len == 0)
+	return TAKE_PTR(text);
+}
+
+CHAR16 *efi_file_directory(const EFI_DEVICE_PATH *image_path)
+{
+	_cleanup_pool_ CHAR16 *dir = file_path_text(image_path);
+	UINTN last_sep = 0;
+
+	if (!dir)
+		return NULL;
+	if (dir[0] == L'\0')
 		return StrDuplicate(L"\\");
-	for (UINTN i = 0; i < len; i++)
+	for (UINTN i = 0; dir[i]; i++)
 		if (dir[i] == L'\\')
 			last_sep = i + 1;
 	if (dir[0] != L'\\') { /* a relative name: use the root */
@@ -113,4 +130,23 @@ CHAR16 *efi_file_directory(const EFI_DEVICE_PATH *image_path)
 	}
 	dir[last_sep] = L'\0';
 	return TAKE_PTR(dir);
+}
+
+EFI_STATUS efi_file_read_device_path(const EFI_DEVICE_PATH *path, struct efi_file_data *file)
+{
+	EFI_DEVICE_PATH *rest = (EFI_DEVICE_PATH *)path;
+	_cleanup_pool_ CHAR16 *name = NULL;
+	EFI_HANDLE device;
+	EFI_STATUS status;
+
+	*file = (struct efi_file_data){};
+	status = BS->LocateDevicePath(&FileSystemProtocol, &rest, &device);
+	if (EFI_ERROR(status))
+		return EFI_NOT_FOUND;
+	name = file_path_text(rest);
+	if (!name)
+		return EFI_OUT_OF_RESOURCES;
+	if (name[0] == L'\0')
+		return EFI_NOT_FOUND;
+	return efi_file_read(device, name, file);
 }

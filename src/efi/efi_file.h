@@ -23,6 +23,13 @@ struct efi_file_data {
  */
 EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, struct efi_file_data *file);
 
+/*
+ * Read the file a device path names (a file system's device, then file path
+ * nodes), as efi_file_read does. EFI_NOT_FOUND when it names no file on a
+ * simple file system (a firmware volume, say).
+ */
+EFI_STATUS efi_file_read_device_path(const EFI_DEVICE_PATH *path, struct efi_file_data *file);
+
 /* Free the pages of @file, if any, and leave it empty. */
 void efi_file_data_free(struct efi_file_data *file);
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 /*
  * lockshim's entry point: read the Secure Boot state, bring SbatLevel up to
- * date, find the kernel and its command line, load the trust lists (running
- * the MOK manager first when the owner asked for it), then verify the kernel
- * with the core (verify.c), hand the lockdown state to it and start it, only
- * if the core allows it or Secure Boot is off.
+ * date, find the next stage (a kernel, or a second stage such as GRUB) and
+ * its command line, load the trust lists and offer them to second stages
+ * (SHIM_LOCK), run the MOK manager when the owner asked for it, then verify
+ * the next stage with the core (verify.c), hand the lockdown state on and
+ * start it, only if the core allows it or Secure Boot is off.
  */
 #include <efi.h>
 #include <efilib.h>
@@ -20,11 +21,16 @@
 #include "efi_policy.h"
 #include "efi_sbat.h"
 #include "efi_security_override.h"
+#include "efi_shim_lock.h"
 #include "efi_vars.h"
+#include "efi_verify.h"
 #include "load_options.h"
 #include "verify.h"
 
-#define DEFAULT_KERNEL L"vmlinuz.efi"
+/* the build's DEFAULT_LOADER: started when the load options name no image */
+#ifndef DEFAULT_LOADER
+#error "DEFAULT_LOADER must be defined (the Makefile does)"
+#endif
 #define DEFAULT_INITRD L"initrd.img"
 #define MOK_MANAGER    L"mmx64.efi"
 
@@ -37,15 +43,15 @@ struct secure_boot_state {
 	BOOLEAN enforcing; /* SecureBoot=1, not in setup mode, validation not turned off */
 };
 
-/* Where the kernel is and what it is told: from lockshim's own loaded image. */
-struct kernel_location {
-	EFI_HANDLE device; /* lockshim's own device: the kernel is read from it */
+/* Where the next stage is and what it is told: from lockshim's own loaded image. */
+struct next_stage {
+	EFI_HANDLE device; /* lockshim's own device: the next stage is read from it */
 	CHAR16 *dir;       /* lockshim's directory, with a trailing '\' */
-	CHAR16 *path;      /* the kernel, absolute */
+	CHAR16 *path;      /* the next stage, absolute */
 	struct load_options options;
 };
 
-static void kernel_location_free(struct kernel_location *location)
+static void next_stage_free(struct next_stage *location)
 {
 	if (location->path)
 		FreePool(location->path);
@@ -110,11 +116,12 @@ static CHAR16 *join_path(const CHAR16 *dir, const UINT16 *name, UINTN len)
 }
 
 /*
- * The kernel to boot and its command line: vmlinuz.efi beside lockshim
- * unless the load options name another (load_options.c parses them; options
- * that do not parse are ignored, with the reason on the console).
+ * The next stage and its command line: DEFAULT_LOADER (beside lockshim
+ * unless absolute) unless the load options name another image (load_options.c
+ * parses them; options that do not parse are ignored, with the reason on the
+ * console).
  */
-static EFI_STATUS kernel_locate(EFI_HANDLE image, struct kernel_location *location)
+static EFI_STATUS next_stage_locate(EFI_HANDLE image, struct next_stage *location)
 {
 	EFI_LOADED_IMAGE *self;
 	const char *reason;
@@ -137,42 +144,34 @@ static EFI_STATUS kernel_locate(EFI_HANDLE image, struct kernel_location *locati
 		location->path = join_path(location->dir, location->options.kernel_path,
 					   location->options.kernel_path_len);
 	else
-		location->path = join_path(location->dir, (const UINT16 *)DEFAULT_KERNEL,
-					   StrLen(DEFAULT_KERNEL));
+		location->path = join_path(location->dir, (const UINT16 *)DEFAULT_LOADER,
+					   StrLen(DEFAULT_LOADER));
 	return location->path ? EFI_SUCCESS : EFI_OUT_OF_RESOURCES;
 }
 
 /*
- * Read @path from @device and decide on it with @policy; the console says
- * what was decided (@verb: "booting", "starting"). Returns
+ * Read @path from @device and decide on it as an image lockshim starts
+ * itself (efi_verify.c; @verb: "booting", "starting"). Returns
  * EFI_SECURITY_VIOLATION, with nothing read, when enforcement refuses it.
  */
 static EFI_STATUS read_verified(EFI_HANDLE device, const CHAR16 *path,
-				const struct verify_policy *policy,
-				const struct secure_boot_state *sb, const char *verb,
+				const struct efi_verifier *verifier, const char *verb,
 				struct efi_file_data *file)
 {
-	struct verdict verdict;
 	EFI_STATUS status;
 
 	status = efi_file_read(device, path, file);
 	if (EFI_ERROR(status))
 		return log_error(status, L"cannot read %s: %r", path, status);
-	verify_image(file->data, file->size, policy, &verdict);
-	if (!verdict.allowed && sb->enforcing) {
+	status = efi_verify_image(verifier, file->data, file->size, VERIFY_TO_START, path, verb);
+	if (EFI_ERROR(status))
 		efi_file_data_free(file);
-		return log_error(EFI_SECURITY_VIOLATION, L"refusing %s: %a", path, verdict.message);
-	}
-	if (verdict.allowed)
-		log_info(L"%a %s: %a", verb, path, verdict.message);
-	else
-		log_info(L"%a %s unverified: %a", verb, path, verdict.message);
-	return EFI_SUCCESS;
+	return status;
 }
 
 /* The MOK manager beside lockshim, verified like a kernel, when a request waits for it. */
-static void mok_manager_run(EFI_HANDLE image, const struct kernel_location *location,
-			    const struct verify_policy *policy, const struct secure_boot_state *sb)
+static void mok_manager_run(EFI_HANDLE image, const struct next_stage *location,
+			    const struct efi_verifier *verifier)
 {
 	_cleanup_(efi_file_data_free) struct efi_file_data manager_file = {};
 	_cleanup_pool_ CHAR16 *path = NULL;
@@ -184,7 +183,7 @@ static void mok_manager_run(EFI_HANDLE image, const struct kernel_location *loca
 	if (!path)
 		return;
 	log_info(L"starting the MOK manager");
-	if (EFI_ERROR(read_verified(location->device, path, policy, sb, "starting", &manager_file)))
+	if (EFI_ERROR(read_verified(location->device, path, verifier, "starting", &manager_file)))
 		return;
 	file_path = FileDevicePath(location->device, path);
 	status = file_path ? efi_load_verified_image(image, file_path, manager_file.data,
@@ -197,27 +196,19 @@ static void mok_manager_run(EFI_HANDLE image, const struct kernel_location *loca
 }
 
 /*
- * The trust lists the kernel is checked against: the embedded vendor
- * certificate and dbx, db, dbx, MokList and MokListX (efi_policy.c), after
- * the MOK manager has served a pending request, and without db when the
- * owner asked for that.
+ * The MOK manager, when the owner asked for it, then the trust lists without
+ * db when the owner asked for that.
  */
-static EFI_STATUS trust_lists_load(EFI_HANDLE image, const struct kernel_location *location,
-				   const struct secure_boot_state *sb, struct verify_policy *policy)
+static void mok_requests_serve(EFI_HANDLE image, const struct next_stage *location,
+			       const struct efi_verifier *verifier, struct verify_policy *policy)
 {
-	EFI_STATUS status;
-
-	status = efi_policy_load(policy);
-	if (EFI_ERROR(status))
-		return status; /* no usable vendor certificate: nothing could be verified */
 	if (efi_mok_request_pending() || efi_mok_entry_requested())
-		mok_manager_run(image, location, policy, sb);
+		mok_manager_run(image, location, verifier);
 	if (efi_mok_db_ignored()) {
 		/* after the MOK manager, which db may have signed: the owner can always get back */
 		log_info(L"not trusting db for the kernel: the machine owner said so (MokDBState)");
 		sig_db_free(&policy->db);
 	}
-	return EFI_SUCCESS;
 }
 
 /*
@@ -255,7 +246,7 @@ static EFI_STATUS lockdown_handoff(const struct secure_boot_state *sb,
  * as the kernel's EFI stub reads it), else initrd.img beside the kernel; not
  * an error when the default is absent.
  */
-static void initrd_read(const struct kernel_location *location, struct efi_file_data *initrd)
+static void initrd_read(const struct next_stage *location, struct efi_file_data *initrd)
 {
 	const struct load_options *options = &location->options;
 	_cleanup_pool_ CHAR16 *dir = NULL, *path = NULL;
@@ -300,11 +291,15 @@ static EFI_STATUS kernel_cmdline(const struct load_options *options, CHAR16 **cm
 }
 
 /*
- * Load the verified @kernel through the firmware (efi_security_override.c),
- * give it its command line and initrd, and start it.
+ * Load the verified next stage @file through the firmware
+ * (efi_security_override.c), give it its command line and initrd, and start
+ * it. While it runs, what it loads through the firmware is decided by
+ * lockshim's policy when the firmware enforces Secure Boot.
  */
-static EFI_STATUS kernel_start(EFI_HANDLE parent, const struct kernel_location *location,
-			       const struct efi_file_data *kernel)
+static EFI_STATUS next_stage_start(EFI_HANDLE parent, const struct next_stage *location,
+				   const struct efi_file_data *file,
+				   const struct efi_verifier *verifier,
+				   const struct secure_boot_state *sb)
 {
 	/* released in the reverse order: initrd, then the image, then its command line */
 	_cleanup_pool_ CHAR16 *cmdline = NULL;
@@ -318,7 +313,7 @@ static EFI_STATUS kernel_start(EFI_HANDLE parent, const struct kernel_location *
 	file_path = FileDevicePath(location->device, location->path);
 	if (!file_path)
 		return EFI_OUT_OF_RESOURCES;
-	status = efi_load_verified_image(parent, file_path, kernel->data, kernel->size, &image);
+	status = efi_load_verified_image(parent, file_path, file->data, file->size, &image);
 	if (EFI_ERROR(status))
 		return log_error(status, L"firmware cannot load %s: %r", location->path, status);
 
@@ -341,8 +336,12 @@ static EFI_STATUS kernel_start(EFI_HANDLE parent, const struct kernel_location *
 			return log_error(status, L"cannot publish the initrd: %r", status);
 	}
 
+	if (sb->secure_boot == 1 && sb->setup_mode == 0)
+		efi_security_policy_install(verifier);
 	status = BS->StartImage(image, NULL, NULL);
-	log_info(L"kernel returned: %r", status);
+	if (sb->secure_boot == 1 && sb->setup_mode == 0)
+		efi_security_policy_remove();
+	log_info(L"%s returned: %r", location->path, status);
 	return status;
 }
 
@@ -350,8 +349,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 {
 	_cleanup_(verify_policy_free) struct verify_policy policy = {};
 	_cleanup_(efi_sbat_level_free) struct efi_sbat_level sbat_level = {};
-	_cleanup_(kernel_location_free) struct kernel_location location = {};
-	_cleanup_(efi_file_data_free) struct efi_file_data kernel = {};
+	_cleanup_(next_stage_free) struct next_stage location = {};
+	_cleanup_(efi_shim_lock_uninstall) EFI_HANDLE shim_lock = NULL;
+	_cleanup_(efi_file_data_free) struct efi_file_data file = {};
+	struct efi_verifier verifier = { .policy = &policy };
 	struct secure_boot_state sb;
 	char cpu[CRYPTO_CPU_DESCRIBE_SIZE];
 	EFI_STATUS status;
@@ -362,22 +363,28 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	Print(L"lockshim %a\n", LOCKSHIM_VERSION);
 	log_info(L"crypto: %a", crypto_cpu_describe(cpu, sizeof(cpu)));
 	secure_boot_state_read(&sb);
+	verifier.enforcing = sb.enforcing;
 
 	status = sbat_level_apply(&sb, &sbat_level, &policy);
 	if (EFI_ERROR(status))
 		return status;
-	status = kernel_locate(image, &location);
+	status = next_stage_locate(image, &location);
 	if (EFI_ERROR(status))
 		return status;
-	status = trust_lists_load(image, &location, &sb, &policy);
+	status = efi_policy_load(&policy);
+	if (EFI_ERROR(status))
+		return status; /* no usable vendor certificate: nothing could be verified */
+	/* before any image starts, as shim installs it; removed if lockshim returns */
+	status = efi_shim_lock_install(&verifier, &shim_lock);
 	if (EFI_ERROR(status))
 		return status;
+	mok_requests_serve(image, &location, &verifier, &policy);
 
-	status = read_verified(location.device, location.path, &policy, &sb, "booting", &kernel);
+	status = read_verified(location.device, location.path, &verifier, "booting", &file);
 	if (EFI_ERROR(status))
 		return status;
 	status = lockdown_handoff(&sb, &policy);
 	if (EFI_ERROR(status))
 		return status;
-	return kernel_start(image, &location, &kernel);
+	return next_stage_start(image, &location, &file, &verifier, &sb);
 }

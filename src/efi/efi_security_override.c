@@ -3,7 +3,10 @@
 
 #include <efilib.h>
 
+#include "efi_cleanup.h"
+#include "efi_file.h"
 #include "efi_guid.h"
+#include "efi_log.h"
 
 /* PI specification, volume 2: the DXE security architectural protocols. */
 
@@ -27,70 +30,161 @@ struct security2_protocol {
 };
 
 /*
- * The firmware calls the hooks without a context argument of ours, so the
- * approved image has to live here; it is set only for the duration of
- * efi_load_verified_image.
+ * The firmware calls the hooks without a context argument of ours, so what
+ * they approve has to live here. The hooks are in place while any user
+ * holds them.
  */
 static struct {
+	struct security_protocol *security;
+	struct security2_protocol *security2;
+	security_file_authentication_state original;
+	security2_file_authentication original2;
+	UINTN users;
+	/* efi_load_verified_image: the one image lockshim verified */
 	const void *buffer;
 	UINTN size;
 	const EFI_DEVICE_PATH *path;
-	security_file_authentication_state original;
-	security2_file_authentication original2;
-} approved;
+	/* efi_security_policy_install: a second stage runs */
+	const struct efi_verifier *verifier;
+} override;
+
+/*
+ * An image that a second stage loads, decided by lockshim's policy. Why this
+ * is safe:
+ *  - the policy decides first, deny lists (dbx, MokListX, vendor dbx, SBAT)
+ *    before allow lists, and an image it refuses is refused here: it never
+ *    reaches a firmware check that could let it through;
+ *  - the policy includes db (unless the owner asked to leave it out), so it
+ *    trusts no less than the firmware would, and never more than lockshim
+ *    trusts for what it starts itself;
+ *  - an image it allows is still shown to the firmware's own handlers, for
+ *    what they record: EDK2 measures the image into the TPM in one of them.
+ *    Only their verdict, from db, is overridden;
+ *  - the firmware's own images (from its volumes, without a file buffer)
+ *    go to the original handlers untouched.
+ */
+static BOOLEAN policy_allows(const EFI_DEVICE_PATH *file, const void *buffer, UINTN size)
+{
+	_cleanup_pool_ CHAR16 *name = file ? DevicePathToStr((EFI_DEVICE_PATH *)file) : NULL;
+
+	return !EFI_ERROR(efi_verify_image(override.verifier, buffer, size, VERIFY_FOR_LOADER,
+					   name ? name : L"an image of the second stage",
+					   "loading"));
+}
 
 static EFI_STATUS EFIAPI security2_hook(const struct security2_protocol *this,
 					const EFI_DEVICE_PATH *file, VOID *file_buffer,
 					UINTN file_size, BOOLEAN boot_policy)
 {
-	if (approved.buffer && file_buffer == approved.buffer && file_size == approved.size)
-		return EFI_SUCCESS;
-	return approved.original2(this, file, file_buffer, file_size, boot_policy);
+	if (override.buffer && file_buffer == override.buffer && file_size == override.size)
+		return EFI_SUCCESS; /* lockshim verified these very bytes */
+	if (!override.verifier || !file_buffer || !file_size)
+		return override.original2(this, file, file_buffer, file_size, boot_policy);
+	if (!policy_allows(file, file_buffer, file_size))
+		return EFI_ACCESS_DENIED; /* not loaded at all */
+	override.original2(this, file, file_buffer, file_size, boot_policy);
+	return EFI_SUCCESS;
 }
 
-/* Older firmware has only the first protocol, which sees a device path and no buffer. */
+static BOOLEAN same_path(const EFI_DEVICE_PATH *a, const EFI_DEVICE_PATH *b)
+{
+	UINTN size;
+
+	if (!a || !b)
+		return FALSE;
+	size = DevicePathSize((EFI_DEVICE_PATH *)a);
+	return size == DevicePathSize((EFI_DEVICE_PATH *)b) && CompareMem(a, b, size) == 0;
+}
+
+/*
+ * Older firmware has only this protocol, which sees a device path and no
+ * buffer: the policy then reads the file itself, as systemd-boot does. EDK2
+ * with both calls it after the second, for images from its own volumes only.
+ */
 static EFI_STATUS EFIAPI security_hook(const struct security_protocol *this, UINT32 status,
 				       const EFI_DEVICE_PATH *file)
 {
-	if (approved.buffer && file && approved.path &&
-	    DevicePathSize((EFI_DEVICE_PATH *)file) ==
-		    DevicePathSize((EFI_DEVICE_PATH *)approved.path) &&
-	    CompareMem(file, approved.path, DevicePathSize((EFI_DEVICE_PATH *)file)) == 0)
+	_cleanup_(efi_file_data_free) struct efi_file_data data = {};
+
+	if (override.buffer && same_path(file, override.path))
 		return EFI_SUCCESS;
-	return approved.original(this, status, file);
+	if (!override.verifier || override.security2 || !file)
+		return override.original(this, status, file);
+	if (efi_file_read_device_path(file, &data) == EFI_NOT_FOUND)
+		return override.original(this, status, file); /* not on a file system */
+	if (!data.data || !policy_allows(file, data.data, data.size))
+		return EFI_ACCESS_DENIED;
+	override.original(this, status, file);
+	return EFI_SUCCESS;
+}
+
+static void hooks_hold(void)
+{
+	if (override.users++)
+		return;
+	/* Either may be absent: without them the firmware does no checks to override. */
+	override.security = NULL;
+	override.security2 = NULL;
+	LibLocateProtocol(&security_arch_protocol_guid, (void **)&override.security);
+	LibLocateProtocol(&security2_arch_protocol_guid, (void **)&override.security2);
+	if (override.security) {
+		override.original = override.security->file_authentication_state;
+		override.security->file_authentication_state = security_hook;
+	}
+	if (override.security2) {
+		override.original2 = override.security2->file_authentication;
+		override.security2->file_authentication = security2_hook;
+	}
+}
+
+static void hooks_release(void)
+{
+	if (--override.users)
+		return;
+	/*
+	 * A second stage that hooked the same functions on top of ours (as
+	 * systemd-boot does) restores its own before it returns; if one did
+	 * not, restoring the original would cut it out, so leave it be.
+	 */
+	if (override.security2) {
+		if (override.security2->file_authentication == security2_hook)
+			override.security2->file_authentication = override.original2;
+		else
+			log_error(EFI_ACCESS_DENIED, L"Security2 hooked over lockshim: left alone");
+	}
+	if (override.security) {
+		if (override.security->file_authentication_state == security_hook)
+			override.security->file_authentication_state = override.original;
+		else
+			log_error(EFI_ACCESS_DENIED, L"Security hooked over lockshim: left alone");
+	}
 }
 
 EFI_STATUS efi_load_verified_image(EFI_HANDLE parent, EFI_DEVICE_PATH *path, void *buffer,
 				   UINTN size, EFI_HANDLE *image)
 {
-	struct security_protocol *security = NULL;
-	struct security2_protocol *security2 = NULL;
 	EFI_STATUS status;
 
-	/* Either may be absent: without them the firmware does no checks to override. */
-	LibLocateProtocol(&security_arch_protocol_guid, (void **)&security);
-	LibLocateProtocol(&security2_arch_protocol_guid, (void **)&security2);
-
-	approved.buffer = buffer;
-	approved.size = size;
-	approved.path = path;
-	if (security) {
-		approved.original = security->file_authentication_state;
-		security->file_authentication_state = security_hook;
-	}
-	if (security2) {
-		approved.original2 = security2->file_authentication;
-		security2->file_authentication = security2_hook;
-	}
-
+	hooks_hold();
+	override.buffer = buffer;
+	override.size = size;
+	override.path = path;
 	status = BS->LoadImage(FALSE, parent, path, buffer, size, image);
-
-	if (security2)
-		security2->file_authentication = approved.original2;
-	if (security)
-		security->file_authentication_state = approved.original;
-	approved.buffer = NULL;
-	approved.size = 0;
-	approved.path = NULL;
+	override.buffer = NULL;
+	override.size = 0;
+	override.path = NULL;
+	hooks_release();
 	return status;
+}
+
+void efi_security_policy_install(const struct efi_verifier *verifier)
+{
+	hooks_hold();
+	override.verifier = verifier;
+}
+
+void efi_security_policy_remove(void)
+{
+	override.verifier = NULL;
+	hooks_release();
 }

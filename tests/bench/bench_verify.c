@@ -72,7 +72,7 @@ static int run_verify(const struct bench_op *op)
 {
 	struct verdict verdict;
 
-	verify_image(op->data, op->size, op->policy, &verdict);
+	verify_image(op->data, op->size, op->policy, VERIFY_TO_START, &verdict);
 	if (!verdict.allowed) {
 		fprintf(stderr, "bench_verify: image refused: %s\n", verdict.message);
 		return -1;

@@ -170,6 +170,9 @@ if [[ -s $kernel ]] && tests/qemu/debian-kernel.sh --as-shipped "$work/kernel.de
 		expect 1 '^refused: [^:]*: image has no \.sbat section \(SBAT is required\)$' \
 			"interop: Debian-signed kernel refused without --no-sbat: it has no .sbat" -- \
 			verify --vendor-cert "$work/debian-signer.pem" "$work/kernel.debian.efi"
+		expect 0 "^allowed: [^:]*: signed by ${subject}, trusted through vendor certificate ${subject}\$" \
+			"interop: Debian-signed kernel allowed as GRUB asks for it (--shim-lock: no .sbat needed)" -- \
+			verify --shim-lock --vendor-cert "$work/debian-signer.pem" "$work/kernel.debian.efi"
 		sbverify --cert "$work/debian-signer.pem" "$work/kernel.debian.efi" >/dev/null 2>&1
 		refrc=$?
 		out=$("$cli" verify --no-sbat --vendor-cert "$work/debian-signer.pem" "$work/kernel.debian.efi" 2>&1)

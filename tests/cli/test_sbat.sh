@@ -164,6 +164,7 @@ malformed_csvs=(no-header header-second header-SBAT five-fields empty-name gener
 sign "$work/with.efi" "$work/vendor.efi" || not_ok "sbat: sign.sh with.efi"
 sign "$work/with.efi" "$work/rogue.efi" rogue || not_ok "sbat: sign.sh with.efi (rogue)"
 sign "$base" "$work/nosbat.efi" || not_ok "sbat: sign.sh base.efi"
+sign "$base" "$work/rogue-nosbat.efi" rogue || not_ok "sbat: sign.sh base.efi (rogue)"
 
 # an image whose .sbat has shim 3 and lockshim 0 (automatic revokes shim < 4;
 # only the latest level lists lockshim)
@@ -337,6 +338,18 @@ cases() {
 		"${v[@]}" --sbat-level "$work/level-original.csv" "$work/nosbat.efi"
 	sx 1 "^refused: .*malformed \\.sbat section: line 3: generation 'x' is not a number" \
 		"verify: .sbat with a non-numeric generation refused" -- "${v[@]}" "$work/bad-generation.efi"
+
+	# --shim-lock: a second stage asks (shim's rule: .sbat checked only when present)
+	sx 0 '^allowed: .*trusted through vendor certificate' \
+		"verify --shim-lock: signed image without .sbat allowed" -- "${v[@]}" --shim-lock "$work/nosbat.efi"
+	sx 1 '^refused: .*signer does not chain' "verify --shim-lock: without .sbat a rogue signature still refused" -- \
+		"${v[@]}" --shim-lock "$work/rogue-nosbat.efi"
+	sx 1 '^refused: .*SBAT revokes component linux generation 1' \
+		"verify --shim-lock: a present .sbat is still checked against the level" -- \
+		"${v[@]}" --shim-lock --sbat-level "$work/level-linux2.csv" "$work/vendor.efi"
+	sx 1 "^refused: .*malformed \\.sbat section: line 3: generation 'x' is not a number" \
+		"verify --shim-lock: a malformed .sbat still refused" -- \
+		"${v[@]}" --shim-lock "$work/bad-generation.efi"
 	sx 1 '^refused: .*malformed \.sbat section: byte 0x[0-9a-f]{2} at offset [0-9]+ follows a NUL' \
 		"verify: .sbat with a NUL then text refused" -- "${v[@]}" "$work/bad-nul-then-text.efi"
 	sx 1 "^refused: .*malformed \\.sbat section: line 1: the first record must be the sbat entry, not 'sbaX'" \

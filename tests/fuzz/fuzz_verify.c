@@ -93,13 +93,14 @@ static void check_allowed(const uint8_t *data, size_t size)
 	free(img);
 }
 
-/* Decide under @p and check the verdict's form; returns whether allowed. */
-static bool decide_checked(const uint8_t *data, size_t size, const struct verify_policy *p)
+/* Decide under @p for @request and check the verdict's form; returns whether allowed. */
+static bool decide_checked(const uint8_t *data, size_t size, const struct verify_policy *p,
+			   enum verify_request request)
 {
 	struct verdict v;
 
 	memset(&v, 0xa5, sizeof(v)); /* verify_image must set every field */
-	verify_image(data, size, p, &v);
+	verify_image(data, size, p, request, &v);
 
 	FUZZ_ASSERT(v.allowed == true || v.allowed == false);
 	FUZZ_ASSERT(terminated(v.entry, sizeof(v.entry)));
@@ -118,15 +119,26 @@ static bool decide_checked(const uint8_t *data, size_t size, const struct verify
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	bool allowed = decide_checked(data, size, &policy);
+	bool allowed = decide_checked(data, size, &policy, VERIFY_TO_START);
 
-	if (decide_checked(data, size, &policy_sbat)) {
+	/* what lockshim would start, a second stage may load: never the reverse of a refusal */
+	if (decide_checked(data, size, &policy_sbat, VERIFY_TO_START)) {
+		FUZZ_ASSERT(decide_checked(data, size, &policy_sbat, VERIFY_FOR_LOADER));
 		struct pe_image *img = malloc(sizeof(*img));
 		const char *reason;
 
 		FUZZ_ASSERT(allowed);
 		FUZZ_ASSERT(img && pe_parse(data, size, img, &reason) == 0);
 		FUZZ_ASSERT(pe_find_section(img, ".sbat"));
+		free(img);
+	} else if (decide_checked(data, size, &policy_sbat, VERIFY_FOR_LOADER)) {
+		/* the only difference the request makes: no .sbat at all */
+		struct pe_image *img = malloc(sizeof(*img));
+		const char *reason;
+
+		FUZZ_ASSERT(allowed);
+		FUZZ_ASSERT(img && pe_parse(data, size, img, &reason) == 0);
+		FUZZ_ASSERT(!pe_find_section(img, ".sbat"));
 		free(img);
 	}
 	return 0;

@@ -159,6 +159,14 @@ int main(void)
 			 "valid image: certificate table offset found");
 		CHECK_EQ(pe.cert_table_size, IMG_CERT_LEN,
 			 "valid image: certificate table size found");
+		/* what SHIM_LOCK's Context reports (src/efi/efi_shim_lock.c) */
+		CHECK_EQ(pe.nt_headers_offset, IMG_LFANEW, "valid image: PE header offset");
+		CHECK_EQ(pe.image_base, 0x140000000, "valid image: ImageBase");
+		CHECK_EQ(pe.section_alignment, 0x1000, "valid image: SectionAlignment");
+		CHECK_EQ(pe.file_alignment, 0x200, "valid image: FileAlignment");
+		CHECK_EQ(pe.subsystem, 10, "valid image: Subsystem");
+		CHECK_EQ(pe.dll_characteristics, 0x0160, "valid image: DllCharacteristics");
+		CHECK_EQ(pe.n_data_dirs, 16, "valid image: NumberOfRvaAndSizes");
 		data = pe_find_section(&pe, ".data");
 		CHECK_STREQ(data ? data->name : NULL, ".data", "section lookup finds .data");
 		CHECK_PTR_EQ(pe_find_section(&pe, ".sbat"), NULL, "section lookup: no .sbat");

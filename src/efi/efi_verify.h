@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/*
+ * The one place the firmware shell asks the core about an image and says
+ * on the console what was decided: for images lockshim starts itself, for
+ * those a second stage hands to SHIM_LOCK's Verify, and for those it loads
+ * through the firmware (efi_security_override.c). The verdict text is the
+ * core's (verify.c), whichever way the image came.
+ */
+#ifndef LOCKSHIM_EFI_VERIFY_H
+#define LOCKSHIM_EFI_VERIFY_H
+
+#include <efi.h>
+
+#include "verify.h"
+
+/* What decisions are made with; lives as long as lockshim runs. */
+struct efi_verifier {
+	const struct verify_policy *policy;
+	BOOLEAN enforcing; /* Secure Boot enforced: a refusal stops the image */
+};
+
+/*
+ * Decide on the @size bytes at @data for @request and print the verdict,
+ * naming the image @what and, when it may run, what is done with it (@verb:
+ * "booting", "starting", "allowing"). Returns EFI_SUCCESS when it may run
+ * (allowed, or Secure Boot not enforced) and EFI_SECURITY_VIOLATION when it
+ * is refused.
+ */
+EFI_STATUS efi_verify_image(const struct efi_verifier *verifier, const void *data, UINTN size,
+			    enum verify_request request, const CHAR16 *what, const char *verb);
+
+#endif
