@@ -1,0 +1,82 @@
+# shellcheck shell=bash disable=SC2034  # its variables are read by the files that source it
+# What the tests of second stages share (test_systemd_boot.sh and
+# test_shim_lock.sh source it): lockshim started by a boot entry whose
+# optional data names the second stage, as a distribution installs it,
+#
+#   Boot0000 "lockshim"  \EFI\lockshim\lockshimx64.efi  "SECOND_STAGE"
+#
+# on an ESP with no \EFI\BOOT\BOOTX64.EFI, under Secure Boot (test_boot.sh's
+# PKI and VARS; its preparation is sourced with it).
+#
+# second_stage_prepare WORK
+#     test_boot.sh's preparation (PKI, VARS, kernels, initramfs, the
+#     db-signed lockshim), then an empty WORK and PREP_LOG in it for the
+#     test's own steps; returns 1, with PREP_ERROR or LOCKSHIM_MISSING set,
+#     when the test cannot go on.
+#
+# second_stage_vars NAME SECOND_STAGE [VNAME:GUID:ATTRS:FILE]...
+#     Prints the path of an OVMF VARS file (tests/qemu/vars.sh --variant
+#     NAME, cached) with Secure Boot on, that Boot0000 as the only entry in
+#     BootOrder, and the extra variables given.
+#
+# second_stage_boot NAME VARS GRACE STOP... -- SRC ESPPATH...
+#     Boots an ESP holding the db-signed lockshim at \EFI\lockshim\ and each
+#     SRC at ESPPATH, until a STOP pattern (or a CPU exception in firmware
+#     context, which fails) shows; the log is $BOOT_LOGS/NAME.log ($LOG).
+
+# shellcheck source=tests/qemu/test_boot.sh
+. "$(dirname "${BASH_SOURCE[0]}")/test_boot.sh" # cds to the repository
+
+GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
+SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
+LOCKSHIM_ESP_PATH='\EFI\lockshim\lockshimx64.efi'
+
+# Only test_boot.sh's scenarios use a lockshim built with another vendor
+# certificate: not built here.
+outside_vendor_prepare() { :; }
+
+second_stage_prepare() {
+	boot_prepare
+	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 1
+	PREP_LOG=$1/prepare.err
+	mkdir -p "$1"
+	: >"$PREP_LOG"
+}
+
+second_stage_vars() {
+	local name=$1 stage=$2; shift 2
+	local entry=$BOOT_WORK/$name-Boot0000.bin boot_order=$BOOT_WORK/$name-BootOrder.bin
+	local -a extra=()
+	local spec
+	python3 tests/qemu/mkloadoption.py "$entry" lockshim "$LOCKSHIM_ESP_PATH" "$stage" || return 1
+	printf '\x00\x00' >"$boot_order"
+	for spec in "$@"; do extra+=(--var "$spec"); done
+	tests/qemu/vars.sh --variant "$name" \
+		--var "Boot0000:$GLOBAL_GUID:0x7:$entry" \
+		--var "BootOrder:$GLOBAL_GUID:0x7:$boot_order" "${extra[@]}" "$PKI" | tail -n 1
+}
+
+second_stage_boot() {
+	local name=$1 vars=$2 grace=$3; shift 3
+	local -a stops=() tee=()
+	while (( $# )) && [[ $1 != -- ]]; do
+		stops+=(--stop "$1")
+		shift
+	done
+	shift
+	(( BOOT_TEE )) && tee=(--tee)
+	make_esp "$BOOT_WORK/$name.img" \
+		"$BOOT_WORK/lockshim-db.efi" "$LOCKSHIM_ESP_PATH" "$@" || return 1
+	run_qemu --esp "$BOOT_WORK/$name.img" --vars "$vars" \
+		--log "$BOOT_LOGS/$name.log" --timeout "$QEMU_TIMEOUT" \
+		--grace "$grace" "${stops[@]}" --stop "$CRASH" "${tee[@]}"
+	local rc=$?
+	rm -f "$BOOT_WORK/$name.img"
+	qemu_outcome "$name" || return 1
+	if [[ $QEMU_STOPPED_ON == "$CRASH" ]]; then
+		echo "FAIL: CPU exception in firmware context (a crash)" >&2
+		_log_tail "$LOG"
+		return 1
+	fi
+	return $rc
+}
