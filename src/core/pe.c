@@ -21,7 +21,6 @@
 #define OPT_ENTRY_POINT         16
 #define OPT_IMAGE_BASE          24
 #define OPT_SECTION_ALIGNMENT   32
-#define OPT_FILE_ALIGNMENT      36
 #define OPT_SIZE_OF_IMAGE       56
 #define OPT_SIZE_OF_HEADERS     60
 #define OPT_CHECKSUM            64
@@ -162,7 +161,6 @@ int pe_parse(const uint8_t *data, size_t size, struct pe_image *img, const char 
 	img->entry_point = read_le32(opt + OPT_ENTRY_POINT);
 	img->image_base = read_le64(opt + OPT_IMAGE_BASE);
 	img->section_alignment = read_le32(opt + OPT_SECTION_ALIGNMENT);
-	img->file_alignment = read_le32(opt + OPT_FILE_ALIGNMENT);
 	img->subsystem = read_le16(opt + OPT_SUBSYSTEM);
 	img->dll_characteristics = read_le16(opt + OPT_DLL_CHARACTERISTICS);
 	img->image_size = read_le32(opt + OPT_SIZE_OF_IMAGE);

@@ -40,7 +40,6 @@ struct pe_image {
 	uint32_t nt_headers_offset; /* e_lfanew: file offset of the "PE\0\0" signature */
 	uint64_t image_base;        /* ImageBase */
 	uint32_t section_alignment;
-	uint32_t file_alignment;
 	uint16_t subsystem;
 	uint16_t dll_characteristics;
 	uint32_t n_data_dirs; /* NumberOfRvaAndSizes (at most 16) */

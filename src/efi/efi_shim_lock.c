@@ -15,7 +15,10 @@
 #define DATA_DIR_OFFSET    112 /* of the data directories in the PE32+ optional header */
 #define DATA_DIR_SIZE      8
 
-/* shim 16.1's PE_COFF_LOADER_IMAGE_CONTEXT (include/peimage.h): what Context fills. */
+/*
+ * shim 16.1's PE_COFF_LOADER_IMAGE_CONTEXT (include/peimage.h at tag 16.1:
+ * no FileAlignment, which came later): what Context fills.
+ */
 struct shim_image_context {
 	UINT64 image_address; /* ImageBase */
 	UINT64 image_size;    /* SizeOfImage */
@@ -23,7 +26,6 @@ struct shim_image_context {
 	UINTN size_of_headers;
 	UINT16 image_type; /* Subsystem */
 	UINT16 number_of_sections;
-	UINT32 file_alignment;
 	UINT32 section_alignment;
 	void *first_section; /* these point into the caller's image */
 	void *reloc_dir;
@@ -117,9 +119,9 @@ static SHIM_LOCK_API EFI_STATUS shim_lock_context(void *data, unsigned int size,
 	struct pe_image *img;
 	UINTN dirs;
 
-	if (!data || !size || !context)
+	if (!data || !context)
 		return EFI_INVALID_PARAMETER;
-	img = parse_image(data, size);
+	img = parse_image(data, size); /* size 0: EFI_UNSUPPORTED, as shim */
 	if (!img)
 		return EFI_UNSUPPORTED;
 
@@ -132,7 +134,6 @@ static SHIM_LOCK_API EFI_STATUS shim_lock_context(void *data, unsigned int size,
 		.size_of_headers = img->headers_size,
 		.image_type = img->subsystem,
 		.number_of_sections = img->n_sections,
-		.file_alignment = img->file_alignment,
 		.section_alignment = img->section_alignment,
 		.first_section = base + img->section_table_offset,
 		.reloc_dir = img->n_data_dirs > DATA_DIR_BASERELOC ?

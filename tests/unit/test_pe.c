@@ -163,7 +163,6 @@ int main(void)
 		CHECK_EQ(pe.nt_headers_offset, IMG_LFANEW, "valid image: PE header offset");
 		CHECK_EQ(pe.image_base, 0x140000000, "valid image: ImageBase");
 		CHECK_EQ(pe.section_alignment, 0x1000, "valid image: SectionAlignment");
-		CHECK_EQ(pe.file_alignment, 0x200, "valid image: FileAlignment");
 		CHECK_EQ(pe.subsystem, 10, "valid image: Subsystem");
 		CHECK_EQ(pe.dll_characteristics, 0x0160, "valid image: DllCharacteristics");
 		CHECK_EQ(pe.n_data_dirs, 16, "valid image: NumberOfRvaAndSizes");

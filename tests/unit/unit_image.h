@@ -63,7 +63,6 @@ static inline uint8_t *unit_pe_image(void)
 	put32(img + IMG_OPT + 16, 0x1000);      /* entry point */
 	put64(img + IMG_OPT + 24, 0x140000000); /* ImageBase */
 	put32(img + IMG_OPT + 32, 0x1000);      /* SectionAlignment */
-	put32(img + IMG_OPT + 36, 0x200);       /* FileAlignment */
 	put16(img + IMG_OPT + 68, 10);          /* Subsystem: EFI application */
 	put16(img + IMG_OPT + 70, 0x0160);      /* DllCharacteristics */
 	put32(img + IMG_OPT + 56, 0x3000);      /* SizeOfImage */
