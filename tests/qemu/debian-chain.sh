@@ -39,7 +39,9 @@ GLOBAL_VARIABLE_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
 DEBIAN_CHAIN_GRUB_DIR=EFI/debian
 
 debian_chain_lockshim() {
-	local dir=$1 shim_dir
+	local dir shim_dir
+	# absolute: make runs in the repository, the caller may not
+	dir=$(mkdir -p "$1" && cd "$1" && pwd) || return 1
 	shim_dir=$("$LOCKSHIM_ROOT/tests/qemu/debian-package.sh" shim-signed \
 		usr/lib/shim/shimx64.efi.signed) || return 1
 	"$LOCKSHIM_ROOT/tests/qemu/debian-vendor-cert.sh" "$shim_dir/shimx64.efi.signed" "$dir" >/dev/null ||
