@@ -44,7 +44,9 @@
 # qemu_outcome NAME [WHAT]
 #     Say on stderr how the last run_qemu ended (`# NAME: QEMU stopped on
 #     /PATTERN/ after 7.1s`); after a timeout also `FAIL: WHAT (default: no
-#     stop condition) before the timeout` and the log's tail, and return 1.
+#     stop condition) before the timeout` and the log's tail, and return 1;
+#     likewise after a stop on QEMU_CRASH (`FAIL: CPU exception in firmware
+#     context (a crash)`).
 #
 # expect_log [-F] PATTERN [LOG]        PATTERN (ERE, or fixed with -F) is in LOG
 # expect_no_log [-F] PATTERN [LOG]     PATTERN is not in LOG
@@ -59,7 +61,9 @@
 # unsign_efi IN OUT            copy IN to OUT with every signature removed
 #
 # Variables: LOCKSHIM_ROOT (the repository), QEMU_BUILD (build/qemu),
-# LOCKSHIM_CACHE (the cache directory), OVMF_CODE, OVMF_VARS_BLANK.
+# LOCKSHIM_CACHE (the cache directory), OVMF_CODE, OVMF_VARS_BLANK,
+# QEMU_CRASH (what OVMF prints for a CPU exception in firmware context, a
+# loader crashing, before it hangs: a --stop pattern for every run).
 
 LOCKSHIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 QEMU_BUILD=${QEMU_BUILD:-$LOCKSHIM_ROOT/build/qemu}
@@ -67,6 +71,7 @@ LOCKSHIM_CACHE=${LOCKSHIM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lockshim}
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.secboot.fd}
 OVMF_VARS_BLANK=${OVMF_VARS_BLANK:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 QEMU=${QEMU:-qemu-system-x86_64}
+QEMU_CRASH='!!!! X64 Exception Type'
 
 # ---- ESP images --------------------------------------------------------------
 
@@ -380,8 +385,13 @@ run_qemu() {
 
 qemu_outcome() {
 	echo "# $1: QEMU $QEMU_OUTCOME${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/} after ${QEMU_ELAPSED}s" >&2
-	[[ $QEMU_OUTCOME == timeout ]] || return 0
-	echo "FAIL: ${2:-no stop condition} before the timeout" >&2
+	if [[ $QEMU_OUTCOME == stopped && $QEMU_STOPPED_ON == "$QEMU_CRASH" ]]; then
+		echo "FAIL: CPU exception in firmware context (a crash)" >&2
+	elif [[ $QEMU_OUTCOME == timeout ]]; then
+		echo "FAIL: ${2:-no stop condition} before the timeout" >&2
+	else
+		return 0
+	fi
 	_log_tail "$LOG"
 	return 1
 }

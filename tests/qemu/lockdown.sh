@@ -48,7 +48,7 @@ PKI=build/pki
 GUEST=build/guest
 PROBE_INITRD=build/initramfs/probe-initrd.img
 MOK_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
-CRASH='!!!! X64 Exception Type'
+CRASH=$QEMU_CRASH
 END_RE='LOCKSHIM-PROBE-END'
 SLOTS=(unsigned vendor mok rogue db)
 

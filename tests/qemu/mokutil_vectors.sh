@@ -68,7 +68,7 @@ LOGS=$QEMU_BUILD/logs
 GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
 SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 CMDLINE='initrd=\boot\initrd-test.img console=ttyS0 panic=-1'
-CRASH='!!!! X64 Exception Type'
+CRASH=$QEMU_CRASH
 
 # The passwords and salts of the vectors (README.md repeats them).
 PW_IMPORT=lockshim-mok-1          # --import/--import-hash/--mokx --hash-file

@@ -42,7 +42,7 @@ MARKER='LOCKSHIM-TEST-MARKER: init reached'
 KPATH='\EFI\BOOT\vmlinuz.efi'
 # A CPU exception in firmware context (lockshim crashing, say) hangs with a
 # register dump: stop on it at once instead of waiting for the timeout.
-CRASH='!!!! X64 Exception Type'
+CRASH=$QEMU_CRASH
 
 SCENARIOS=(
 	sb_vendor_kernel_boots
@@ -135,11 +135,6 @@ boot_lockshim() {
 	local rc=$?
 	rm -f "$BOOT_WORK/$name.img"
 	qemu_outcome "$name" "no stop condition ($*)" || return 1
-	if [[ $QEMU_STOPPED_ON == "$CRASH" ]]; then
-		echo "FAIL: CPU exception in firmware context (a crash)" >&2
-		_log_tail "$LOG"
-		return 1
-	fi
 	return $rc
 }
 
