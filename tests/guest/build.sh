@@ -8,7 +8,10 @@
 #   OUTDIR/launch.efi   tests/guest/launch.c, a UEFI application (gnu-efi),
 #                       unsigned (the tests sign copies as they need)
 #   OUTDIR/shim_lock_probe.efi  tests/guest/shim_lock_probe.c, likewise: calls
-#                       the SHIM_LOCK protocol with hostile inputs
+#                       the SHIM_LOCK protocol with hostile inputs, or the
+#                       firmware's LoadImage on images lockshim decides
+#   OUTDIR/load_marker.efi  tests/guest/load_marker.c, likewise: what those
+#                       LoadImage calls load, which says that it ran
 #   OUTDIR/tsc_payload.efi  tests/guest/tsc_payload.c, likewise (make bench);
 #   OUTDIR/tsc_payload_12m.efi  the same with 12 MiB of read-only ballast
 #
@@ -58,5 +61,6 @@ efi_app() {
 }
 efi_app launch launch
 efi_app shim_lock_probe shim_lock_probe
+efi_app load_marker load_marker
 efi_app tsc_payload tsc_payload
 efi_app tsc_payload_12m tsc_payload -DBALLAST_BYTES=12582912

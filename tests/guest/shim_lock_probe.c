@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * shim_lock_probe.efi: calls the SHIM_LOCK protocol of the first stage that
- * started it (lockshim, or rhboot/shim) directly, with hostile inputs as well
- * as the careful ones GRUB and systemd-boot pass, and prints one line a call:
+ * shim_lock_probe.efi: a second stage that tests what the first stage that
+ * started it (lockshim, or rhboot/shim) offers it, in one of two modes named
+ * by its load options (lockshim passes it what follows its name in the boot
+ * entry's optional data):
+ *
+ *   (none)      the SHIM_LOCK protocol, called directly (below)
+ *   load-image  the firmware's LoadImage, which lockshim's override of the
+ *               security protocols decides (load_image_cases)
+ *
+ * SHIM_LOCK: it calls the protocol with hostile inputs as well as the careful
+ * ones GRUB and systemd-boot pass, and prints one line a call:
  *
  *   SHIMLOCK <function> <case> status=<EFI status>[ what it returned]
  *
@@ -21,12 +29,27 @@
  *
  * The protocol is declared as shim 16.1 exports it (shim.h, peimage.h), with
  * System V function pointers, as GRUB and systemd-boot call it: shim does not
- * mark the functions EFIAPI. Built by tests/guest/build.sh.
+ * mark the functions EFIAPI.
+ *
+ * LoadImage: for each of load_image_cases, a file in its own directory, it
+ * calls BS->LoadImage(FALSE, itself, that file's device path, NULL, 0) as a
+ * boot manager does (the firmware reads the file and asks Security2 about
+ * the buffer), never SHIM_LOCK, and prints
+ *
+ *   SHIMLOCK loadimage <case> status=<EFI status>
+ *   SHIMLOCK startimage <case> status=<its exit status>   when it loaded
+ *
+ * where the image is load_marker.efi, signed as the case needs, which prints
+ * a LOADMARKER line when it runs. Then `SHIMLOCK done`, and shutdown.
+ *
+ * Built by tests/guest/build.sh.
  */
 #include <efi.h>
 #include <efilib.h>
 
 #define SHIM_LOCK_API __attribute__((sysv_abi))
+
+#define LOAD_IMAGE_MODE L"load-image" /* the load options that select the LoadImage cases */
 
 #define SIGNED_IMAGE   L"probe-signed.efi"
 #define NOSBAT_IMAGE   L"probe-nosbat.efi"
@@ -133,6 +156,21 @@ static EFI_STATUS read_file(EFI_FILE_HANDLE dir, const CHAR16 *name, struct file
 	return st;
 }
 
+/* The path of the directory @self was loaded from, as a pool string ("" for the root). */
+static CHAR16 *own_dir_path(EFI_LOADED_IMAGE *self)
+{
+	CHAR16 *path = self->FilePath ? DevicePathToStr(self->FilePath) : NULL;
+	UINTN cut = 0;
+
+	if (!path)
+		return NULL;
+	for (UINTN i = 0; path[i]; i++)
+		if (path[i] == L'\\')
+			cut = i;
+	path[cut] = 0;
+	return path;
+}
+
 /* The directory the probe was loaded from, opened. */
 static EFI_STATUS open_own_dir(EFI_HANDLE image, EFI_FILE_HANDLE *dir)
 {
@@ -140,20 +178,15 @@ static EFI_STATUS open_own_dir(EFI_HANDLE image, EFI_FILE_HANDLE *dir)
 	EFI_FILE_HANDLE root;
 	CHAR16 *path;
 	EFI_STATUS st;
-	UINTN cut = 0;
 
 	st = BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&self);
 	if (EFI_ERROR(st))
 		return st;
 	root = LibOpenRoot(self->DeviceHandle);
-	path = self->FilePath ? DevicePathToStr(self->FilePath) : NULL;
+	path = own_dir_path(self);
 	if (!root || !path)
 		return EFI_NOT_FOUND;
-	for (UINTN i = 0; path[i]; i++)
-		if (path[i] == L'\\')
-			cut = i;
-	path[cut] = 0; /* "" for the root */
-	st = root->Open(root, dir, cut ? path : L"\\", EFI_FILE_MODE_READ, 0);
+	st = root->Open(root, dir, path[0] ? path : L"\\", EFI_FILE_MODE_READ, 0);
 	FreePool(path);
 	root->Close(root);
 	return st;
@@ -403,7 +436,71 @@ static void hash_cases(UINT8 *data, UINTN n, struct image_context *c)
 	hash(L"negative_size", data, -1, c, TRUE, TRUE);
 }
 
-static EFI_STATUS probe(EFI_HANDLE image)
+/*
+ * The LoadImage cases: load_marker.efi signed as each needs, in the probe's
+ * directory. What each proves, and the status it must get, is in
+ * tests/qemu/test_shim_lock.sh.
+ */
+static const struct {
+	const CHAR16 *name;
+	const CHAR16 *file;
+} load_image_cases[] = {
+	{ L"mok_signed", L"loadimage-mok.efi" },
+	{ L"db_signed_hash_in_moklistx", L"loadimage-db-mokx.efi" },
+	{ L"unsigned", L"loadimage-unsigned.efi" },
+	{ L"vendor_signed_without_sbat", L"loadimage-vendor-nosbat.efi" },
+	{ L"sbat_revoked", L"loadimage-sbat-revoked.efi" },
+};
+
+/* LoadImage from the file at @dir\@file on @device; StartImage when it loads. */
+static void load_image(EFI_HANDLE image, EFI_HANDLE device, const CHAR16 *dir, const CHAR16 *name,
+		       const CHAR16 *file)
+{
+	CHAR16 *path = PoolPrint(L"%s\\%s", dir, file);
+	EFI_DEVICE_PATH *device_path = path ? FileDevicePath(device, path) : NULL;
+	EFI_HANDLE loaded = NULL;
+	EFI_STATUS st = EFI_OUT_OF_RESOURCES;
+
+	if (device_path)
+		st = BS->LoadImage(FALSE, image, device_path, NULL, 0, &loaded);
+	if (device_path)
+		FreePool(device_path);
+	if (path)
+		FreePool(path);
+	if (EFI_ERROR(st)) {
+		/* a firmware may load an image it distrusts (Security Violation), never to start */
+		Print(L"SHIMLOCK loadimage %s status=%r handle=%s\n", name, st,
+		      loaded ? L"returned" : L"none");
+		if (loaded)
+			BS->UnloadImage(loaded);
+		return;
+	}
+	Print(L"SHIMLOCK loadimage %s status=%r\n", name, st);
+	/* an application is unloaded by the firmware when it returns */
+	st = BS->StartImage(loaded, NULL, NULL);
+	Print(L"SHIMLOCK startimage %s status=%r\n", name, st);
+}
+
+static EFI_STATUS probe_load_image(EFI_HANDLE image)
+{
+	EFI_LOADED_IMAGE *self;
+	CHAR16 *dir;
+	EFI_STATUS st;
+
+	st = BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&self);
+	if (EFI_ERROR(st))
+		return st;
+	dir = own_dir_path(self);
+	if (!dir)
+		return EFI_NOT_FOUND;
+	for (UINTN i = 0; i < sizeof(load_image_cases) / sizeof(load_image_cases[0]); i++)
+		load_image(image, self->DeviceHandle, dir, load_image_cases[i].name,
+			   load_image_cases[i].file);
+	FreePool(dir);
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS probe_shim_lock(EFI_HANDLE image)
 {
 	struct file signed_image = {}, nosbat = {}, unsigned_image = {};
 	struct guarded_context valid_context;
@@ -446,13 +543,30 @@ static EFI_STATUS probe(EFI_HANDLE image)
 	return st;
 }
 
+/* Whether the probe's load options are exactly @mode. */
+static BOOLEAN started_with(EFI_HANDLE image, const CHAR16 *mode)
+{
+	UINTN size = (StrLen(mode) + 1) * sizeof(CHAR16);
+	EFI_LOADED_IMAGE *self;
+
+	if (EFI_ERROR(BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&self)))
+		return FALSE;
+	return self->LoadOptions && self->LoadOptionsSize == size &&
+	       CompareMem(self->LoadOptions, mode, size) == 0;
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	EFI_STATUS st;
 
 	InitializeLib(image, systab);
-	Print(L"SHIMLOCK probe started\n");
-	st = probe(image);
+	if (started_with(image, LOAD_IMAGE_MODE)) {
+		Print(L"SHIMLOCK probe started: %s\n", LOAD_IMAGE_MODE);
+		st = probe_load_image(image);
+	} else {
+		Print(L"SHIMLOCK probe started\n");
+		st = probe_shim_lock(image);
+	}
 	Print(L"SHIMLOCK done status=%r\n", st);
 	RT->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
 	return st;

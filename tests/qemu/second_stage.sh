@@ -14,10 +14,13 @@
 #     test's own steps; returns 1, with PREP_ERROR or LOCKSHIM_MISSING set,
 #     when the test cannot go on.
 #
-# second_stage_vars NAME SECOND_STAGE [VNAME:GUID:ATTRS:FILE]...
+# second_stage_vars [--before DESCRIPTION ESPPATH]... NAME SECOND_STAGE [VNAME:GUID:ATTRS:FILE]...
 #     Prints the path of an OVMF VARS file (tests/qemu/vars.sh --variant
 #     NAME, cached) with Secure Boot on, that Boot0000 as the only entry in
-#     BootOrder, and the extra variables given.
+#     BootOrder, and the extra variables given. Each --before adds an entry
+#     (Boot0001, Boot0002... in order) that starts the image at ESPPATH,
+#     ahead of Boot0000 in BootOrder: the firmware starts or refuses it on
+#     its own verdict before lockshim runs.
 #
 # second_stage_boot NAME VARS GRACE STOP... -- SRC ESPPATH...
 #     Boots an ESP holding the db-signed lockshim at \EFI\lockshim\ and each
@@ -44,15 +47,28 @@ second_stage_prepare() {
 }
 
 second_stage_vars() {
+	local -a before=() entries=() extra=()
+	while [[ ${1-} == --before ]]; do
+		before+=("$2" "$3")
+		shift 3
+	done
 	local name=$1 stage=$2; shift 2
 	local entry=$BOOT_WORK/$name-Boot0000.bin boot_order=$BOOT_WORK/$name-BootOrder.bin
-	local -a extra=()
-	local spec
+	local spec i var file
 	python3 tests/qemu/mkloadoption.py "$entry" lockshim "$LOCKSHIM_ESP_PATH" "$stage" || return 1
-	printf '\x00\x00' >"$boot_order"
+	: >"$boot_order"
+	for (( i = 1; i <= ${#before[@]} / 2; i++ )); do
+		var=Boot$(printf %04X "$i")
+		file=$BOOT_WORK/$name-$var.bin
+		python3 tests/qemu/mkloadoption.py "$file" "${before[2 * i - 2]}" "${before[2 * i - 1]}" ||
+			return 1
+		entries+=(--var "$var:$GLOBAL_GUID:0x7:$file")
+		printf '%b' "\\x$(printf %02x "$i")\\x00" >>"$boot_order" # a UINT16, little-endian
+	done
+	printf '\x00\x00' >>"$boot_order"
 	for spec in "$@"; do extra+=(--var "$spec"); done
 	tests/qemu/vars.sh --variant "$name" \
-		--var "Boot0000:$GLOBAL_GUID:0x7:$entry" \
+		--var "Boot0000:$GLOBAL_GUID:0x7:$entry" "${entries[@]}" \
 		--var "BootOrder:$GLOBAL_GUID:0x7:$boot_order" "${extra[@]}" "$PKI" | tail -n 1
 }
 

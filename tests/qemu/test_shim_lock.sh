@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# lockshim's SHIM_LOCK protocol called directly, under Secure Boot, by a
-# second stage that passes what GRUB and systemd-boot would never pass:
-# tests/guest/shim_lock_probe.c, started by lockshim from a boot entry,
+# What lockshim offers a second stage, under Secure Boot: its SHIM_LOCK
+# protocol called directly with what GRUB and systemd-boot would never pass,
+# and the firmware's LoadImage as lockshim's security override decides it.
+# The second stage is tests/guest/shim_lock_probe.c, started by lockshim from
+# a boot entry,
 #
 #   Boot0000 "lockshim"  \EFI\lockshim\lockshimx64.efi  "shim_lock_probe.efi"
 #
@@ -18,6 +20,22 @@
 #                              whose size it tells truly), the valid image is
 #                              allowed, and Context and Hash describe it as its
 #                              headers and pesign do
+#   load_image_by_policy       the probe, started with "load-image", calls the
+#                              firmware's LoadImage (never SHIM_LOCK) on
+#                              tests/guest/load_marker.c signed five ways, with
+#                              MokList (the test MOK key), MokListX (the
+#                              Authenticode SHA-256 of the db-signed one) and a
+#                              SbatLevel revoking lockshim-test-revoked 1:
+#                                loadimage-mok.efi (MOK only)        loads, runs
+#                                loadimage-db-mokx.efi (db, MokListX) Access Denied
+#                                loadimage-unsigned.efi              Access Denied
+#                                loadimage-vendor-nosbat.efi         loads, runs
+#                                loadimage-sbat-revoked.efi (vendor) Access Denied
+#                              each with lockshim's verdict; and in the same
+#                              boot, before lockshim, the firmware alone (boot
+#                              entries Boot0001, Boot0002) refuses the MOK one
+#                              and starts the db-signed one: the verdicts above
+#                              are lockshim's policy, not db's
 #
 # Environment and output as for test_boot.sh.
 
@@ -26,11 +44,17 @@
 
 SCENARIOS=(
 	shim_lock_hostile_inputs
+	load_image_by_policy
 )
 
 GUEST=build/guest
 SHIM_LOCK_WORK=$BOOT_WORK/shim-lock
 SHIM_LOCK_VARS=
+LOAD_IMAGE_VARS=
+LOAD_IMAGE_DIR='\EFI\lockshim'
+# The SbatLevel of load_image_by_policy: newer than lockshim's own (so it is
+# the one in force), revoking only the component of loadimage-sbat-revoked.efi.
+LOAD_IMAGE_SBAT_LEVEL=$'sbat,1,2099010100\nlockshim-test-revoked,2\n'
 
 # What each call must return: FUNCTION CASE STATUS, where STATUS is the EFI
 # status as gnu-efi's %r names it (EFI_SECURITY_VIOLATION is "Security
@@ -79,7 +103,53 @@ shim_lock_prepare() {
 			"$w/probe-nosbat.efi" ||
 		return 0
 	SHIM_LOCK_VARS=$(second_stage_vars shim-lock shim_lock_probe.efi 2>>"$PREP_LOG") ||
-		PREP_ERROR="VARS with the probe's boot entry failed: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
+		{ PREP_ERROR="VARS with the probe's boot entry failed: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"; return 0; }
+	load_image_prepare
+}
+
+# marker_sbat COMPONENT OUT: load_marker.efi, unsigned, with a .sbat of
+# tests/guest/sbat.csv's sbat line and COMPONENT at generation 1 in a package
+# named after OUT: no two such images share an Authenticode digest (MokListX
+# must name one image only).
+marker_sbat() {
+	local package
+	package=$(basename "$2" .efi)
+	{
+		head -n 1 tests/guest/sbat.csv
+		echo "$1,1,lockshim developers,$package,0.1,https://lockshim.invalid/"
+	} >"$2.csv" &&
+		build/lockshim add-sbat "$2.csv" "$GUEST/load_marker.efi" "$2"
+}
+
+load_image_prepare() {
+	local w=$SHIM_LOCK_WORK hash
+	printf '%s' "$LOAD_IMAGE_SBAT_LEVEL" >"$w/level-revoked.csv"
+	_prep "marker with .sbat" marker_sbat lockshim-test "$w/mok.efi" &&
+		_prep "MOK-signed marker" sign_efi mok "$w/mok.efi" "$w/loadimage-mok.efi" &&
+		_prep "marker with .sbat" marker_sbat lockshim-test "$w/db-mokx.efi" &&
+		_prep "db-signed marker" sign_efi db "$w/db-mokx.efi" "$w/loadimage-db-mokx.efi" &&
+		_prep "unsigned marker" marker_sbat lockshim-test "$w/loadimage-unsigned.efi" &&
+		_prep "vendor-signed marker without .sbat" sign_efi vendor "$GUEST/load_marker.efi" \
+			"$w/loadimage-vendor-nosbat.efi" &&
+		_prep "marker with a revoked .sbat" marker_sbat lockshim-test-revoked "$w/sbat-revoked.efi" &&
+		_prep "vendor-signed marker with a revoked .sbat" sign_efi vendor \
+			"$w/sbat-revoked.efi" "$w/loadimage-sbat-revoked.efi" ||
+		return 0
+	# the digest lockshim computes (its host CLI, the same code) is the one MokListX holds
+	if ! hash=$(build/lockshim hash "$w/loadimage-db-mokx.efi" 2>>"$PREP_LOG"); then
+		PREP_ERROR="build/lockshim hash $w/loadimage-db-mokx.efi failed (make build/lockshim?)"
+		return 0
+	fi
+	_prep "MokListX (tests/cli/mkesl.py)" python3 tests/cli/mkesl.py SHA256 "$w/mokx.esl" "$hash" ||
+		return 0
+	LOAD_IMAGE_VARS=$(second_stage_vars \
+		--before 'firmware alone: loadimage-mok' "$LOAD_IMAGE_DIR\loadimage-mok.efi" \
+		--before 'firmware alone: loadimage-db-mokx' "$LOAD_IMAGE_DIR\loadimage-db-mokx.efi" \
+		load-image 'shim_lock_probe.efi load-image' \
+		"MokList:$SHIM_GUID:0x3:$PKI/mok.esl" \
+		"MokListX:$SHIM_GUID:0x3:$w/mokx.esl" \
+		"SbatLevel:$SHIM_GUID:0x3:$w/level-revoked.csv" 2>>"$PREP_LOG") ||
+		PREP_ERROR="VARS for load_image_by_policy failed: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
 }
 
 # shimlock_status FUNCTION CASE: the status of the probe's one line for it.
@@ -164,6 +234,94 @@ shim_lock_hostile_inputs() {
 	expect_log -F "SHIMLOCK hash valid status=Success sha256=$sha256 sha1=$sha1" || failed=1
 	expect_log -F "$(expected_context "$w/probe-signed.efi")" || failed=1
 	expect_no_log -F 'canary=overwritten' || failed=1
+	(( failed == 0 ))
+}
+
+# What each LoadImage case must get: CASE FILE STATUS VERDICT, where VERDICT
+# is lockshim's, after "lockshim: loading PATH: " or "lockshim: refusing PATH: ".
+LOAD_IMAGE_EXPECTED=(
+	"mok_signed|loadimage-mok.efi|Success|loading|signed by /CN=lockshim test mok, trusted through MokList certificate /CN=lockshim test mok"
+	"db_signed_hash_in_moklistx|loadimage-db-mokx.efi|Access Denied|refusing|image SHA-256 digest is in MokListX"
+	"unsigned|loadimage-unsigned.efi|Access Denied|refusing|image is not signed"
+	"vendor_signed_without_sbat|loadimage-vendor-nosbat.efi|Success|loading|signed by /CN=lockshim test vendor, trusted through vendor certificate /CN=lockshim test vendor"
+	"sbat_revoked|loadimage-sbat-revoked.efi|Access Denied|refusing|SBAT revokes component lockshim-test-revoked generation 1 (SbatLevel 2099010100 requires 2)"
+)
+
+# lockshim_verdict VERB FILE: lockshim's one line about FILE in the probe's
+# directory, from its security override, which names the file by its device
+# path (the device nodes are the firmware's: any).
+lockshim_verdict() {
+	local lines
+	lines=$(LC_ALL=C grep -E "^lockshim: $1 [^ ]*/\\\\EFI\\\\lockshim\\\\$2: " "$LOG")
+	if [[ $(wc -l <<<"$lines") != 1 || -z $lines ]]; then
+		printf "FAIL: expected one 'lockshim: %s ...%s\\%s' line, found: %s\n" \
+			"$1" "$LOAD_IMAGE_DIR" "$2" "${lines:-none}" >&2
+		return 1
+	fi
+	echo "$lines"
+}
+
+load_image_by_policy() {
+	local w=$SHIM_LOCK_WORK
+	second_stage_boot "${FUNCNAME[0]}" "$LOAD_IMAGE_VARS" 0.5 'SHIMLOCK done' 'No bootable option' -- \
+		"$w/shim_lock_probe.efi" EFI/lockshim/shim_lock_probe.efi \
+		"$w/loadimage-mok.efi" EFI/lockshim/loadimage-mok.efi \
+		"$w/loadimage-db-mokx.efi" EFI/lockshim/loadimage-db-mokx.efi \
+		"$w/loadimage-unsigned.efi" EFI/lockshim/loadimage-unsigned.efi \
+		"$w/loadimage-vendor-nosbat.efi" EFI/lockshim/loadimage-vendor-nosbat.efi \
+		"$w/loadimage-sbat-revoked.efi" EFI/lockshim/loadimage-sbat-revoked.efi || return 1
+	local failed=0
+
+	# the firmware alone, before lockshim: db refuses the MOK-signed image and
+	# starts the db-signed one (its marker returns Aborted)
+	expect_log -F 'BdsDxe: failed to load Boot0001 "firmware alone: loadimage-mok" from \EFI\lockshim\loadimage-mok.efi: Access Denied' &&
+		expect_log -F 'BdsDxe: starting Boot0002 "firmware alone: loadimage-db-mokx" from \EFI\lockshim\loadimage-db-mokx.efi' &&
+		expect_log -F 'BdsDxe: failed to start Boot0002 "firmware alone: loadimage-db-mokx" from \EFI\lockshim\loadimage-db-mokx.efi: Aborted' &&
+		expect_order -F 'LOADMARKER running \EFI\lockshim\loadimage-db-mokx.efi' 'lockshim: SecureBoot=1 SetupMode=0' ||
+		failed=1
+	expect_log -F 'BdsDxe: starting Boot0000 "lockshim" from \EFI\lockshim\lockshimx64.efi' &&
+		expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
+		expect_log -F 'lockshim: booting \EFI\lockshim\shim_lock_probe.efi: signed by /CN=lockshim test vendor' &&
+		expect_log -F 'SHIMLOCK probe started: load-image' &&
+		expect_log -F 'SHIMLOCK done status=Success' || return 1
+	# LoadImage alone, never SHIM_LOCK: lockshim's verdicts come from its override
+	expect_no_log -F 'SHIMLOCK protocol' && expect_no_log -F 'image from the second stage' || failed=1
+
+	local entry case file want verb verdict got line marker runs
+	for entry in "${LOAD_IMAGE_EXPECTED[@]}"; do
+		IFS='|' read -r case file want verb verdict <<<"$entry"
+		echo "# loadimage $case: expecting $want, lockshim $verb: $verdict" >&2
+		got=$(shimlock_status loadimage "$case") || { failed=1; continue; }
+		if [[ $got != "$want" ]]; then
+			echo "FAIL: loadimage $case: expected $want, got $got" >&2
+			failed=1
+		fi
+		line=$(lockshim_verdict "$verb" "$file") || { failed=1; continue; }
+		if [[ ${line#*"$file: "} != "$verdict" ]]; then
+			echo "FAIL: expected lockshim to say '$verdict', it said: $line" >&2
+			failed=1
+		fi
+		expect_order -F "$line" "SHIMLOCK loadimage $case " || failed=1
+		# the image ran under the probe (its marker) exactly when it loaded
+		marker="LOADMARKER running $LOAD_IMAGE_DIR\\$file"
+		runs=$(sed -n '/^SHIMLOCK probe started/,$p' "$LOG" | LC_ALL=C grep -c -F "$marker")
+		if [[ $want == Success ]]; then
+			if (( runs != 1 )); then
+				echo "FAIL: $file loaded, and ran $runs times under the probe, not once" >&2
+				failed=1
+			fi
+			expect_order -F "SHIMLOCK loadimage $case " "$marker" &&
+				expect_log -F "SHIMLOCK startimage $case status=Aborted" &&
+				expect_order -F "$marker" "SHIMLOCK startimage $case " || failed=1
+		else
+			if (( runs != 0 )); then
+				echo "FAIL: $file refused, yet it ran $runs times under the probe" >&2
+				failed=1
+			fi
+			expect_log -F "SHIMLOCK loadimage $case status=$want handle=none" &&
+				expect_no_log -F "SHIMLOCK startimage $case " || failed=1
+		fi
+	done
 	(( failed == 0 ))
 }
 
