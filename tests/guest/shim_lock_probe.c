@@ -449,7 +449,7 @@ static const struct {
 	{ L"db_signed_hash_in_moklistx", L"loadimage-db-mokx.efi" },
 	{ L"unsigned", L"loadimage-unsigned.efi" },
 	{ L"vendor_signed_without_sbat", L"loadimage-vendor-nosbat.efi" },
-	{ L"sbat_revoked", L"loadimage-sbat-revoked.efi" },
+	{ L"db_signed_sbat_revoked", L"loadimage-db-sbat-revoked.efi" },
 };
 
 /* LoadImage from the file at @dir\@file on @device; StartImage when it loads. */

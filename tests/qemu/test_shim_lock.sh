@@ -24,18 +24,18 @@
 #                              firmware's LoadImage (never SHIM_LOCK) on
 #                              tests/guest/load_marker.c signed five ways, with
 #                              MokList (the test MOK key), MokListX (the
-#                              Authenticode SHA-256 of the db-signed one) and a
-#                              SbatLevel revoking lockshim-test-revoked 1:
+#                              Authenticode SHA-256 of loadimage-db-mokx.efi)
+#                              and a SbatLevel revoking lockshim-test-revoked 1:
 #                                loadimage-mok.efi (MOK only)        loads, runs
 #                                loadimage-db-mokx.efi (db, MokListX) Access Denied
 #                                loadimage-unsigned.efi              Access Denied
 #                                loadimage-vendor-nosbat.efi         loads, runs
-#                                loadimage-sbat-revoked.efi (vendor) Access Denied
+#                                loadimage-db-sbat-revoked.efi (db)  Access Denied
 #                              each with lockshim's verdict; and in the same
 #                              boot, before lockshim, the firmware alone (boot
 #                              entries Boot0001, Boot0002) refuses the MOK one
-#                              and starts the db-signed one: the verdicts above
-#                              are lockshim's policy, not db's
+#                              and starts loadimage-db-mokx.efi: what loads
+#                              above is lockshim's policy, not db's
 #
 # Environment and output as for test_boot.sh.
 
@@ -53,7 +53,7 @@ SHIM_LOCK_VARS=
 LOAD_IMAGE_VARS=
 LOAD_IMAGE_DIR='\EFI\lockshim'
 # The SbatLevel of load_image_by_policy: newer than lockshim's own (so it is
-# the one in force), revoking only the component of loadimage-sbat-revoked.efi.
+# the one in force), revoking only the component of loadimage-db-sbat-revoked.efi.
 LOAD_IMAGE_SBAT_LEVEL=$'sbat,1,2099010100\nlockshim-test-revoked,2\n'
 
 # What each call must return: FUNCTION CASE STATUS, where STATUS is the EFI
@@ -131,9 +131,9 @@ load_image_prepare() {
 		_prep "unsigned marker" marker_sbat lockshim-test "$w/loadimage-unsigned.efi" &&
 		_prep "vendor-signed marker without .sbat" sign_efi vendor "$GUEST/load_marker.efi" \
 			"$w/loadimage-vendor-nosbat.efi" &&
-		_prep "marker with a revoked .sbat" marker_sbat lockshim-test-revoked "$w/sbat-revoked.efi" &&
-		_prep "vendor-signed marker with a revoked .sbat" sign_efi vendor \
-			"$w/sbat-revoked.efi" "$w/loadimage-sbat-revoked.efi" ||
+		_prep "marker with a revoked .sbat" marker_sbat lockshim-test-revoked "$w/db-sbat-revoked.efi" &&
+		_prep "db-signed marker with a revoked .sbat" sign_efi db \
+			"$w/db-sbat-revoked.efi" "$w/loadimage-db-sbat-revoked.efi" ||
 		return 0
 	# the digest lockshim computes (its host CLI, the same code) is the one MokListX holds
 	if ! hash=$(build/lockshim hash "$w/loadimage-db-mokx.efi" 2>>"$PREP_LOG"); then
@@ -244,7 +244,7 @@ LOAD_IMAGE_EXPECTED=(
 	"db_signed_hash_in_moklistx|loadimage-db-mokx.efi|Access Denied|refusing|image SHA-256 digest is in MokListX"
 	"unsigned|loadimage-unsigned.efi|Access Denied|refusing|image is not signed"
 	"vendor_signed_without_sbat|loadimage-vendor-nosbat.efi|Success|loading|signed by /CN=lockshim test vendor, trusted through vendor certificate /CN=lockshim test vendor"
-	"sbat_revoked|loadimage-sbat-revoked.efi|Access Denied|refusing|SBAT revokes component lockshim-test-revoked generation 1 (SbatLevel 2099010100 requires 2)"
+	"db_signed_sbat_revoked|loadimage-db-sbat-revoked.efi|Access Denied|refusing|SBAT revokes component lockshim-test-revoked generation 1 (SbatLevel 2099010100 requires 2)"
 )
 
 # lockshim_verdict VERB FILE: lockshim's one line about FILE in the probe's
@@ -269,7 +269,7 @@ load_image_by_policy() {
 		"$w/loadimage-db-mokx.efi" EFI/lockshim/loadimage-db-mokx.efi \
 		"$w/loadimage-unsigned.efi" EFI/lockshim/loadimage-unsigned.efi \
 		"$w/loadimage-vendor-nosbat.efi" EFI/lockshim/loadimage-vendor-nosbat.efi \
-		"$w/loadimage-sbat-revoked.efi" EFI/lockshim/loadimage-sbat-revoked.efi || return 1
+		"$w/loadimage-db-sbat-revoked.efi" EFI/lockshim/loadimage-db-sbat-revoked.efi || return 1
 	local failed=0
 
 	# the firmware alone, before lockshim: db refuses the MOK-signed image and
