@@ -187,6 +187,15 @@ int pe_parse(const uint8_t *data, size_t size, struct pe_image *img, const char 
 	return 0;
 }
 
+#define LINUX_SETUP_MAGIC_OFFSET 0x202
+#define LINUX_SETUP_MAGIC        0x53726448 /* "HdrS" */
+
+bool pe_is_linux_kernel(const struct pe_image *img)
+{
+	return range_inside(LINUX_SETUP_MAGIC_OFFSET, 4, img->size) &&
+	       read_le32(img->data + LINUX_SETUP_MAGIC_OFFSET) == LINUX_SETUP_MAGIC;
+}
+
 const struct pe_section *pe_find_section(const struct pe_image *img, const char *name)
 {
 	for (uint16_t i = 0; i < img->n_sections; i++)

@@ -9,6 +9,7 @@
 #ifndef LOCKSHIM_PE_H
 #define LOCKSHIM_PE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,14 @@ struct pe_image {
  * Returns 0, or -1 with a static explanation in *@reason.
  */
 int pe_parse(const uint8_t *data, size_t size, struct pe_image *img, const char **reason);
+
+/*
+ * Whether @img is an x86 Linux kernel (its EFI stub): the boot protocol's
+ * setup header, magic "HdrS" at file offset 0x202, shares the first sector
+ * with the DOS and PE headers.
+ * Only a kernel is given lockshim's initrd; a second stage passes its own.
+ */
+bool pe_is_linux_kernel(const struct pe_image *img);
 
 /* The section named @name (at most 8 characters), or NULL. */
 const struct pe_section *pe_find_section(const struct pe_image *img, const char *name);

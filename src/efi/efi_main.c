@@ -25,6 +25,7 @@
 #include "efi_vars.h"
 #include "efi_verify.h"
 #include "load_options.h"
+#include "pe.h"
 #include "verify.h"
 
 /* the build's DEFAULT_LOADER: started when the load options name no image */
@@ -276,6 +277,21 @@ static void initrd_read(const struct next_stage *location, struct efi_file_data 
 		log_info(L"initrd %s (%ld bytes)", path, initrd->size);
 }
 
+/*
+ * Whether the verified next stage @file is a Linux kernel: only a kernel is
+ * given lockshim's initrd. A second stage (GRUB, systemd-boot) passes the
+ * kernels it starts their own, and the kernel's EFI stub would take ours,
+ * still published, over GRUB's.
+ */
+static BOOLEAN next_stage_is_kernel(const struct efi_file_data *file)
+{
+	_cleanup_pool_ struct pe_image *img = AllocatePool(sizeof(*img));
+	const char *reason;
+
+	return img && pe_parse(file->data, file->size, img, &reason) == 0 &&
+	       pe_is_linux_kernel(img);
+}
+
 /* The kernel's command line from the load options, as a new pool string (NULL: none). */
 static EFI_STATUS kernel_cmdline(const struct load_options *options, CHAR16 **cmdline)
 {
@@ -329,7 +345,8 @@ static EFI_STATUS next_stage_start(EFI_HANDLE parent, const struct next_stage *l
 			(UINT32)((location->options.cmdline_len + 1) * sizeof(CHAR16));
 	}
 
-	initrd_read(location, &initrd_file);
+	if (next_stage_is_kernel(file))
+		initrd_read(location, &initrd_file);
 	if (initrd_file.data) {
 		status = efi_initrd_register(initrd_file.data, initrd_file.size, &initrd);
 		if (EFI_ERROR(status))

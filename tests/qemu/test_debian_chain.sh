@@ -10,7 +10,9 @@
 #   tests/qemu/test_debian_chain.sh [SCENARIO...]     (default: all)
 #
 #   debian_chain_boots           Debian's signed kernel as shipped boots and
-#                                reaches /init locked down ([integrity])
+#                                reaches /init locked down ([integrity]);
+#                                lockshim serves no initrd of its own to
+#                                GRUB (a decoy initrd.img lies beside it)
 #   debian_rogue_kernel_refused  the kernel re-signed by a key trusted
 #                                nowhere: lockshim refuses it, GRUB says so
 #   debian_dbx_kernel_refused    Debian's kernel with its hash in dbx: refused
@@ -94,6 +96,9 @@ chain_boot() {
 	(( DEBIAN_CHAIN_TEE )) && opts+=(--tee)
 	debian_chain_esp "$img" lockshimx64.efi "$CHAIN_WORK/lockshim-db.efi" "$CHAIN_WORK/grub.cfg" \
 		"$kernel" boot/vmlinuz build/initramfs/initrd.img boot/initrd.img || return 1
+	# Where lockshim looks for a kernel's default initrd: a kernel that got
+	# this instead of GRUB's would never reach /init.
+	echo "not an initramfs" | mcopy -i "$img" - "::/$DEBIAN_CHAIN_GRUB_DIR/initrd.img" || return 1
 	run_qemu --esp "$img" --vars "$vars" --log "$CHAIN_LOGS/$name.log" --timeout "$QEMU_TIMEOUT" \
 		--grace 2 "${opts[@]}"
 	local rc=$?
@@ -129,6 +134,7 @@ chain_boots() {
 		expect_log -F "$allowed" &&
 		expect_no_log -F 'lockshim: refusing' &&
 		expect_no_log '^error: ' &&
+		expect_no_log 'lockshim: (no )?initrd' &&
 		expect_order -F 'LOCKSHIM-GRUB: loading /boot/vmlinuz' "$allowed" &&
 		expect_order -F "$allowed" 'LOCKSHIM-GRUB: booting' &&
 		expect_log -F 'Kernel is locked down from EFI Secure Boot' &&

@@ -169,6 +169,11 @@ int main(void)
 		data = pe_find_section(&pe, ".data");
 		CHECK_STREQ(data ? data->name : NULL, ".data", "section lookup finds .data");
 		CHECK_PTR_EQ(pe_find_section(&pe, ".sbat"), NULL, "section lookup: no .sbat");
+		CHECK(!pe_is_linux_kernel(&pe), "no boot protocol header: not a Linux kernel");
+		memcpy(img + 0x202, "HdrS", 4);
+		CHECK(pe_is_linux_kernel(&pe), "\"HdrS\" at 0x202: a Linux kernel");
+		pe.size = 0x205;
+		CHECK(!pe_is_linux_kernel(&pe), "\"HdrS\" cut off by the end of the file: not a kernel");
 	}
 	free(img);
 
