@@ -10,13 +10,20 @@
 #    without (what rhboot/shim ships), beside the system OpenSSL's SHA-256
 #    over the same bytes (the CPU's limit), on 12 and 128 MiB signed images.
 # 2. Boot overhead in QEMU with -icount (boot_overhead.sh): TSC ticks to a
-#    12 MiB payload, direct, through lockshim, through Debian's shim 16.1.
-# 3. Sizes of lockshimx64.efi and mmx64.efi beside Debian's shim 16.1 ones.
+#    12 MiB payload, direct, through lockshim, through Debian's shim 16.1;
+#    and Debian's chain (firmware -> first stage -> Debian's signed GRUB ->
+#    the payload) with lockshim and with shim 16.1 as its first stage.
+# 3. Sizes of lockshimx64.efi (test build and with Debian's certificate)
+#    and mmx64.efi beside Debian's shim 16.1 ones.
 # 4. The wall time of the last whole make check (build/check.json).
 # Each figure is the median of several runs. Everything also goes to
 # build/bench.json.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+# for DEBIAN_CHAIN_BUILD, where boot_overhead.sh builds lockshim with
+# Debian's certificate
+. tests/qemu/lib.sh
+. tests/qemu/debian-chain.sh
 
 out=build/bench
 mkdir -p "$out"
@@ -37,10 +44,17 @@ if boot_line=$(tests/bench/boot_overhead.sh 3 | tail -n 1) && [[ $boot_line == "
 	python3 - "$boot" <<'PY'
 import json, sys
 b = json.loads(sys.argv[1])
-print(f"  direct          {b['direct']:>14,}")
-print(f"  lockshim        {b['lockshim']:>14,}  overhead {b['lockshim_overhead']:>+14,}")
-print(f"  shim 16.1       {b['shim']:>14,}  overhead {b['shim_overhead']:>+14,}")
+def ticks(k): return "  not measured" if b[k] is None else f"{b[k]:>14,}"
+def overhead(k): return "" if b[k] is None else f"  overhead {b[k]:>+14,}"
+print(f"  direct          {ticks('direct')}")
+print(f"  lockshim        {ticks('lockshim')}{overhead('lockshim_overhead')}")
+print(f"  shim 16.1       {ticks('shim')}{overhead('shim_overhead')}")
 print(f"  lockshim overhead / shim overhead: {b['overhead_ratio']}")
+print("  Debian's chain (Boot0001 -> first stage -> Debian's GRUB -> chainloader -> payload):")
+print(f"  lockshim        {ticks('chain_lockshim')}")
+print(f"  shim 16.1       {ticks('chain_shim')}")
+d = "?" if b["chain_difference"] is None else f"{b['chain_difference']:+,}"
+print(f"  lockshim - shim: {d}   lockshim / shim: {b['chain_ratio']}")
 PY
 	grep -h 'lockshim: crypto:' build/qemu/logs/bench-lockshim.log | head -n1 | sed 's/^/  in QEMU: /'
 else
@@ -50,12 +64,19 @@ fi
 echo "== sizes (bytes)"
 shim_dir=$(tests/bench/debian-shim.sh 2>/dev/null) || shim_dir=
 size_of() { [[ -f $1 ]] && stat -c %s "$1" || echo null; }
+# size_row NAME SIZE SHIM_NAME SHIM_SIZE: one line of the table.
+size_row() {
+	printf '  %-31s %9s   %-18s %9s   ratio %s\n' "$1" "$2" "$3" "$4" \
+		"$(awk -v a="$2" -v b="$4" 'BEGIN { if (b + 0 > 0) printf "%.3f", a / b; else print "?" }')"
+}
 ls_efi=$(size_of build/lockshimx64.efi) ls_mm=$(size_of build/mmx64.efi)
+# Built by boot_overhead.sh; like shim-unsigned's shimx64.efi, it embeds
+# Debian's certificate (and Debian's dbx, which shim-unsigned's lacks).
+ls_debian=$(size_of "$DEBIAN_CHAIN_BUILD/lockshimx64.efi")
 shim_efi=$(size_of "$shim_dir/shimx64.efi") shim_mm=$(size_of "$shim_dir/mmx64.efi")
-printf '  lockshimx64.efi %9s   Debian shimx64.efi %9s   ratio %s\n' "$ls_efi" "$shim_efi" \
-	"$(awk -v a="$ls_efi" -v b="$shim_efi" 'BEGIN { if (b + 0 > 0) printf "%.3f", a / b; else print "?" }')"
-printf '  mmx64.efi       %9s   Debian mmx64.efi   %9s   ratio %s\n' "$ls_mm" "$shim_mm" \
-	"$(awk -v a="$ls_mm" -v b="$shim_mm" 'BEGIN { if (b + 0 > 0) printf "%.3f", a / b; else print "?" }')"
+size_row lockshimx64.efi "$ls_efi" "Debian shimx64.efi" "$shim_efi"
+size_row "lockshimx64.efi, Debian's cert" "$ls_debian" "Debian shimx64.efi" "$shim_efi"
+size_row mmx64.efi "$ls_mm" "Debian mmx64.efi" "$shim_mm"
 
 echo "== make check"
 check=null
@@ -74,7 +95,7 @@ cat >build/bench.json <<JSON
 {
   "throughput": $throughput,
   "boot": $boot,
-  "sizes": {"lockshimx64.efi": $ls_efi, "mmx64.efi": $ls_mm, "debian_shimx64.efi": $shim_efi, "debian_mmx64.efi": $shim_mm},
+  "sizes": {"lockshimx64.efi": $ls_efi, "lockshimx64.efi_debian_cert": $ls_debian, "mmx64.efi": $ls_mm, "debian_shimx64.efi": $shim_efi, "debian_mmx64.efi": $shim_mm},
   "check": $check
 }
 JSON

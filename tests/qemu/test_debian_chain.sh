@@ -33,7 +33,6 @@ QEMU_TIMEOUT=${QEMU_TIMEOUT:-120}
 DEBIAN_CHAIN_TEE=${DEBIAN_CHAIN_TEE:-0}
 CHAIN_WORK=$QEMU_BUILD/debian-chain
 CHAIN_LOGS=$QEMU_BUILD/logs
-CHAIN_BUILD=build/debian-chain
 PKI=build/pki
 MOK_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 MARKER='LOCKSHIM-TEST-MARKER: init reached'
@@ -72,7 +71,7 @@ chain_prepare() {
 		_prep "grub.cfg" debian_chain_grub_cfg "$CHAIN_WORK/grub.cfg" "$CMDLINE" &&
 		_prep "Boot0001" debian_chain_boot_entry "$CHAIN_WORK/Boot0001.bin" lockshimx64.efi ||
 		return 1
-	lockshim=$(debian_chain_lockshim "$CHAIN_BUILD" 2>>"$PREP_LOG") ||
+	lockshim=$(debian_chain_lockshim "$DEBIAN_CHAIN_BUILD" 2>>"$PREP_LOG") ||
 		{ PREP_ERROR="lockshim with Debian's vendor certificate failed: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"; return 1; }
 	_prep "db-signed lockshim" sign_efi db "$lockshim" "$CHAIN_WORK/lockshim-db.efi" || return 1
 	VARS_CHAIN=$(chain_vars debian-chain) &&
@@ -96,7 +95,7 @@ chain_boot() {
 	for s in "${STOPS[@]}"; do opts+=(--stop "$s"); done
 	(( DEBIAN_CHAIN_TEE )) && opts+=(--tee)
 	debian_chain_esp "$img" lockshimx64.efi "$CHAIN_WORK/lockshim-db.efi" "$CHAIN_WORK/grub.cfg" \
-		"$kernel" build/initramfs/initrd.img || return 1
+		"$kernel" boot/vmlinuz build/initramfs/initrd.img boot/initrd.img || return 1
 	# Where lockshim looks for a kernel's default initrd: a kernel that got
 	# this instead of GRUB's would never reach /init.
 	echo "not an initramfs" | mcopy -i "$img" - "::/$DEBIAN_CHAIN_GRUB_DIR/initrd.img" || return 1
