@@ -10,9 +10,8 @@
 #   \EFI\debian\grubx64.efi     Debian's grubx64.efi.signed, bytes untouched
 #   \EFI\debian\grub.cfg        read by that GRUB (prefix /EFI/debian)
 #   \boot\vmlinuz, \boot\initrd.img   what grub.cfg boots (the bench: \boot\payload.efi)
-# The initrd is not beside grubx64.efi on purpose: lockshim would serve an
-# initrd.img found there through LINUX_EFI_INITRD_MEDIA_GUID, and the
-# kernel's EFI stub would take it over the one GRUB passes.
+# lockshim gives its own initrd only to a kernel it starts, never to GRUB
+# (test_debian_chain.sh lays a decoy initrd.img beside grubx64.efi to show it).
 #
 # debian_chain_lockshim DIR
 #     Build lockshim the way a Debian machine needs it: the vendor
