@@ -204,6 +204,16 @@ const struct pe_section *pe_find_section(const struct pe_image *img, const char 
 	return NULL;
 }
 
+unsigned int pe_count_sections(const struct pe_image *img, const char *name)
+{
+	unsigned int n = 0;
+
+	for (uint16_t i = 0; i < img->n_sections; i++)
+		if (strncmp(img->sections[i].name, name, 8) == 0)
+			n++;
+	return n;
+}
+
 static int digest_range(EVP_MD_CTX *ctx, const struct pe_image *img, size_t start, size_t end)
 {
 	if (end < start || end > img->size)

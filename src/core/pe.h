@@ -62,8 +62,11 @@ int pe_parse(const uint8_t *data, size_t size, struct pe_image *img, const char 
  */
 bool pe_is_linux_kernel(const struct pe_image *img);
 
-/* The section named @name (at most 8 characters), or NULL. */
+/* The section named @name (at most 8 characters), or NULL; the first by file offset. */
 const struct pe_section *pe_find_section(const struct pe_image *img, const char *name);
+
+/* How many sections are named @name: an image may repeat a name. */
+unsigned int pe_count_sections(const struct pe_image *img, const char *name);
 
 /*
  * The Authenticode digest of a parsed image with @md, written to @out

@@ -19,6 +19,7 @@ void verify_policy_init(struct verify_policy *policy)
 	sig_db_init(&policy->mok, "MokList");
 	sig_db_init(&policy->mokx, "MokListX");
 	policy->sbat_level = NULL;
+	policy->unusable[0] = '\0';
 }
 
 void verify_policy_free(struct verify_policy *policy)
@@ -29,6 +30,28 @@ void verify_policy_free(struct verify_policy *policy)
 	sig_db_free(&policy->dbx);
 	sig_db_free(&policy->mok);
 	sig_db_free(&policy->mokx);
+}
+
+int verify_policy_deny_list(struct verify_policy *policy, const struct sig_db *db,
+			    enum deny_list_read read, int rejected, const char *why)
+{
+	char reason[sizeof(policy->unusable)];
+
+	if (read == DENY_LIST_ABSENT || (read == DENY_LIST_READ && rejected == 0))
+		return 0;
+	if (read == DENY_LIST_UNREADABLE)
+		BIO_snprintf(reason, sizeof(reason), "deny list %s is unusable: it cannot be read",
+			     db->name);
+	else if (rejected < 0)
+		BIO_snprintf(reason, sizeof(reason), "deny list %s is unusable: out of memory",
+			     db->name);
+	else
+		BIO_snprintf(reason, sizeof(reason),
+			     "deny list %s is unusable: %d signature list(s) rejected: %s",
+			     db->name, rejected, why ? why : "?");
+	if (!policy->unusable[0])
+		memcpy(policy->unusable, reason, sizeof(reason));
+	return -1;
 }
 
 /* What one decision needs: the image, its signatures, its digests as computed so far. */
@@ -297,8 +320,9 @@ static int check_signature_allowed(struct verification *ver,
 }
 
 /*
- * Refuse an image the SBAT level revokes, a malformed .sbat, or a missing
- * one when the request requires it (enum verify_request).
+ * Refuse an image with more than one .sbat section, and, with a level, one
+ * the level revokes, a malformed .sbat, or a missing one when the request
+ * requires it (enum verify_request).
  */
 static int check_sbat(struct verification *ver)
 {
@@ -309,6 +333,11 @@ static int check_sbat(struct verification *ver)
 	const char *why;
 	size_t size;
 
+	/* shim's rule (verify_buffer_sbat), whatever the level: which one would count? */
+	if (pe_count_sections(&ver->img, ".sbat") > 1) {
+		decide(ver->verdict, false, NULL, "image has more than one .sbat section");
+		return 1;
+	}
 	if (!ver->policy->sbat_level)
 		return 0;
 	if (!sec) {
@@ -385,6 +414,10 @@ void verify_image(const uint8_t *data, size_t size, const struct verify_policy *
 	const char *reason;
 
 	memset(verdict, 0, sizeof(*verdict));
+	if (policy->unusable[0] && request != VERIFY_MOK_MANAGER) {
+		decide(verdict, false, NULL, policy->unusable);
+		return;
+	}
 	/* a few KiB: keep it off the firmware's small stack */
 	ver = OPENSSL_zalloc(sizeof(*ver));
 	if (!ver) {

@@ -15,6 +15,9 @@
  * section that the level does not revoke (checked after the deny lists,
  * before any allow list). An image a second stage asks about through the
  * SHIM_LOCK protocol may lack .sbat, as under shim: see enum verify_request.
+ * An image with more than one .sbat section is refused even without a level,
+ * as shim 16.1 refuses it whenever it verifies (verify_buffer_sbat): only
+ * one of them could be checked, and the other might be the one that counts.
  */
 #ifndef LOCKSHIM_VERIFY_H
 #define LOCKSHIM_VERIFY_H
@@ -33,11 +36,35 @@ struct verify_policy {
 	struct sig_db mok, mokx;  /* MokList, MokListX; empty when not trusted */
 	/* the SbatLevel to apply; NULL when SBAT is not enforced (Secure Boot off) */
 	const struct sbat *sbat_level;
+	/*
+	 * Why a deny list could not be used whole (verify_policy_deny_list), or
+	 * empty. When set, every image is refused with it but the MOK manager.
+	 */
+	char unusable[200];
 };
 
 /* Every list empty, each with the name verdicts use. */
 void verify_policy_init(struct verify_policy *policy);
 void verify_policy_free(struct verify_policy *policy);
+
+/* How reading a deny list went, for verify_policy_deny_list. */
+enum deny_list_read {
+	DENY_LIST_ABSENT,     /* there is no such list: it revokes nothing */
+	DENY_LIST_READ,       /* read, and its signature lists added to the sig_db */
+	DENY_LIST_UNREADABLE, /* it may exist but could not be read (not "not found") */
+};
+
+/*
+ * Deny lists fail closed. Say how the deny list @db (policy->dbx,
+ * vendor_dbx or mokx) was loaded: @read and, when read, what
+ * sig_db_add_esl returned (@rejected, -1 when out of memory) with its
+ * reason @why. A list that could not be read, or lost signature lists to
+ * parsing, would revoke less than its owner wrote: the policy is then
+ * unusable, policy->unusable says why (the first reason is kept) and this
+ * returns -1. Returns 0 when the list is usable.
+ */
+int verify_policy_deny_list(struct verify_policy *policy, const struct sig_db *db,
+			    enum deny_list_read read, int rejected, const char *why);
 
 struct verdict {
 	bool allowed;
@@ -58,6 +85,12 @@ struct verdict {
 enum verify_request {
 	VERIFY_TO_START,   /* lockshim starts the image: .sbat required */
 	VERIFY_FOR_LOADER, /* a second stage asks: .sbat checked when present */
+	/*
+	 * lockshim starts the MOK manager: as VERIFY_TO_START, but allowed even
+	 * when a deny list is unusable (policy->unusable), so the machine owner
+	 * can still reach it; it is still checked against every deny entry read.
+	 */
+	VERIFY_MOK_MANAGER,
 };
 
 /* A refusal decided outside the policy (the loader cannot build its lists). */
@@ -65,7 +98,8 @@ void verdict_refuse(struct verdict *verdict, const char *message);
 
 /*
  * Decide on the PE image of @size bytes at @data, for @request. Never fails:
- * a refusal is a verdict.
+ * a refusal is a verdict. With policy->unusable set, every image is refused
+ * with that reason but for VERIFY_MOK_MANAGER.
  */
 void verify_image(const uint8_t *data, size_t size, const struct verify_policy *policy,
 		  enum verify_request request, struct verdict *verdict);

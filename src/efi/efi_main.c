@@ -152,25 +152,29 @@ static EFI_STATUS next_stage_locate(EFI_HANDLE image, struct next_stage *locatio
 
 /*
  * Read @path from @device and decide on it as an image lockshim starts
- * itself (efi_verify.c; @verb: "booting", "starting"). Returns
- * EFI_SECURITY_VIOLATION, with nothing read, when enforcement refuses it.
+ * itself, for @request (efi_verify.c; @verb: "booting", "starting").
+ * Returns EFI_SECURITY_VIOLATION, with nothing read, when enforcement
+ * refuses it.
  */
 static EFI_STATUS read_verified(EFI_HANDLE device, const CHAR16 *path,
-				const struct efi_verifier *verifier, const char *verb,
-				struct efi_file_data *file)
+				const struct efi_verifier *verifier, enum verify_request request,
+				const char *verb, struct efi_file_data *file)
 {
 	EFI_STATUS status;
 
 	status = efi_file_read(device, path, file);
 	if (EFI_ERROR(status))
 		return log_error(status, L"cannot read %s: %r", path, status);
-	status = efi_verify_image(verifier, file->data, file->size, VERIFY_TO_START, path, verb);
+	status = efi_verify_image(verifier, file->data, file->size, request, path, verb);
 	if (EFI_ERROR(status))
 		efi_file_data_free(file);
 	return status;
 }
 
-/* The MOK manager beside lockshim, verified like a kernel, when a request waits for it. */
+/*
+ * The MOK manager beside lockshim, verified like a kernel, when a request
+ * waits for it; even when a deny list is unusable (VERIFY_MOK_MANAGER).
+ */
 static void mok_manager_run(EFI_HANDLE image, const struct next_stage *location,
 			    const struct efi_verifier *verifier)
 {
@@ -184,7 +188,8 @@ static void mok_manager_run(EFI_HANDLE image, const struct next_stage *location,
 	if (!path)
 		return;
 	log_info(L"starting the MOK manager");
-	if (EFI_ERROR(read_verified(location->device, path, verifier, "starting", &manager_file)))
+	if (EFI_ERROR(read_verified(location->device, path, verifier, VERIFY_MOK_MANAGER,
+				    "starting", &manager_file)))
 		return;
 	file_path = FileDevicePath(location->device, path);
 	status = file_path ? efi_load_verified_image(image, file_path, manager_file.data,
@@ -397,7 +402,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		return status;
 	mok_requests_serve(image, &location, &verifier, &policy);
 
-	status = read_verified(location.device, location.path, &verifier, "booting", &file);
+	status = read_verified(location.device, location.path, &verifier, VERIFY_TO_START,
+			       "booting", &file);
 	if (EFI_ERROR(status))
 		return status;
 	status = lockdown_handoff(&sb, &policy);

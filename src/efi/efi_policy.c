@@ -15,47 +15,80 @@
 extern const UINT8 vendor_cert[], vendor_cert_end[];
 extern const UINT8 vendor_dbx[], vendor_dbx_end[];
 
-static void add_esl(struct sig_db *db, const CHAR16 *source, const void *data, UINTN size)
+/* Add signature lists to @db; returns sig_db_add_esl's count (-1: out of memory) and *@why. */
+static int add_esl(struct sig_db *db, const CHAR16 *source, const void *data, UINTN size,
+		   const char **why)
 {
-	const char *reason;
-	int rejected = sig_db_add_esl(db, data, size, &reason);
+	int rejected = sig_db_add_esl(db, data, size, why);
 
 	if (rejected < 0)
 		log_error(EFI_OUT_OF_RESOURCES, L"%s: out of memory", source);
 	else if (rejected > 0)
 		log_error(EFI_INVALID_PARAMETER, L"%s: %d signature list(s) rejected: %a", source,
-			  rejected, reason);
+			  rejected, *why);
+	return rejected;
 }
 
-static void load_variable(struct sig_db *db, const CHAR16 *name, EFI_GUID *guid,
-			  BOOLEAN boot_services_only)
+/*
+ * Add variable @name's signature lists to @db. Returns how reading it went,
+ * with add_esl's count in *@rejected and reason in *@why when it was read.
+ */
+static enum deny_list_read load_variable(struct sig_db *db, const CHAR16 *name, EFI_GUID *guid,
+					 BOOLEAN boot_services_only, int *rejected,
+					 const char **why)
 {
 	_cleanup_pool_ void *data = NULL;
 	UINT32 attributes = 0;
 	EFI_STATUS status;
 	UINTN size;
 
+	*rejected = 0;
 	status = efi_var_read(name, guid, &data, &size, &attributes);
 	if (status == EFI_NOT_FOUND)
-		return;
+		return DENY_LIST_ABSENT;
 	if (EFI_ERROR(status)) {
 		log_error(status, L"cannot read %s: %r", name, status);
-		return;
+		return DENY_LIST_UNREADABLE;
 	}
 	if (boot_services_only && attributes != MOK_LIST_ATTRIBUTES) {
 		/* an OS could have written it: it proves nothing about the owner's wishes */
 		log_error(EFI_SECURITY_VIOLATION,
 			  L"ignoring %s: attributes 0x%x are not non-volatile boot-services-only",
 			  name, attributes);
-		return;
+		return DENY_LIST_ABSENT;
 	}
 	if (data)
-		add_esl(db, name, data, size);
+		*rejected = add_esl(db, name, data, size, why);
+	return DENY_LIST_READ;
+}
+
+/* Say on the console when the deny list @db cannot be used whole (verify_policy_deny_list). */
+static void deny_list_record(struct verify_policy *policy, const struct sig_db *db,
+			     enum deny_list_read read, int rejected, const char *why)
+{
+	if (verify_policy_deny_list(policy, db, read, rejected, why) < 0)
+		log_error(EFI_SECURITY_VIOLATION,
+			  L"%a is unusable: under Secure Boot only the MOK manager may start",
+			  db->name);
+}
+
+/* Read the deny list variable @name into @db, recording in @policy whether it is usable. */
+static void load_deny_list(struct verify_policy *policy, struct sig_db *db, const CHAR16 *name,
+			   EFI_GUID *guid, BOOLEAN boot_services_only)
+{
+	const char *why = NULL;
+	int rejected;
+	enum deny_list_read read =
+		load_variable(db, name, guid, boot_services_only, &rejected, &why);
+
+	deny_list_record(policy, db, read, rejected, why);
 }
 
 EFI_STATUS efi_policy_load(struct verify_policy *policy)
 {
 	const unsigned char *p = vendor_cert;
+	const char *why = NULL;
+	int rejected;
 	X509 *cert;
 	int r;
 
@@ -66,11 +99,14 @@ EFI_STATUS efi_policy_load(struct verify_policy *policy)
 		return log_error(EFI_LOAD_ERROR,
 				 L"the embedded vendor certificate cannot be decoded");
 	}
-	add_esl(&policy->vendor_dbx, L"vendor dbx", vendor_dbx, vendor_dbx_end - vendor_dbx);
+	rejected = add_esl(&policy->vendor_dbx, L"vendor dbx", vendor_dbx,
+			   vendor_dbx_end - vendor_dbx, &why);
+	deny_list_record(policy, &policy->vendor_dbx, DENY_LIST_READ, rejected, why);
 
-	load_variable(&policy->db, L"db", &image_security_database_guid, FALSE);
-	load_variable(&policy->dbx, L"dbx", &image_security_database_guid, FALSE);
-	load_variable(&policy->mok, L"MokList", &shim_lock_guid, TRUE);
-	load_variable(&policy->mokx, L"MokListX", &shim_lock_guid, TRUE);
+	/* an allow list lost, or partly lost, only trusts less */
+	load_variable(&policy->db, L"db", &image_security_database_guid, FALSE, &rejected, &why);
+	load_deny_list(policy, &policy->dbx, L"dbx", &image_security_database_guid, FALSE);
+	load_variable(&policy->mok, L"MokList", &shim_lock_guid, TRUE, &rejected, &why);
+	load_deny_list(policy, &policy->mokx, L"MokListX", &shim_lock_guid, TRUE);
 	return EFI_SUCCESS;
 }

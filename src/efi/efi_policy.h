@@ -14,8 +14,11 @@
 
 /*
  * Fill @policy (initialised by the caller). Problems with one list are
- * printed and that list is left out or partly used; the call fails only when
- * the embedded vendor certificate is unusable.
+ * printed. An allow list is then left out or partly used; a deny list that
+ * cannot be read (other than "not found") or loses signature lists to
+ * parsing makes the policy unusable (policy->unusable, verify.h): every
+ * image but the MOK manager is refused. The call fails only when the
+ * embedded vendor certificate is unusable.
  */
 EFI_STATUS efi_policy_load(struct verify_policy *policy);
 

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+/*
+ * verify_image on the two rules that refuse an image whatever trusts it:
+ *
+ *  - an image with more than one .sbat section (shim 16.1's
+ *    verify_buffer_sbat), with or without an SBAT level, for every request;
+ *  - a deny list that could not be used whole (verify_policy_deny_list):
+ *    dbx, the vendor dbx or MokListX unreadable, or with a signature list
+ *    rejected by parsing, or out of memory. Every image is then refused with
+ *    the reason, but the MOK manager, which is still checked against every
+ *    deny entry that was read.
+ *
+ * The image is unit_image.h's, without its certificate table, trusted by
+ * its SHA-256 Authenticode digest in db: an allowed verdict here comes from
+ * a real digest match, so a refusal can only come from the rule under test.
+ */
+#include "macro.h"
+#include "pe.h"
+#include "sbat.h"
+#include "signature_list.h"
+#include "unit.h"
+#include "unit_image.h"
+#include "verify.h"
+
+#define UNSIGNED_SIZE IMG_CERT_OFFSET
+
+static const char sbat_linux_1[] =
+	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"
+	"linux,1,The Linux Kernel Organization,linux,6.12,https://www.kernel.org/\n";
+static const char sbat_linux_3[] =
+	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"
+	"linux,3,The Linux Kernel Organization,linux,6.12,https://www.kernel.org/\n";
+static const char level_text[] = "sbat,1,2030010100\nlinux,2\n";
+
+/*
+ * The unsigned test image (UNSIGNED_SIZE bytes), its section @i (0 or 1)
+ * renamed .sbat holding @csv[i] when @csv[i] is not NULL.
+ */
+static uint8_t *image_with(const char *const csv[2])
+{
+	uint8_t *img = unit_pe_image();
+
+	put32(img + IMG_OPT + 112 + 4 * 8, 0); /* no certificate table */
+	put32(img + IMG_OPT + 112 + 4 * 8 + 4, 0);
+	for (int i = 0; i < 2; i++) {
+		uint8_t *header = img + IMG_SECTIONS + 40 * i;
+
+		if (!csv[i])
+			continue;
+		memset(header, 0, 8);
+		memcpy(header, ".sbat", 5);
+		memcpy(img + IMG_HEADERS + IMG_SECTION_LEN * i, csv[i], strlen(csv[i]));
+	}
+	return img;
+}
+
+/* One EFI_SIGNATURE_LIST holding @img's SHA-256 Authenticode digest, added to @db. */
+static void trust_digest(struct sig_db *db, const uint8_t *img)
+{
+	struct pe_image *pe = calloc(1, sizeof(*pe));
+	uint8_t digest[EVP_MAX_MD_SIZE], *esl = NULL;
+	struct esl_entry entry = { .type = ESL_SHA256, .owner = esl_owner_shim };
+	const char *reason = NULL;
+	unsigned int len = 0;
+	size_t esl_size = 0;
+
+	CHECK(pe && pe_parse(img, UNSIGNED_SIZE, pe, &reason) == 0 &&
+		      pe_authenticode_digest(pe, EVP_sha256(), digest, &len, &reason) == 0,
+	      "the test image parses and has a digest");
+	entry.data = digest;
+	entry.size = len;
+	CHECK(esl_append_entry(&entry, &esl, &esl_size) == 0 &&
+		      sig_db_add_esl(db, esl, esl_size, &reason) == 0,
+	      unit_name("the image digest is added to %s", db->name));
+	OPENSSL_free(esl);
+	free(pe);
+}
+
+/* Decide on @img for @request; returns whether allowed, the verdict in *@v. */
+static bool decide(const uint8_t *img, const struct verify_policy *policy,
+		   enum verify_request request, struct verdict *v)
+{
+	verify_image(img, UNSIGNED_SIZE, policy, request, v);
+	return v->allowed;
+}
+
+static const enum verify_request requests[] = { VERIFY_TO_START, VERIFY_FOR_LOADER,
+						VERIFY_MOK_MANAGER };
+static const char *const request_names[] = { "to start", "for a loader", "MOK manager" };
+
+/* ---- more than one .sbat section ----------------------------------------------------------- */
+
+static void test_sbat_sections(void)
+{
+	const char *const one[2] = { NULL, sbat_linux_3 }, *const two[2] = { sbat_linux_3,
+									    sbat_linux_3 };
+	const char *const second_revoked[2] = { sbat_linux_3, sbat_linux_1 };
+	uint8_t *img_one = image_with(one), *img_two = image_with(two),
+		*img_second = image_with(second_revoked);
+	struct verify_policy policy;
+	struct reason_buf why_buf;
+	struct sbat level;
+	struct pe_image *pe = calloc(1, sizeof(*pe));
+	struct verdict v;
+	const char *why;
+
+	verify_policy_init(&policy);
+	CHECK(sbat_parse(level_text, strlen(level_text), SBAT_LEVEL, &level, &why, &why_buf) == 0,
+	      "the SBAT level parses");
+	trust_digest(&policy.db, img_one);
+	trust_digest(&policy.db, img_two);
+	trust_digest(&policy.db, img_second);
+
+	if (CHECK(pe && pe_parse(img_two, UNSIGNED_SIZE, pe, &why) == 0,
+		  "an image with two .sbat sections is a valid PE"))
+		CHECK_EQ(pe_count_sections(pe, ".sbat"), 2u, "pe_count_sections counts both");
+	if (CHECK(pe_parse(img_one, UNSIGNED_SIZE, pe, &why) == 0, "the one-.sbat image parses")) {
+		CHECK_EQ(pe_count_sections(pe, ".sbat"), 1u, "pe_count_sections: one .sbat");
+		CHECK_EQ(pe_count_sections(pe, ".reloc"), 0u, "pe_count_sections: no .reloc");
+	}
+
+	policy.sbat_level = &level;
+	CHECK(decide(img_one, &policy, VERIFY_TO_START, &v),
+	      "one .sbat section that the level passes: allowed (the control)");
+	CHECK_STRSTR(v.message, "image SHA-256 digest is in db", "the control: allowed by db");
+	for (size_t r = 0; r < ARRAY_SIZE(requests); r++) {
+		if (!CHECK(!decide(img_two, &policy, requests[r], &v),
+			   unit_name("two .sbat sections, both passing, %s: refused",
+				     request_names[r])))
+			continue;
+		CHECK_STREQ(v.message, "image has more than one .sbat section",
+			    unit_name("two .sbat sections, %s: the reason", request_names[r]));
+	}
+	CHECK(!decide(img_second, &policy, VERIFY_TO_START, &v),
+	      "two .sbat sections, the second one revoked by the level: refused");
+	CHECK_STREQ(v.message, "image has more than one .sbat section",
+		    "the second one revoked: refused for having two, not for the first one's level");
+
+	policy.sbat_level = NULL; /* shim refuses it whatever the level */
+	CHECK(decide(img_one, &policy, VERIFY_TO_START, &v), "without a level, one .sbat: allowed");
+	CHECK(!decide(img_two, &policy, VERIFY_TO_START, &v),
+	      "without a level, two .sbat sections: refused");
+	CHECK_STREQ(v.message, "image has more than one .sbat section",
+		    "without a level, two .sbat sections: the reason");
+
+	/* the deny lists come first, as for any SBAT refusal */
+	trust_digest(&policy.dbx, img_two);
+	CHECK(!decide(img_two, &policy, VERIFY_TO_START, &v), "two .sbat, digest in dbx: refused");
+	CHECK_STRSTR(v.message, "is in dbx", "two .sbat, digest in dbx: dbx is named first");
+
+	verify_policy_free(&policy);
+	free(pe);
+	free(img_one);
+	free(img_two);
+	free(img_second);
+}
+
+/* ---- deny lists fail closed --------------------------------------------------------------- */
+
+/* Two lists: a valid SHA-256 one, then one whose size is no whole number of entries. */
+static uint8_t *malformed_esl(size_t *size)
+{
+	static const uint8_t digest[32] = { 1, 2, 3 };
+	struct esl_entry entry = { .type = ESL_SHA256, .owner = esl_owner_shim,
+				   .data = digest, .size = sizeof(digest) };
+	uint8_t *esl = NULL;
+
+	*size = 0;
+	if (esl_append_entry(&entry, &esl, size) < 0 || esl_append_entry(&entry, &esl, size) < 0)
+		return NULL;
+	put32(esl + *size / 2 + 24, ESL_OWNER_SIZE + 20); /* SignatureSize: 36 into 48 bytes */
+	return esl;
+}
+
+enum deny_list_case_list { DBX, VENDOR_DBX, MOKX };
+
+static struct sig_db *deny_list_of(struct verify_policy *policy, enum deny_list_case_list which)
+{
+	return which == DBX ? &policy->dbx : which == VENDOR_DBX ? &policy->vendor_dbx : &policy->mokx;
+}
+
+static const struct deny_list_case {
+	const char *name;
+	enum deny_list_case_list list;
+	enum deny_list_read read;
+	bool malformed;       /* read: load malformed_esl() (else: the given count) */
+	int rejected;         /* when not malformed */
+	const char *reason;   /* NULL: usable */
+} deny_cases[] = {
+	{ "dbx absent", DBX, DENY_LIST_ABSENT, false, 0, NULL },
+	{ "dbx read whole", DBX, DENY_LIST_READ, false, 0, NULL },
+	{ "dbx unreadable (a device error, out of resources, ...)", DBX, DENY_LIST_UNREADABLE,
+	  false, 0, "deny list dbx is unusable: it cannot be read" },
+	{ "dbx with a malformed signature list", DBX, DENY_LIST_READ, true, 0,
+	  "deny list dbx is unusable: 1 signature list(s) rejected: "
+	  "list size is not a whole number of signatures" },
+	{ "dbx out of memory", DBX, DENY_LIST_READ, false, -1,
+	  "deny list dbx is unusable: out of memory" },
+	{ "vendor dbx with a malformed signature list", VENDOR_DBX, DENY_LIST_READ, true, 0,
+	  "deny list vendor dbx is unusable: 1 signature list(s) rejected: " },
+	{ "MokListX absent", MOKX, DENY_LIST_ABSENT, false, 0, NULL },
+	{ "MokListX unreadable", MOKX, DENY_LIST_UNREADABLE, false, 0,
+	  "deny list MokListX is unusable: it cannot be read" },
+	{ "MokListX with a malformed signature list", MOKX, DENY_LIST_READ, true, 0,
+	  "deny list MokListX is unusable: 1 signature list(s) rejected: " },
+};
+
+static void test_deny_case(const struct deny_list_case *c, const uint8_t *img)
+{
+	struct verify_policy policy;
+	const char *why = NULL;
+	int rejected = c->rejected;
+	struct sig_db *db;
+	struct verdict v;
+
+	verify_policy_init(&policy);
+	trust_digest(&policy.db, img);
+	db = deny_list_of(&policy, c->list);
+	if (c->malformed) {
+		size_t size;
+		uint8_t *esl = malformed_esl(&size);
+
+		rejected = esl ? sig_db_add_esl(db, esl, size, &why) : -2;
+		CHECK_EQ(rejected, 1, unit_name("%s: one list rejected by parsing", c->name));
+		CHECK_EQ(db->n_digests, (size_t)1, unit_name("%s: the valid list kept", c->name));
+		OPENSSL_free(esl);
+	}
+
+	if (!c->reason) {
+		CHECK_EQ(verify_policy_deny_list(&policy, db, c->read, rejected, why), 0,
+			 unit_name("%s: usable", c->name));
+		CHECK_STREQ(policy.unusable, "", unit_name("%s: no reason recorded", c->name));
+		for (size_t r = 0; r < ARRAY_SIZE(requests); r++)
+			CHECK(decide(img, &policy, requests[r], &v),
+			      unit_name("%s: a trusted image is allowed %s", c->name,
+					request_names[r]));
+		verify_policy_free(&policy);
+		return;
+	}
+
+	CHECK_EQ(verify_policy_deny_list(&policy, db, c->read, rejected, why), -1,
+		 unit_name("%s: unusable", c->name));
+	CHECK_STRSTR(policy.unusable, c->reason, unit_name("%s: the reason", c->name));
+	for (size_t r = 0; r < 2; r++) {
+		if (!CHECK(!decide(img, &policy, requests[r], &v),
+			   unit_name("%s: a trusted image is refused %s", c->name, request_names[r])))
+			continue;
+		CHECK_STREQ(v.message, policy.unusable,
+			    unit_name("%s: refused %s with the reason", c->name, request_names[r]));
+		CHECK(v.list == NULL, unit_name("%s: no list entry decided", c->name));
+	}
+	CHECK(decide(img, &policy, VERIFY_MOK_MANAGER, &v),
+	      unit_name("%s: the MOK manager (trusted) can still start", c->name));
+	verify_policy_free(&policy);
+}
+
+/* The MOK manager is not let through by an unusable policy: it is verified as ever. */
+static void test_mok_manager_still_verified(const uint8_t *img)
+{
+	struct verify_policy policy;
+	struct verdict v;
+
+	verify_policy_init(&policy);
+	CHECK_EQ(verify_policy_deny_list(&policy, &policy.dbx, DENY_LIST_UNREADABLE, 0, NULL), -1,
+		 "dbx unreadable: unusable");
+	CHECK(!decide(img, &policy, VERIFY_MOK_MANAGER, &v),
+	      "dbx unreadable: an untrusted MOK manager is refused");
+	CHECK_STREQ(v.message, "image is not signed",
+		    "dbx unreadable: the untrusted MOK manager's reason is its own");
+
+	trust_digest(&policy.db, img);
+	trust_digest(&policy.mokx, img);
+	CHECK(!decide(img, &policy, VERIFY_MOK_MANAGER, &v),
+	      "dbx unreadable: a MOK manager MokListX revokes is refused");
+	CHECK_STRSTR(v.message, "is in MokListX", "dbx unreadable: the MokListX entry is named");
+	verify_policy_free(&policy);
+}
+
+/* The first reason is kept: the console names the first list that failed. */
+static void test_first_reason_kept(void)
+{
+	struct verify_policy policy;
+
+	verify_policy_init(&policy);
+	CHECK_EQ(verify_policy_deny_list(&policy, &policy.dbx, DENY_LIST_UNREADABLE, 0, NULL), -1,
+		 "two failures: dbx unreadable");
+	CHECK_EQ(verify_policy_deny_list(&policy, &policy.mokx, DENY_LIST_READ, 2, "x"), -1,
+		 "two failures: MokListX malformed");
+	CHECK_EQ(verify_policy_deny_list(&policy, &policy.vendor_dbx, DENY_LIST_ABSENT, 0, NULL),
+		 0, "two failures: then an absent list is still usable itself");
+	CHECK_STREQ(policy.unusable, "deny list dbx is unusable: it cannot be read",
+		    "two failures: the first reason is kept");
+	verify_policy_free(&policy);
+}
+
+static void test_deny_lists(void)
+{
+	const char *const none[2] = { NULL, NULL };
+	uint8_t *img = image_with(none);
+
+	for (size_t i = 0; i < ARRAY_SIZE(deny_cases); i++)
+		test_deny_case(&deny_cases[i], img);
+	test_mok_manager_still_verified(img);
+	test_first_reason_kept();
+	free(img);
+}
+
+int main(void)
+{
+	test_sbat_sections();
+	test_deny_lists();
+	return unit_failed;
+}
