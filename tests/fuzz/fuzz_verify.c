@@ -10,8 +10,8 @@
  * call (LeakSanitizer checks). Besides the sanitizers, it checks the
  * verdict: every field is set, its strings are terminated, the message is
  * not empty; an allowed image names "vendor" (the only list that trusts
- * anything), is signed, and is never one whose SHA-256 Authenticode digest
- * is in dbx. Each input is decided twice: without SBAT, and with a fixed
+ * anything), is signed, has at most one .sbat section, and is never one
+ * whose SHA-256 Authenticode digest is in dbx. Each input is decided twice: without SBAT, and with a fixed
  * SbatLevel; SBAT only ever refuses, so an image allowed with it is allowed
  * without it, and carries a .sbat section.
  */
@@ -75,8 +75,9 @@ static bool terminated(const char *s, size_t size)
 
 /*
  * An allowed image: the policy trusts only the vendor certificate (no
- * digest), so the image must parse, be signed, and its SHA-256 Authenticode
- * digest must not be in dbx.
+ * digest), so the image must parse, be signed, carry at most one .sbat
+ * section (shim's rule, with or without a level), and its SHA-256
+ * Authenticode digest must not be in dbx.
  */
 static void check_allowed(const uint8_t *data, size_t size)
 {
@@ -88,6 +89,7 @@ static void check_allowed(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(img);
 	FUZZ_ASSERT(pe_parse(data, size, img, &reason) == 0);
 	FUZZ_ASSERT(img->cert_table_size > 0);
+	FUZZ_ASSERT(pe_count_sections(img, ".sbat") <= 1);
 	FUZZ_ASSERT(pe_authenticode_digest(img, EVP_sha256(), digest, &len, &reason) == 0);
 	FUZZ_ASSERT(!sig_db_has_digest(&policy.dbx, ESL_SHA256, digest, len));
 	free(img);
@@ -129,7 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		FUZZ_ASSERT(allowed);
 		FUZZ_ASSERT(img && pe_parse(data, size, img, &reason) == 0);
-		FUZZ_ASSERT(pe_find_section(img, ".sbat"));
+		FUZZ_ASSERT(pe_count_sections(img, ".sbat") == 1);
 		free(img);
 	} else if (decide_checked(data, size, &policy_sbat, VERIFY_FOR_LOADER)) {
 		/* the only difference the request makes: no .sbat at all */

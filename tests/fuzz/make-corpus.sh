@@ -120,6 +120,9 @@ put("other.efi", pe([(b".text", b"\xc3" * 32, True)]))
 put("trailing.efi", pe(sec, trailing=b"\xcc" * 200))
 put("bss.efi", pe([(b".text", text, True), (b".bss", bytes(0x3000), False), (b".data", data, True)]))
 put("nosecdir.efi", pe(sec, n_dirs=4))
+# a second .sbat after the first, which the fuzz level revokes (lockshim 0): never allowed
+sbat_old = sbat.replace(b"lockshim,1,", b"lockshim,0,")
+put("two-sbat.efi", pe([(b".text", text, True), (b".sbat", sbat, True), (b".sbat", sbat_old, True)]))
 # test_pe.c's valid_image: two zeroed sections and one entry of garbage DER
 put("garbage-cert.efi", pe([(b".text", bytes(0x200), True), (b".data", bytes(0x200), True)],
                            cert=struct.pack("<IHH", 0x18, 0x200, 2) + b"\x30" * 16))
@@ -223,6 +226,7 @@ sign revoked-signer unsigned.efi revoked-cert.efi
 sign vendor revoked-image.efi revoked.efi
 sign vendor trailing.efi trailing-signed.efi
 sign vendor bss.efi bss-signed.efi
+sign vendor two-sbat.efi two-sbat-signed.efi
 cp vendor.efi tampered.efi
 printf '\x90' | dd of=tampered.efi bs=1 seek=$((0x200 + 2)) conv=notrunc status=none
 if command -v osslsigncode >/dev/null; then
@@ -255,7 +259,7 @@ cd - >/dev/null
 mkdir -p "$out/corpus/fuzz_pe" "$out/corpus/fuzz_verify" "$out/corpus/fuzz_esl"
 find "$out/corpus/fuzz_pe" "$out/corpus/fuzz_verify" "$out/corpus/fuzz_esl" -type f ! -name 'regress-*' -delete
 for f in unsigned vendor rogue rogue-then-vendor chain revoked revoked-cert tampered \
-	 trailing-signed bss-signed nosecdir garbage-cert vendor-sha384 vendor-sha512 \
+	 trailing-signed bss-signed two-sbat-signed nosecdir garbage-cert vendor-sha384 vendor-sha512 \
 	 nested-vendor-in-rogue nested-revoked-in-vendor; do
 	[[ -f $work/$f.efi ]] || continue
 	install -m 644 "$work/$f.efi" "$out/corpus/fuzz_pe/$f.efi"
