@@ -13,7 +13,8 @@
 # specification and sbsign from SUM_OF_BYTES_HASHED.) It gets a
 # .sbat with add-sbat, is signed with scripts/sign.sh by the test vendor key,
 # and checked against levels written here. Malformed .sbat sections are made
-# by editing the unsigned image's section bytes before signing.
+# by editing the unsigned image's section bytes before signing; an image with
+# two .sbat sections by renaming the first while add-sbat adds the second.
 #
 # Every case runs with build/lockshim and with build/lockshim-san (ASan and
 # UBSan), which must never report anything.
@@ -202,6 +203,24 @@ cp "$work/with.efi" "$work/bad-flip-unsigned.efi"
 flip_byte "$work/bad-flip-unsigned.efi" "$((gen_at - 5))"
 sign "$work/bad-flip-unsigned.efi" "$work/bad-flip.efi" || not_ok "sbat: sign bad-flip"
 
+# two .sbat sections, the first as with.efi's, the second shim3.csv's (revoked by the
+# built-in level): add-sbat adds no second .sbat, so with.efi's, whose header is the
+# slot after base.efi's section table, is renamed .sbaX meanwhile
+two_ok=
+if [[ $(dd if="$work/with.efi" bs=1 skip="$table_end" count=8 status=none | tr -d '\0') == .sbat ]]; then
+	cp "$work/with.efi" "$work/two-step.efi"
+	put_bytes "$work/two-step.efi" $((table_end + 4)) 'X'
+	"$plain" add-sbat "$work/shim3.csv" "$work/two-step.efi" "$work/two-sbat-unsigned.efi" >/dev/null 2>&1 &&
+		put_bytes "$work/two-sbat-unsigned.efi" $((table_end + 4)) 't' &&
+		sign "$work/two-sbat-unsigned.efi" "$work/two-sbat.efi" &&
+		[[ $(objdump -h "$work/two-sbat.efi" | grep -cE '^ +[0-9]+ +\.sbat ') -eq 2 ]] && two_ok=1
+fi
+if [[ -n $two_ok ]]; then
+	ok "sbat: two-sbat.efi has two .sbat sections and is signed"
+else
+	not_ok "sbat: two-sbat.efi has two .sbat sections and is signed"
+fi
+
 # hostile PEs for add-sbat
 cp "$base" "$work/pe-in-use.efi"
 put_bytes "$work/pe-in-use.efi" "$((table_end + 39))" '\x01'
@@ -338,6 +357,20 @@ cases() {
 		"${v[@]}" --sbat-level "$work/level-original.csv" "$work/nosbat.efi"
 	sx 1 "^refused: .*malformed \\.sbat section: line 3: generation 'x' is not a number" \
 		"verify: .sbat with a non-numeric generation refused" -- "${v[@]}" "$work/bad-generation.efi"
+
+	# more than one .sbat section: refused whatever the level and the request (shim 16.1)
+	sx 1 '^refused: [^:]*: image has more than one \.sbat section$' \
+		"verify: two .sbat sections refused, though the first passes the built-in level" -- \
+		"${v[@]}" "$work/two-sbat.efi"
+	sx 1 '^refused: [^:]*: image has more than one \.sbat section$' \
+		"verify: two .sbat sections refused with a level revoking neither" -- \
+		"${v[@]}" --sbat-level "$work/level-original.csv" "$work/two-sbat.efi"
+	sx 1 '^refused: [^:]*: image has more than one \.sbat section$' \
+		"verify --no-sbat: two .sbat sections still refused" -- "${v[@]}" --no-sbat "$work/two-sbat.efi"
+	sx 1 '^refused: [^:]*: image has more than one \.sbat section$' \
+		"verify --shim-lock: two .sbat sections refused" -- "${v[@]}" --shim-lock "$work/two-sbat.efi"
+	sx 0 '^allowed: ' "verify --no-sbat: one .sbat section allowed (the control)" -- \
+		"${v[@]}" --no-sbat "$work/vendor.efi"
 
 	# --shim-lock: a second stage asks (shim's rule: .sbat checked only when present)
 	sx 0 '^allowed: .*trusted through vendor certificate' \
