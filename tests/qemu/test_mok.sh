@@ -36,6 +36,10 @@
 #                               SbatLevelRT; --set-sbat-policy latest: on the
 #                               next boot lockshim applies its latest level,
 #                               deletes SbatPolicy, and mokutil lists the new level
+#   mokx_malformed_manager_reachable  MokListX (NV|BS) holds a malformed
+#                               signature list: lockshim refuses the kernel (a
+#                               deny list it cannot use whole), but a key pressed
+#                               during the countdown still starts the manager
 #   mok_validation_off_and_on   mokutil --disable-validation, confirmed by typing
 #                               the characters the manager asks for: lockshim
 #                               boots an unsigned kernel "in insecure mode",
@@ -64,6 +68,7 @@ SCENARIOS=(
 	mok_trust_mok
 	mok_request_wrong_attributes
 	sbat_policy_with_mokutil
+	mokx_malformed_manager_reachable
 )
 
 GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
@@ -347,6 +352,32 @@ mok_request_wrong_attributes() {
 		expect_no_var "$MOK_WORK/wrong-attributes.fd" MokNew &&
 		expect_no_var "$MOK_WORK/wrong-attributes.fd" MokAuth &&
 		expect_no_var "$MOK_WORK/wrong-attributes.fd" MokList
+}
+
+# Deny lists fail closed, but the owner keeps the MOK manager (verify.h, VERIFY_MOK_MANAGER).
+mokx_malformed_manager_reachable() {
+	local vars=$MOK_WORK/mokx-malformed.fd src
+	# one SHA-256 list whose SignatureSize (16 + 20) does not divide its 48 bytes of entries
+	python3 -c 'import sys, uuid, struct
+sys.stdout.buffer.write(uuid.UUID("c1c41626-504c-4092-aca9-41f936934328").bytes_le +
+    struct.pack("<III", 28 + 48, 0, 16 + 20) + bytes(48))' >"$MOK_WORK/mokx-malformed.esl"
+	src=$(tests/qemu/vars.sh --variant mok-mokx-malformed \
+		--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/Boot0000.bin" \
+		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin" \
+		--var "MokTimeout:$SHIM_GUID:0x7:$MOK_WORK/MokTimeout.bin" \
+		--var "MokListX:$SHIM_GUID:0x3:$MOK_WORK/mokx-malformed.esl" \
+		"$PKI") || { echo "FAIL: vars.sh --variant mok-mokx-malformed" >&2; return 1; }
+	cp "$src" "$vars"
+	# in the manager's menu, continue booting: lockshim then refuses the kernel
+	boot_mok mokx-malformed "$vars" "$MOK_WORK/kernel-db.efi" 'step true' \
+		--send-on 'press any key for the MOK manager' ' ' \
+		--send-on 'Choice \(continues booting' '3' || return 1
+	expect_log -F 'lockshim: MokListX is unusable: under Secure Boot only the MOK manager may start' &&
+		expect_log -F 'lockshim: starting \EFI\lockshim\mmx64.efi: signed by /CN=lockshim test db, trusted through db certificate' &&
+		expect_log -F '==== MOK manager ====' &&
+		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: deny list MokListX is unusable: 1 signature list(s) rejected: list size is not a whole number of signatures' &&
+		expect_order -F '==== MOK manager ====' 'lockshim: refusing' &&
+		expect_no_log -F 'MOKUTIL-GUEST-BEGIN'
 }
 
 # owner_enroll NAME VARS CHOICE FILE: open the menu during the countdown and

@@ -17,6 +17,9 @@
 #                             MOK-signed kernel boots through MokList
 #   moklist_runtime_ignored   the same MokList written NV|BS|RT: ignored, the
 #                             MOK-signed kernel is refused
+#   mokx_malformed_refused    MokListX (NV|BS) holds a malformed signature
+#                             list: the deny list is unusable, so the db-signed
+#                             kernel is refused with the reason (fail closed)
 #
 # The VARS files are variants from tests/qemu/vars.sh --variant (cached, see
 # there): build/qemu/vars-policy-*.fd. Before booting one, the scenario reads
@@ -33,6 +36,7 @@ SCENARIOS=(
 	db_signed_kernel_boots
 	moklist_kernel_boots
 	moklist_runtime_ignored
+	mokx_malformed_refused
 )
 
 # The lockshim built with an outside vendor certificate (test_boot.sh's f.)
@@ -69,6 +73,11 @@ policy_prepare() {
 	local mok=$PKI/mok.esl
 	_variant policy-mok --var "MokList:$SHIM_GUID:0x3:$mok"
 	_variant policy-mok-rt --var "MokList:$SHIM_GUID:0x7:$mok"
+	# one SHA-256 list whose SignatureSize (16 + 20) does not divide its 48 bytes of entries
+	python3 -c 'import sys, uuid, struct
+sys.stdout.buffer.write(uuid.UUID("c1c41626-504c-4092-aca9-41f936934328").bytes_le +
+    struct.pack("<III", 28 + 48, 0, 16 + 20) + bytes(48))' >"$BOOT_WORK/mokx-malformed.esl"
+	_variant policy-mokx-malformed --var "MokListX:$SHIM_GUID:0x3:$BOOT_WORK/mokx-malformed.esl"
 }
 
 # _vars NAME SPEC...: the variant's VARS file exists (its creation did not
@@ -129,6 +138,17 @@ moklist_runtime_ignored() {
 	expect_log -F 'lockshim: ignoring MokList: attributes 0x7 are not non-volatile boot-services-only' &&
 		expect_order -F 'lockshim: ignoring MokList' "lockshim: refusing $KPATH" &&
 		_expect_kernel_refused 'signer does not chain to a trusted certificate'
+}
+
+mokx_malformed_refused() {
+	local reason='deny list MokListX is unusable: 1 signature list(s) rejected: list size is not a whole number of signatures'
+	_vars policy-mokx-malformed "MokListX:$SHIM_GUID:0x3=$BOOT_WORK/mokx-malformed.esl" || return 1
+	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-db.efi" 2 "${REFUSALS[@]}" || return 1
+	expect_log -F 'lockshim: MokListX: 1 signature list(s) rejected: list size is not a whole number of signatures' &&
+		expect_log -F 'lockshim: MokListX is unusable: under Secure Boot only the MOK manager may start' &&
+		expect_order -F 'lockshim: MokListX is unusable' "lockshim: refusing $KPATH" &&
+		_expect_kernel_refused "$reason"
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
