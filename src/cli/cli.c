@@ -118,7 +118,7 @@ static int parse_verify_args(int argc, char **argv, struct verify_args *args)
 				usage();
 				return -1;
 			}
-			if (policy_add_list_file(db, argv[++i]) < 0)
+			if (policy_add_list_file(&args->policy, db, argv[++i]) < 0)
 				return -1;
 		} else if (strcmp(argv[i], "--json") == 0) {
 			args->json = true;

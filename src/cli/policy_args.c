@@ -51,7 +51,7 @@ static X509 *parse_certificate(const uint8_t *data, size_t size)
 	return cert;
 }
 
-int policy_add_list_file(struct sig_db *db, const char *path)
+int policy_add_list_file(struct verify_policy *policy, struct sig_db *db, const char *path)
 {
 	size_t before, size;
 	const char *reason;
@@ -81,5 +81,6 @@ int policy_add_list_file(struct sig_db *db, const char *path)
 	if (rejected > 0)
 		fprintf(stderr, "%s: %s: %d signature list(s) rejected: %s\n", program_name, path,
 			rejected, reason);
+	verify_policy_list_loaded(policy, db, LIST_READ, rejected, reason);
 	return 0;
 }

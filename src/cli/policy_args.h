@@ -14,10 +14,11 @@
 struct sig_db *policy_list_option(struct verify_policy *policy, const char *arg);
 
 /*
- * Add the certificate or signature-list file at @path to @db. Rejected
- * lists beside usable entries are reported on stderr and skipped, as the
- * loader skips them. Returns 0, or -1 having said why.
+ * Add the certificate or signature-list file at @path to @db, a list of
+ * @policy. Rejected lists beside usable entries are reported on stderr and
+ * skipped, and, as in the loader, make @policy unusable when @db is a deny
+ * list (verify_policy_list_loaded). Returns 0, or -1 having said why.
  */
-int policy_add_list_file(struct sig_db *db, const char *path);
+int policy_add_list_file(struct verify_policy *policy, struct sig_db *db, const char *path);
 
 #endif

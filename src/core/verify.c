@@ -32,14 +32,15 @@ void verify_policy_free(struct verify_policy *policy)
 	sig_db_free(&policy->mokx);
 }
 
-int verify_policy_deny_list(struct verify_policy *policy, const struct sig_db *db,
-			    enum deny_list_read read, int rejected, const char *why)
+int verify_policy_list_loaded(struct verify_policy *policy, const struct sig_db *db,
+			      enum list_read read, int rejected, const char *why)
 {
+	bool deny = db == &policy->dbx || db == &policy->vendor_dbx || db == &policy->mokx;
 	char reason[sizeof(policy->unusable)];
 
-	if (read == DENY_LIST_ABSENT || (read == DENY_LIST_READ && rejected == 0))
+	if (!deny || read == LIST_ABSENT || (read == LIST_READ && rejected == 0))
 		return 0;
-	if (read == DENY_LIST_UNREADABLE)
+	if (read == LIST_UNREADABLE)
 		BIO_snprintf(reason, sizeof(reason), "deny list %s is unusable: it cannot be read",
 			     db->name);
 	else if (rejected < 0)

@@ -37,7 +37,7 @@ struct verify_policy {
 	/* the SbatLevel to apply; NULL when SBAT is not enforced (Secure Boot off) */
 	const struct sbat *sbat_level;
 	/*
-	 * Why a deny list could not be used whole (verify_policy_deny_list), or
+	 * Why a deny list could not be used whole (verify_policy_list_loaded), or
 	 * empty. When set, every image is refused with it but the MOK manager.
 	 */
 	char unusable[200];
@@ -47,24 +47,24 @@ struct verify_policy {
 void verify_policy_init(struct verify_policy *policy);
 void verify_policy_free(struct verify_policy *policy);
 
-/* How reading a deny list went, for verify_policy_deny_list. */
-enum deny_list_read {
-	DENY_LIST_ABSENT,     /* there is no such list: it revokes nothing */
-	DENY_LIST_READ,       /* read, and its signature lists added to the sig_db */
-	DENY_LIST_UNREADABLE, /* it may exist but could not be read (not "not found") */
+/* How reading a trust or deny list went, for verify_policy_list_loaded. */
+enum list_read {
+	LIST_ABSENT,     /* there is no such list */
+	LIST_READ,       /* read, and its signature lists added to the sig_db */
+	LIST_UNREADABLE, /* it may exist but could not be read (not "not found") */
 };
 
 /*
- * Deny lists fail closed. Say how the deny list @db (policy->dbx,
- * vendor_dbx or mokx) was loaded: @read and, when read, what
+ * Say how the list @db of @policy was loaded: @read and, when read, what
  * sig_db_add_esl returned (@rejected, -1 when out of memory) with its
- * reason @why. A list that could not be read, or lost signature lists to
- * parsing, would revoke less than its owner wrote: the policy is then
- * unusable, policy->unusable says why (the first reason is kept) and this
- * returns -1. Returns 0 when the list is usable.
+ * reason @why. An allow list (vendor, db, MokList) lost or partly lost only
+ * trusts less. Deny lists (dbx, vendor dbx, MokListX) fail closed: one that
+ * could not be read, or lost signature lists, would revoke less than its
+ * owner wrote, so the policy is then unusable: policy->unusable says why
+ * (the first reason is kept) and this returns -1. Returns 0 otherwise.
  */
-int verify_policy_deny_list(struct verify_policy *policy, const struct sig_db *db,
-			    enum deny_list_read read, int rejected, const char *why);
+int verify_policy_list_loaded(struct verify_policy *policy, const struct sig_db *db,
+			      enum list_read read, int rejected, const char *why);
 
 struct verdict {
 	bool allowed;

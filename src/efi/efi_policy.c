@@ -33,9 +33,8 @@ static int add_esl(struct sig_db *db, const CHAR16 *source, const void *data, UI
  * Add variable @name's signature lists to @db. Returns how reading it went,
  * with add_esl's count in *@rejected and reason in *@why when it was read.
  */
-static enum deny_list_read load_variable(struct sig_db *db, const CHAR16 *name, EFI_GUID *guid,
-					 BOOLEAN boot_services_only, int *rejected,
-					 const char **why)
+static enum list_read load_variable(struct sig_db *db, const CHAR16 *name, EFI_GUID *guid,
+				    BOOLEAN boot_services_only, int *rejected, const char **why)
 {
 	_cleanup_pool_ void *data = NULL;
 	UINT32 attributes = 0;
@@ -45,43 +44,42 @@ static enum deny_list_read load_variable(struct sig_db *db, const CHAR16 *name, 
 	*rejected = 0;
 	status = efi_var_read(name, guid, &data, &size, &attributes);
 	if (status == EFI_NOT_FOUND)
-		return DENY_LIST_ABSENT;
+		return LIST_ABSENT;
 	if (EFI_ERROR(status)) {
 		log_error(status, L"cannot read %s: %r", name, status);
-		return DENY_LIST_UNREADABLE;
+		return LIST_UNREADABLE;
 	}
 	if (boot_services_only && attributes != MOK_LIST_ATTRIBUTES) {
 		/* an OS could have written it: it proves nothing about the owner's wishes */
 		log_error(EFI_SECURITY_VIOLATION,
 			  L"ignoring %s: attributes 0x%x are not non-volatile boot-services-only",
 			  name, attributes);
-		return DENY_LIST_ABSENT;
+		return LIST_ABSENT; /* not the owner's list: nothing of theirs is lost */
 	}
 	if (data)
 		*rejected = add_esl(db, name, data, size, why);
-	return DENY_LIST_READ;
+	return LIST_READ;
 }
 
-/* Say on the console when the deny list @db cannot be used whole (verify_policy_deny_list). */
-static void deny_list_record(struct verify_policy *policy, const struct sig_db *db,
-			     enum deny_list_read read, int rejected, const char *why)
+/* Record how @db was loaded (verify_policy_list_loaded); say so when the policy became unusable. */
+static void list_loaded(struct verify_policy *policy, const struct sig_db *db, enum list_read read,
+			int rejected, const char *why)
 {
-	if (verify_policy_deny_list(policy, db, read, rejected, why) < 0)
+	if (verify_policy_list_loaded(policy, db, read, rejected, why) < 0)
 		log_error(EFI_SECURITY_VIOLATION,
 			  L"%a is unusable: under Secure Boot only the MOK manager may start",
 			  db->name);
 }
 
-/* Read the deny list variable @name into @db, recording in @policy whether it is usable. */
-static void load_deny_list(struct verify_policy *policy, struct sig_db *db, const CHAR16 *name,
-			   EFI_GUID *guid, BOOLEAN boot_services_only)
+/* Read the variable @name into @db and record how it went in @policy. */
+static void load_list(struct verify_policy *policy, struct sig_db *db, const CHAR16 *name,
+		      EFI_GUID *guid, BOOLEAN boot_services_only)
 {
 	const char *why = NULL;
 	int rejected;
-	enum deny_list_read read =
-		load_variable(db, name, guid, boot_services_only, &rejected, &why);
+	enum list_read read = load_variable(db, name, guid, boot_services_only, &rejected, &why);
 
-	deny_list_record(policy, db, read, rejected, why);
+	list_loaded(policy, db, read, rejected, why);
 }
 
 EFI_STATUS efi_policy_load(struct verify_policy *policy)
@@ -101,12 +99,11 @@ EFI_STATUS efi_policy_load(struct verify_policy *policy)
 	}
 	rejected = add_esl(&policy->vendor_dbx, L"vendor dbx", vendor_dbx,
 			   vendor_dbx_end - vendor_dbx, &why);
-	deny_list_record(policy, &policy->vendor_dbx, DENY_LIST_READ, rejected, why);
+	list_loaded(policy, &policy->vendor_dbx, LIST_READ, rejected, why);
 
-	/* an allow list lost, or partly lost, only trusts less */
-	load_variable(&policy->db, L"db", &image_security_database_guid, FALSE, &rejected, &why);
-	load_deny_list(policy, &policy->dbx, L"dbx", &image_security_database_guid, FALSE);
-	load_variable(&policy->mok, L"MokList", &shim_lock_guid, TRUE, &rejected, &why);
-	load_deny_list(policy, &policy->mokx, L"MokListX", &shim_lock_guid, TRUE);
+	load_list(policy, &policy->db, L"db", &image_security_database_guid, FALSE);
+	load_list(policy, &policy->dbx, L"dbx", &image_security_database_guid, FALSE);
+	load_list(policy, &policy->mok, L"MokList", &shim_lock_guid, TRUE);
+	load_list(policy, &policy->mokx, L"MokListX", &shim_lock_guid, TRUE);
 	return EFI_SUCCESS;
 }

@@ -137,7 +137,7 @@ int main(int argc, char **argv)
 			db = policy_list_option(&policy, argv[i]);
 
 		if (db && i + 1 < argc) {
-			if (policy_add_list_file(db, argv[++i]) < 0)
+			if (policy_add_list_file(&policy, db, argv[++i]) < 0)
 				goto out;
 		} else if (argv[i][0] == '-' || image_path) {
 			goto out_usage;

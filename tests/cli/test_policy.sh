@@ -438,6 +438,20 @@ for m in zero-list-size sig-size-8 sig-size-0 not-multiple past-end huge-list-si
 		fi
 	done
 done
+# Deny lists fail closed, as in the loader (verify_policy_list_loaded): a --dbx,
+# --vendor-dbx or --mokx file that loses a list to parsing refuses every image,
+# even one db trusts; a --db file that loses one only trusts less.
+mkesl malformed "$work/bad-sig36.esl" sha256-sig-size-36 "$keys/leaf.der"
+cat "$work/other-hash.esl" "$work/bad-sig36.esl" >"$work/other-then-bad.esl"
+for deny in dbx:dbx vendor-dbx:'vendor dbx' mokx:MokListX; do
+	expect 1 "refused: [^:]*: deny list ${deny#*:} is unusable: 1 signature list\\(s\\) rejected: " \
+		"policy: --${deny%%:*} losing a list to parsing refuses a trusted image (fail closed)" -- \
+		verify --db "$work/root.esl" "--${deny%%:*}" "$work/other-then-bad.esl" "$work/leaf.efi"
+done
+expect 0 "1 signature list\\(s\\) rejected: .*allowed: " \
+	"policy: --db losing a list to parsing only trusts less (printed)" -- \
+	verify --db "$work/other-then-bad.esl" --db "$work/root.esl" "$work/leaf.efi"
+
 # Signatures over a non-SHA-2 image digest are refused (and do not leak).
 for alg in sha1 md5; do
 	if osslsigncode sign -h "$alg" -certs "$pki/vendor.crt" -key "$pki/vendor.key" \

@@ -4,11 +4,12 @@
  *
  *  - an image with more than one .sbat section (shim 16.1's
  *    verify_buffer_sbat), with or without an SBAT level, for every request;
- *  - a deny list that could not be used whole (verify_policy_deny_list):
+ *  - a deny list that could not be used whole (verify_policy_list_loaded):
  *    dbx, the vendor dbx or MokListX unreadable, or with a signature list
  *    rejected by parsing, or out of memory. Every image is then refused with
  *    the reason, but the MOK manager, which is still checked against every
- *    deny entry that was read.
+ *    deny entry that was read. An allow list (db, MokList) lost in the same
+ *    ways only trusts less.
  *
  * The image is unit_image.h's, without its certificate table, trusted by
  * its SHA-256 Authenticode digest in db: an allowed verdict here comes from
@@ -172,37 +173,44 @@ static uint8_t *malformed_esl(size_t *size)
 	return esl;
 }
 
-enum deny_list_case_list { DBX, VENDOR_DBX, MOKX };
+enum test_list { DBX, VENDOR_DBX, MOKX, DB, MOK };
 
-static struct sig_db *deny_list_of(struct verify_policy *policy, enum deny_list_case_list which)
+static struct sig_db *list_of(struct verify_policy *policy, enum test_list which)
 {
-	return which == DBX ? &policy->dbx : which == VENDOR_DBX ? &policy->vendor_dbx : &policy->mokx;
+	struct sig_db *lists[] = { &policy->dbx, &policy->vendor_dbx, &policy->mokx, &policy->db,
+				   &policy->mok };
+
+	return lists[which];
 }
 
 static const struct deny_list_case {
 	const char *name;
-	enum deny_list_case_list list;
-	enum deny_list_read read;
+	enum test_list list;
+	enum list_read read;
 	bool malformed;       /* read: load malformed_esl() (else: the given count) */
 	int rejected;         /* when not malformed */
 	const char *reason;   /* NULL: usable */
 } deny_cases[] = {
-	{ "dbx absent", DBX, DENY_LIST_ABSENT, false, 0, NULL },
-	{ "dbx read whole", DBX, DENY_LIST_READ, false, 0, NULL },
-	{ "dbx unreadable (a device error, out of resources, ...)", DBX, DENY_LIST_UNREADABLE,
+	{ "dbx absent", DBX, LIST_ABSENT, false, 0, NULL },
+	{ "dbx read whole", DBX, LIST_READ, false, 0, NULL },
+	{ "dbx unreadable (a device error, out of resources, ...)", DBX, LIST_UNREADABLE,
 	  false, 0, "deny list dbx is unusable: it cannot be read" },
-	{ "dbx with a malformed signature list", DBX, DENY_LIST_READ, true, 0,
+	{ "dbx with a malformed signature list", DBX, LIST_READ, true, 0,
 	  "deny list dbx is unusable: 1 signature list(s) rejected: "
 	  "list size is not a whole number of signatures" },
-	{ "dbx out of memory", DBX, DENY_LIST_READ, false, -1,
+	{ "dbx out of memory", DBX, LIST_READ, false, -1,
 	  "deny list dbx is unusable: out of memory" },
-	{ "vendor dbx with a malformed signature list", VENDOR_DBX, DENY_LIST_READ, true, 0,
+	{ "vendor dbx with a malformed signature list", VENDOR_DBX, LIST_READ, true, 0,
 	  "deny list vendor dbx is unusable: 1 signature list(s) rejected: " },
-	{ "MokListX absent", MOKX, DENY_LIST_ABSENT, false, 0, NULL },
-	{ "MokListX unreadable", MOKX, DENY_LIST_UNREADABLE, false, 0,
+	{ "MokListX absent", MOKX, LIST_ABSENT, false, 0, NULL },
+	{ "MokListX unreadable", MOKX, LIST_UNREADABLE, false, 0,
 	  "deny list MokListX is unusable: it cannot be read" },
-	{ "MokListX with a malformed signature list", MOKX, DENY_LIST_READ, true, 0,
+	{ "MokListX with a malformed signature list", MOKX, LIST_READ, true, 0,
 	  "deny list MokListX is unusable: 1 signature list(s) rejected: " },
+	/* an allow list lost, or partly lost, only trusts less */
+	{ "db unreadable", DB, LIST_UNREADABLE, false, 0, NULL },
+	{ "MokList with a malformed signature list", MOK, LIST_READ, true, 0, NULL },
+	{ "MokList out of memory", MOK, LIST_READ, false, -1, NULL },
 };
 
 static void test_deny_case(const struct deny_list_case *c, const uint8_t *img)
@@ -215,7 +223,7 @@ static void test_deny_case(const struct deny_list_case *c, const uint8_t *img)
 
 	verify_policy_init(&policy);
 	trust_digest(&policy.db, img);
-	db = deny_list_of(&policy, c->list);
+	db = list_of(&policy, c->list);
 	if (c->malformed) {
 		size_t size;
 		uint8_t *esl = malformed_esl(&size);
@@ -227,7 +235,7 @@ static void test_deny_case(const struct deny_list_case *c, const uint8_t *img)
 	}
 
 	if (!c->reason) {
-		CHECK_EQ(verify_policy_deny_list(&policy, db, c->read, rejected, why), 0,
+		CHECK_EQ(verify_policy_list_loaded(&policy, db, c->read, rejected, why), 0,
 			 unit_name("%s: usable", c->name));
 		CHECK_STREQ(policy.unusable, "", unit_name("%s: no reason recorded", c->name));
 		for (size_t r = 0; r < ARRAY_SIZE(requests); r++)
@@ -238,7 +246,7 @@ static void test_deny_case(const struct deny_list_case *c, const uint8_t *img)
 		return;
 	}
 
-	CHECK_EQ(verify_policy_deny_list(&policy, db, c->read, rejected, why), -1,
+	CHECK_EQ(verify_policy_list_loaded(&policy, db, c->read, rejected, why), -1,
 		 unit_name("%s: unusable", c->name));
 	CHECK_STRSTR(policy.unusable, c->reason, unit_name("%s: the reason", c->name));
 	for (size_t r = 0; r < 2; r++) {
@@ -261,7 +269,7 @@ static void test_mok_manager_still_verified(const uint8_t *img)
 	struct verdict v;
 
 	verify_policy_init(&policy);
-	CHECK_EQ(verify_policy_deny_list(&policy, &policy.dbx, DENY_LIST_UNREADABLE, 0, NULL), -1,
+	CHECK_EQ(verify_policy_list_loaded(&policy, &policy.dbx, LIST_UNREADABLE, 0, NULL), -1,
 		 "dbx unreadable: unusable");
 	CHECK(!decide(img, &policy, VERIFY_MOK_MANAGER, &v),
 	      "dbx unreadable: an untrusted MOK manager is refused");
@@ -282,11 +290,11 @@ static void test_first_reason_kept(void)
 	struct verify_policy policy;
 
 	verify_policy_init(&policy);
-	CHECK_EQ(verify_policy_deny_list(&policy, &policy.dbx, DENY_LIST_UNREADABLE, 0, NULL), -1,
+	CHECK_EQ(verify_policy_list_loaded(&policy, &policy.dbx, LIST_UNREADABLE, 0, NULL), -1,
 		 "two failures: dbx unreadable");
-	CHECK_EQ(verify_policy_deny_list(&policy, &policy.mokx, DENY_LIST_READ, 2, "x"), -1,
+	CHECK_EQ(verify_policy_list_loaded(&policy, &policy.mokx, LIST_READ, 2, "x"), -1,
 		 "two failures: MokListX malformed");
-	CHECK_EQ(verify_policy_deny_list(&policy, &policy.vendor_dbx, DENY_LIST_ABSENT, 0, NULL),
+	CHECK_EQ(verify_policy_list_loaded(&policy, &policy.vendor_dbx, LIST_ABSENT, 0, NULL),
 		 0, "two failures: then an absent list is still usable itself");
 	CHECK_STREQ(policy.unusable, "deny list dbx is unusable: it cannot be read",
 		    "two failures: the first reason is kept");
