@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # What root in the OS can leave in the firmware's variables before a
 # reboot, and what lockshim makes of it on the next boot. Each scenario is
-# two boots of Debian's stock kernel through lockshim (Boot0000) with a
-# mokutil guest: boot 1 writes variables through efivarfs as root would;
-# boot 2 shows what the stock kernel was handed.
+# two boots of Debian's stock kernel (Boot0000, through lockshim unless
+# said) with a mokutil guest: boot 1 writes variables through efivarfs as
+# root would; boot 2, through lockshim, shows what the stock kernel was
+# handed.
 #
 #   tests/qemu/test_hostile_state.sh [SCENARIO...]     (default: all, in order)
 #
@@ -15,13 +16,14 @@
 #   root_sets_mok_list          root creates MokList (NV|BS|RT) holding its
 #                               own certificate: deleted, never trusted; a
 #                               kernel signed by that key is refused
-#   squatted_mok_list_rt        root creates MokListRT, MokListXRT,
-#   squatted_mok_list_x_rt      MokSBStateRT or SbatLevelRT as a
-#   squatted_mok_sb_state_rt    time-authenticated variable signed with its
-#   squatted_sbat_level_rt      own key, which lockshim cannot delete:
-#                               lockshim says so, and the stock kernel still
-#                               locks down and reads lockshim's copy from the
-#                               MokVar table (/sys/firmware/efi/mok-variables)
+#   squatted_mirrors            root creates MokListRT, MokListXRT,
+#                               MokSBStateRT and SbatLevelRT as
+#                               time-authenticated variables signed with its
+#                               own key, which lockshim cannot delete:
+#                               lockshim says so for each, and the stock
+#                               kernel still locks down and reads lockshim's
+#                               copies from the MokVar table
+#                               (/sys/firmware/efi/mok-variables)
 #
 # Environment and output as for test_mok.sh (sourced for its preparation).
 
@@ -31,11 +33,9 @@
 SCENARIOS=(
 	root_sets_mok_sb_state
 	root_sets_mok_list
-	squatted_mok_list_rt
-	squatted_mok_list_x_rt
-	squatted_mok_sb_state_rt
-	squatted_sbat_level_rt
+	squatted_mirrors
 )
+MIRRORS=(MokListRT MokListXRT MokSBStateRT SbatLevelRT)
 
 MOK_WORK=$QEMU_BUILD/hostile
 EFIVARS=/sys/firmware/efi/efivars
@@ -87,11 +87,10 @@ hostile_prepare() {
 	MOK_GUEST_ADD+=(--add "$data/efivarfs-unsigned.ko:$UNSIGNED_MODULE")
 }
 
-# plant NAME VARS [FIRST_STAGE]: boot 1, root writes /data/NAME.bin to
-# efivarfs as NAME; Boot0000 starts FIRST_STAGE (default lockshim).
+# plant NAME VARS: boot 1, root writes /data/NAME.bin to efivarfs as NAME.
 plant() {
 	local name=$1 vars=$2 f=$EFIVARS/$1-$SHIM_GUID
-	FIRST_STAGE=${3:-} boot_mok "plant-$name" "$vars" "$BOOT_WORK/kernel-vendor.efi" \
+	boot_mok "plant-$name" "$vars" "$BOOT_WORK/kernel-vendor.efi" \
 		"step sh -c 'cat /data/$name.bin > $f'" || return 1
 	expect_log -F 'MOKUTIL-RC 1 0' && expect_log -F "MOKUTIL-VAR $name-$SHIM_GUID"
 }
@@ -146,39 +145,32 @@ root_sets_mok_list() {
 		expect_no_var "$vars" MokList
 }
 
-# squatted NAME: root creates NAME as a time-authenticated variable in a
-# boot where lockshim left no copy of its own (the firmware started the
-# db-signed kernel directly: the volatile copy of a lockshim boot cannot be
-# deleted at runtime); it survives lockshim, which says so, and the kernel
-# still locks down.
-squatted() {
-	local name=$1 vars=$MOK_WORK/squat-$1.fd
+# Root creates each of the four mirror names as a time-authenticated
+# variable in a boot where lockshim left no copy of its own (the firmware
+# started the db-signed kernel directly: the volatile copy of a lockshim
+# boot cannot be deleted at runtime). Each survives lockshim, which says so
+# for each, and the kernel still locks down and reads lockshim's copies.
+squatted_mirrors() {
+	local vars=$MOK_WORK/squatted.fd name steps=() level
 	cp "$VARS_BASE" "$vars"
-	plant "$name" "$vars" "$MOK_WORK/kernel-db.efi" && expect_var "$vars" "$name" 0x27 || return 1
-	after_boot "squat-$name" "$vars" || return 1
-	expect_log -F "lockshim: cannot write $name as lockshim's own volatile variable: " &&
-		expect_var "$vars" "$name" 0x27
-}
-
-squatted_mok_list_rt() {
-	squatted MokListRT || return 1
-	expect_order -F 'UEFI:MokListRT (MOKvar table)' "Loaded X.509 cert 'lockshim test vendor"
-}
-
-squatted_mok_list_x_rt() {
-	squatted MokListXRT
-}
-
-squatted_mok_sb_state_rt() {
-	squatted MokSBStateRT || return 1
-	expect_no_log -F 'MOKVAR-TABLE MokSBStateRT'
-}
-
-squatted_sbat_level_rt() {
-	squatted SbatLevelRT || return 1
-	local level
+	for name in "${MIRRORS[@]}"; do
+		steps+=("step sh -c 'cat /data/$name.bin > $EFIVARS/$name-$SHIM_GUID'")
+	done
+	FIRST_STAGE=$MOK_WORK/kernel-db.efi boot_mok plant-mirrors "$vars" "$BOOT_WORK/kernel-vendor.efi" \
+		"$(printf '%s\n' "${steps[@]}")" || return 1
+	for name in "${MIRRORS[@]}"; do
+		expect_var "$vars" "$name" 0x27 || return 1
+	done
+	after_boot squatted "$vars" || return 1
+	for name in "${MIRRORS[@]}"; do
+		expect_log -F "lockshim: cannot write $name as lockshim's own volatile variable: " &&
+			expect_var "$vars" "$name" 0x27 || return 1
+	done
 	level=$(head -n1 certs/sbat-level-automatic.csv)
-	expect_log -F "MOKVAR-TABLE SbatLevelRT $(printf '%s' "$level" | od -An -tx1 | tr -d ' \n' | head -c 64)"
+	# MokListRT from the table, lockshim's (the squatted one holds the rogue key)
+	expect_order -F 'UEFI:MokListRT (MOKvar table)' "Loaded X.509 cert 'lockshim test vendor" &&
+		expect_no_log -F 'MOKVAR-TABLE MokSBStateRT' &&
+		expect_log -F "MOKVAR-TABLE SbatLevelRT $(printf '%s' "$level" | od -An -tx1 | tr -d ' \n')"
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
