@@ -15,7 +15,7 @@
 
 struct mokvar {
 	const char *name;
-	const CHAR16 *variable;
+	const CHAR16 *variable; /* the runtime variable lockshim sets here; NULL: set elsewhere */
 	const uint8_t *data;
 	size_t size;
 };
@@ -93,16 +93,17 @@ static void install_mokvar_table(const struct mokvar *vars, size_t n)
 		log_error(status, L"cannot install the MokVar table");
 }
 
-/* The volatile, runtime-visible copies an OS reads (mokutil, older kernels). */
+/*
+ * The volatile, runtime-visible copies an OS reads (mokutil, older kernels).
+ * One the OS squatted (efi_var_set_runtime_mirror says so) stays the OS's:
+ * kernels then have the MokVar table, which nothing but lockshim writes.
+ */
 static void set_runtime_mirrors(const struct mokvar *vars, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		EFI_STATUS status = efi_var_set_runtime_mirror(vars[i].variable, &shim_lock_guid,
-							       vars[i].data, vars[i].size);
-
-		if (EFI_ERROR(status))
-			log_error(status, L"cannot set %s: %r", vars[i].variable, status);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (vars[i].variable)
+			efi_var_set_runtime_mirror(vars[i].variable, &shim_lock_guid, vars[i].data,
+						   vars[i].size);
 }
 
 /* A signature list being built (sig_db_to_esl appends to it). */
@@ -125,7 +126,7 @@ static int mok_lists_as_shim(const struct verify_policy *policy, struct esl_buff
 }
 
 EFI_STATUS efi_handoff_install(const struct lockdown_state *state,
-			       const struct verify_policy *policy)
+			       const struct verify_policy *policy, const struct sbat *sbat_level)
 {
 	struct esl_buffer mok_list = {}, mok_list_x = {};
 	uint8_t one = 1;
@@ -145,6 +146,9 @@ EFI_STATUS efi_handoff_install(const struct lockdown_state *state,
 			/* the kernel reads it to put MOK keys in its machine keyring */
 			{ "MokListTrustedRT", L"MokListTrustedRT", &one,
 			  efi_mok_trusted_for_kernel() },
+			/* as shim 15.7+ has it; its variable is set earlier (efi_sbat.c) */
+			{ "SbatLevelRT", NULL, (const uint8_t *)sbat_level->text,
+			  sbat_level->size },
 		};
 
 		install_mokvar_table(vars, ARRAY_SIZE(vars));

@@ -38,10 +38,11 @@
 const CHAR16 log_prefix[] = L"lockshim";
 
 struct secure_boot_state {
-	UINT8 secure_boot; /* the SecureBoot variable; 0 when unreadable */
-	UINT8 setup_mode;  /* the SetupMode variable; 0 when unreadable */
-	BOOLEAN insecure;  /* the owner turned validation off through the MOK manager */
-	BOOLEAN enforcing; /* SecureBoot=1, not in setup mode, validation not turned off */
+	UINT8 secure_boot;  /* the SecureBoot variable; 0 when unreadable */
+	UINT8 setup_mode;   /* the SetupMode variable; 0 when unreadable */
+	UINT8 mok_sb_state; /* efi_mok_sb_state(): the one attribute-checked reading */
+	BOOLEAN insecure;   /* the owner turned validation off through the MOK manager */
+	BOOLEAN enforcing;  /* SecureBoot=1, not in setup mode, validation not turned off */
 };
 
 /* Where the next stage is and what it is told: from lockshim's own loaded image. */
@@ -67,8 +68,9 @@ static void secure_boot_state_read(struct secure_boot_state *state)
 		state->secure_boot = 0;
 	if (EFI_ERROR(efi_var_read_u8(L"SetupMode", &EfiGlobalVariable, &state->setup_mode, NULL)))
 		state->setup_mode = 0;
+	state->mok_sb_state = efi_mok_sb_state();
 	state->insecure = state->secure_boot == 1 && state->setup_mode == 0 &&
-			  efi_mok_validation_disabled();
+			  state->mok_sb_state == 1;
 	state->enforcing = state->secure_boot == 1 && state->setup_mode == 0 && !state->insecure;
 
 	log_info(L"SecureBoot=%d SetupMode=%d", state->secure_boot, state->setup_mode);
@@ -224,20 +226,19 @@ static void mok_requests_serve(EFI_HANDLE image, const struct next_stage *locati
  * must not run when it should be locked.
  */
 static EFI_STATUS lockdown_handoff(const struct secure_boot_state *sb,
-				   const struct verify_policy *policy)
+				   const struct verify_policy *policy,
+				   const struct sbat *sbat_level)
 {
 	struct lockdown_state lockdown = {
 		.locked = sb->enforcing,
 		.lock_reason = sb->enforcing ? LOCKSHIM_LOCK_SECURE_BOOT : LOCKSHIM_LOCK_NONE,
 		.secure_boot = sb->secure_boot,
 		.setup_mode = sb->setup_mode,
+		.mok_sb_state = sb->mok_sb_state,
 	};
 	EFI_STATUS status;
 
-	if (EFI_ERROR(
-		    efi_var_read_u8(L"MokSBState", &shim_lock_guid, &lockdown.mok_sb_state, NULL)))
-		lockdown.mok_sb_state = LOCKSHIM_VAR_ABSENT;
-	status = efi_handoff_install(&lockdown, policy);
+	status = efi_handoff_install(&lockdown, policy, sbat_level);
 	if (EFI_ERROR(status)) {
 		log_error(status, L"cannot install the lockdown table: %r", status);
 		if (sb->enforcing)
@@ -384,6 +385,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	verify_policy_init(&policy);
 	Print(L"lockshim %a\n", LOCKSHIM_VERSION);
 	log_info(L"crypto: %a", crypto_cpu_describe(cpu, sizeof(cpu)));
+	efi_mok_variables_sanitize(); /* before anything reads the MOK state */
 	secure_boot_state_read(&sb);
 	verifier.enforcing = sb.enforcing;
 
@@ -406,7 +408,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 			       "booting", &file);
 	if (EFI_ERROR(status))
 		return status;
-	status = lockdown_handoff(&sb, &policy);
+	status = lockdown_handoff(&sb, &policy, &sbat_level.level);
 	if (EFI_ERROR(status))
 		return status;
 	return next_stage_start(image, &location, &file, &verifier, &sb);

@@ -3,6 +3,7 @@
 
 #include <efilib.h>
 
+#include "efi_cleanup.h"
 #include "efi_console.h"
 #include "efi_guid.h"
 #include "efi_log.h"
@@ -29,20 +30,60 @@ BOOLEAN efi_mok_request_pending(void)
 	return FALSE;
 }
 
-/* A MokSBState/MokDBState of 1, written by the MOK manager: NV+BS only, so no OS wrote it. */
-static BOOLEAN mok_state_set(const CHAR16 *name)
+/* How the MOK manager writes its state and lists: never visible to an OS. */
+#define MOK_STATE_ATTRIBUTES (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS)
+
+/* The variables only the MOK manager writes (shim checks the same ones). */
+static const CHAR16 *const owner_variables[] = {
+	L"MokSBState", L"MokDBState", L"MokListTrusted", L"MokList", L"MokListX",
+};
+
+void efi_mok_variables_sanitize(void)
+{
+	for (UINTN i = 0; i < ARRAY_SIZE(owner_variables); i++) {
+		_cleanup_pool_ void *data = NULL;
+		UINT32 attributes = 0;
+		EFI_STATUS status;
+		UINTN size;
+
+		status = efi_var_read(owner_variables[i], &shim_lock_guid, &data, &size,
+				      &attributes);
+		if (EFI_ERROR(status) || attributes == MOK_STATE_ATTRIBUTES)
+			continue;
+		/* an OS wrote it: deleted, so the owner's next enrollment can write it again */
+		status = efi_var_delete(owner_variables[i], &shim_lock_guid);
+		if (EFI_ERROR(status))
+			log_error(
+				status,
+				L"%s has attributes 0x%x, not the MOK manager's 0x%x, and cannot be deleted: %r; ignoring it",
+				owner_variables[i], attributes, MOK_STATE_ATTRIBUTES, status);
+		else
+			log_error(EFI_SECURITY_VIOLATION,
+				  L"deleted %s: attributes 0x%x are not the MOK manager's 0x%x",
+				  owner_variables[i], attributes, MOK_STATE_ATTRIBUTES);
+	}
+}
+
+/* A one-byte MOK state as the MOK manager wrote it (NV+BS, so no OS did), else absent. */
+static UINT8 mok_state_read(const CHAR16 *name)
 {
 	UINT32 attributes;
 	UINT8 value;
 
-	return !EFI_ERROR(efi_var_read_u8(name, &shim_lock_guid, &value, &attributes)) &&
-	       value == 1 &&
-	       attributes == (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS);
+	if (EFI_ERROR(efi_var_read_u8(name, &shim_lock_guid, &value, &attributes)) ||
+	    attributes != MOK_STATE_ATTRIBUTES)
+		return LOCKSHIM_VAR_ABSENT;
+	return value;
 }
 
-BOOLEAN efi_mok_validation_disabled(void)
+static BOOLEAN mok_state_set(const CHAR16 *name)
 {
-	return mok_state_set(L"MokSBState");
+	return mok_state_read(name) == 1;
+}
+
+UINT8 efi_mok_sb_state(void)
+{
+	return mok_state_read(L"MokSBState");
 }
 
 BOOLEAN efi_mok_db_ignored(void)

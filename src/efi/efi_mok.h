@@ -5,6 +5,8 @@
 
 #include <efi.h>
 
+#include "lockshim_table.h"
+
 /* Is any request mokutil can leave (MokNew, MokDel, MokSB, ...) waiting? */
 BOOLEAN efi_mok_request_pending(void);
 
@@ -16,10 +18,21 @@ BOOLEAN efi_mok_request_pending(void);
 BOOLEAN efi_mok_entry_requested(void);
 
 /*
- * Has the machine owner turned validation off with the MOK manager
- * (MokSBState = 1, non-volatile and boot-services only, so no OS wrote it)?
+ * Delete MokSBState, MokDBState, MokListTrusted, MokList and MokListX when
+ * their attributes are not the MOK manager's (non-volatile, boot-services
+ * only): an OS wrote them, so they say nothing of the owner's wishes. Each
+ * deletion (or failure to delete) is said on the console. Before anything
+ * reads them.
  */
-BOOLEAN efi_mok_validation_disabled(void);
+void efi_mok_variables_sanitize(void);
+
+/*
+ * MokSBState as the MOK manager wrote it (non-volatile and boot-services
+ * only, so no OS wrote it): 1 when the owner turned validation off, else
+ * its value, or LOCKSHIM_VAR_ABSENT. The one reading lockshim decides from
+ * and hands on (the lockdown table, MokSBStateRT).
+ */
+UINT8 efi_mok_sb_state(void);
 
 /* Has the owner told lockshim not to trust db for kernels (MokDBState = 1, likewise)? */
 BOOLEAN efi_mok_db_ignored(void);

@@ -73,10 +73,8 @@ EFI_STATUS efi_sbat_level_apply(BOOLEAN enforcing, struct efi_sbat_level *out)
 	if (update.write)
 		store_level(&update);
 
-	status = efi_var_set_runtime_mirror(L"SbatLevelRT", &shim_lock_guid, update.level.text,
-					    update.level.size);
-	if (EFI_ERROR(status))
-		log_error(status, L"cannot set SbatLevelRT: %r", status);
+	efi_var_set_runtime_mirror(L"SbatLevelRT", &shim_lock_guid, update.level.text,
+				   update.level.size);
 
 	out->level = update.level;
 	out->stored = data;

@@ -4,6 +4,7 @@
 #include <efilib.h>
 
 #include "efi_cleanup.h"
+#include "efi_log.h"
 
 EFI_STATUS efi_var_read_u8(const CHAR16 *name, EFI_GUID *vendor, UINT8 *value, UINT32 *attributes)
 {
@@ -59,9 +60,16 @@ EFI_STATUS efi_var_set_runtime_mirror(const CHAR16 *name, EFI_GUID *vendor, cons
 {
 	EFI_STATUS status = efi_var_delete(name, vendor);
 
-	if (EFI_ERROR(status) || !size)
-		return status;
-	return RT->SetVariable((CHAR16 *)name, vendor,
-			       EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS, size,
-			       (void *)data);
+	if (!EFI_ERROR(status) && size)
+		status = RT->SetVariable((CHAR16 *)name, vendor,
+					 EFI_VARIABLE_BOOTSERVICE_ACCESS |
+						 EFI_VARIABLE_RUNTIME_ACCESS,
+					 size, (void *)data);
+	if (EFI_ERROR(status))
+		/* e.g. created by the OS as a time-authenticated variable, which only its key deletes */
+		log_error(
+			status,
+			L"cannot write %s as lockshim's own volatile variable: %r; the OS's copy stays, kernels get lockshim's from the MokVar table",
+			name, status);
+	return status;
 }

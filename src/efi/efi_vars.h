@@ -26,7 +26,8 @@ EFI_STATUS efi_var_delete(const CHAR16 *name, EFI_GUID *vendor);
  * Set the volatile, runtime-visible copy an OS reads (MokListRT,
  * SbatLevelRT...): delete whatever is there first, so neither a stale copy
  * nor one pre-created with other attributes survives; an empty @size leaves
- * it deleted.
+ * it deleted. A failure (someone else's copy that lockshim cannot delete)
+ * is said on the console and returned.
  */
 EFI_STATUS efi_var_set_runtime_mirror(const CHAR16 *name, EFI_GUID *vendor, const void *data,
 				      UINTN size);

@@ -77,6 +77,7 @@ MOK_WORK=$QEMU_BUILD/mok
 PASSWORD=lockshim-e2e-pw
 MM_EFI=${MM_EFI:-build/mmx64.efi}
 VARS_BASE= VARS_ENROLLED= VARS_TIMEOUT=
+MOK_GUEST_ADD=() # more --add SRC:DEST for every boot's guest (test_hostile_state.sh)
 
 outside_vendor_prepare() { :; }
 
@@ -113,15 +114,16 @@ mok_prepare() {
 # boot_mok NAME VARS KERNEL STEPS [run_qemu options...]: one boot of the ESP
 # with lockshim, the MOK manager, KERNEL as linux.efi and a mokutil guest
 # running STEPS (a shell snippet); VARS is written in place, so it must be
-# the scenario's own copy.
+# the scenario's own copy. FIRST_STAGE: what Boot0000 starts instead of
+# lockshim.
 boot_mok() {
 	local name=$1 vars=$2 kernel=$3 steps=$4; shift 4
 	local img=$MOK_WORK/$name-initrd.img esp=$MOK_WORK/$name-esp.img
 	printf '%s\n' "$steps" >"$MOK_WORK/$name.steps"
-	tests/initramfs/mokutil-guest.sh --base "$MOK_WORK/mokutil-guest.img" \
+	tests/initramfs/mokutil-guest.sh --base "$MOK_WORK/mokutil-guest.img" "${MOK_GUEST_ADD[@]}" \
 		--steps "$MOK_WORK/$name.steps" "$img" >/dev/null || return 1
 	make_esp "$esp" \
-		"$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
+		"${FIRST_STAGE:-$BOOT_WORK/lockshim-db.efi}" EFI/lockshim/lockshimx64.efi \
 		"$MOK_WORK/mmx64-db.efi" EFI/lockshim/mmx64.efi \
 		"$kernel" EFI/lockshim/linux.efi \
 		"$img" boot/initrd-test.img \

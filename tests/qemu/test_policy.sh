@@ -15,7 +15,7 @@
 #   db_signed_kernel_boots    kernel signed by the db key: trusted through db
 #   moklist_kernel_boots      MokList (NV|BS) holds the MOK certificate: a
 #                             MOK-signed kernel boots through MokList
-#   moklist_runtime_ignored   the same MokList written NV|BS|RT: ignored, the
+#   moklist_runtime_ignored   the same MokList written NV|BS|RT: deleted, the
 #                             MOK-signed kernel is refused
 #   mokx_malformed_refused    MokListX (NV|BS) holds a malformed signature
 #                             list: the deny list is unusable, so the db-signed
@@ -135,8 +135,8 @@ moklist_runtime_ignored() {
 	_vars policy-mok-rt "MokList:$SHIM_GUID:0x7=$PKI/mok.esl" || return 1
 	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
 		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-mok.efi" 2 "${REFUSALS[@]}" || return 1
-	expect_log -F 'lockshim: ignoring MokList: attributes 0x7 are not non-volatile boot-services-only' &&
-		expect_order -F 'lockshim: ignoring MokList' "lockshim: refusing $KPATH" &&
+	expect_log -F "lockshim: deleted MokList: attributes 0x7 are not the MOK manager's 0x3" &&
+		expect_order -F 'lockshim: deleted MokList' "lockshim: refusing $KPATH" &&
 		_expect_kernel_refused 'signer does not chain to a trusted certificate'
 }
 

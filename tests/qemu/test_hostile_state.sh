@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# What root in the OS can leave in the firmware's variables before a
+# reboot, and what lockshim makes of it on the next boot. Each scenario is
+# two boots of Debian's stock kernel (Boot0000, through lockshim unless
+# said) with a mokutil guest: boot 1 writes variables through efivarfs as
+# root would; boot 2, through lockshim, shows what the stock kernel was
+# handed.
+#
+#   tests/qemu/test_hostile_state.sh [SCENARIO...]     (default: all, in order)
+#
+#   root_sets_mok_sb_state      root creates MokSBState (NV|BS|RT, value 1):
+#                               lockshim deletes it with a console line, sets
+#                               no MokSBStateRT, and the stock kernel is
+#                               locked down ([integrity]): an unsigned module
+#                               is refused
+#   root_sets_mok_list          root creates MokList (NV|BS|RT) holding its
+#                               own certificate: deleted, never trusted; a
+#                               kernel signed by that key is refused
+#   squatted_mirrors            root creates MokListRT, MokListXRT,
+#                               MokSBStateRT and SbatLevelRT as
+#                               time-authenticated variables signed with its
+#                               own key, which lockshim cannot delete:
+#                               lockshim says so for each, and the stock
+#                               kernel still locks down and reads lockshim's
+#                               copies from the MokVar table
+#                               (/sys/firmware/efi/mok-variables)
+#
+# Environment and output as for test_mok.sh (sourced for its preparation).
+
+# shellcheck source=tests/qemu/test_mok.sh
+. "$(dirname "${BASH_SOURCE[0]}")/test_mok.sh" # cds to the repository
+
+SCENARIOS=(
+	root_sets_mok_sb_state
+	root_sets_mok_list
+	squatted_mirrors
+)
+MIRRORS=(MokListRT MokListXRT MokSBStateRT SbatLevelRT)
+
+MOK_WORK=$QEMU_BUILD/hostile
+EFIVARS=/sys/firmware/efi/efivars
+UNSIGNED_MODULE=/data/efivarfs-unsigned.ko
+
+# strip_module_signature IN OUT: the module without its appended signature
+# (struct module_signature, then "~Module signature appended~\n").
+strip_module_signature() {
+	python3 - "$1" "$2" <<'EOF'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+magic = b"~Module signature appended~\n"
+if not data.endswith(magic):
+    sys.exit(f"{sys.argv[1]}: not a signed module")
+sig_len = struct.unpack(">I", data[-len(magic) - 4:-len(magic)])[0]
+open(sys.argv[2], "wb").write(data[:len(data) - len(magic) - 12 - sig_len])
+EOF
+}
+
+# squat_payload NAME DATA OUT: what root writes to efivarfs to create NAME as
+# a time-authenticated variable signed with the rogue key: the attributes
+# (NV|BS|RT|time-based authenticated write) and an EFI_VARIABLE_AUTHENTICATION_2.
+squat_payload() {
+	local name=$1 data=$2 out=$3
+	sign-efi-sig-list -g "$SHIM_GUID" -t '2026-01-01 00:00:00' \
+		-k "$PKI/rogue.key" -c "$PKI/rogue.crt" "$name" "$data" "$out.auth" >/dev/null &&
+		{ printf '\x27\x00\x00\x00'; cat "$out.auth"; } >"$out" && rm -f "$out.auth"
+}
+
+hostile_prepare() {
+	local data=$QEMU_BUILD/hostile-planted module
+	mok_prepare
+	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
+	# the stock kernel's efivarfs.ko, which mok_prepare's guest build extracted
+	module=$LOCKSHIM_CACHE/$(cat "$LOCKSHIM_CACHE/debian-kernel.stamp")/modules/efivarfs.ko
+	rm -rf "$data" && mkdir -p "$data"
+	printf '\x07\x00\x00\x00\x01' >"$data/MokSBState.bin"
+	printf '\x01' >"$data/one.bin"
+	{ printf '\x07\x00\x00\x00'; cat "$PKI/rogue.esl"; } >"$data/MokList.bin"
+	_prep "unsigned module" strip_module_signature "$module" "$data/efivarfs-unsigned.ko" &&
+		_prep "squatted MokListRT" squat_payload MokListRT "$PKI/rogue.esl" "$data/MokListRT.bin" &&
+		_prep "squatted MokListXRT" squat_payload MokListXRT "$PKI/rogue.esl" "$data/MokListXRT.bin" &&
+		_prep "squatted MokSBStateRT" squat_payload MokSBStateRT "$data/one.bin" "$data/MokSBStateRT.bin" &&
+		_prep "squatted SbatLevelRT" squat_payload SbatLevelRT certs/sbat-level-latest.csv \
+			"$data/SbatLevelRT.bin" || return 0
+	for f in MokSBState MokList MokListRT MokListXRT MokSBStateRT SbatLevelRT; do
+		MOK_GUEST_ADD+=(--add "$data/$f.bin:/data/$f.bin")
+	done
+	MOK_GUEST_ADD+=(--add "$data/efivarfs-unsigned.ko:$UNSIGNED_MODULE")
+}
+
+# plant NAME VARS: boot 1, root writes /data/NAME.bin to efivarfs as NAME.
+plant() {
+	local name=$1 vars=$2 f=$EFIVARS/$1-$SHIM_GUID
+	boot_mok "plant-$name" "$vars" "$BOOT_WORK/kernel-vendor.efi" \
+		"step sh -c 'cat /data/$name.bin > $f'" || return 1
+	expect_log -F 'MOKUTIL-RC 1 0' && expect_log -F "MOKUTIL-VAR $name-$SHIM_GUID"
+}
+
+# Boot 2's steps: the lockdown state, an unsigned module, the MokVar table
+# (each entry's first 80 bytes in hex), the kernel's lockdown messages.
+AFTER_STEPS=$(cat <<'EOF'
+step mount -t securityfs securityfs /sys/kernel/security
+step cat /sys/kernel/security/lockdown
+step insmod /data/efivarfs-unsigned.ko
+for f in /sys/firmware/efi/mok-variables/*; do
+	echo "MOKVAR-TABLE ${f##*/} $(od -An -tx1 "$f" | tr -d ' \n' | head -c 160)"
+done
+dmesg | grep -E 'Lockdown|MOKvar|MokListRT|Loading of' | sed 's/^/DMESG /'
+EOF
+)
+
+# after_boot NAME VARS: boot 2 with the vendor-signed stock kernel; checks
+# the kernel locked itself down and refused the unsigned module.
+after_boot() {
+	local name=$1 vars=$2
+	boot_mok "after-$name" "$vars" "$BOOT_WORK/kernel-vendor.efi" "$AFTER_STEPS" || return 1
+	expect_log -F 'lockshim: lockdown table: locked (Secure Boot)' &&
+		expect_log -F '| none [integrity] confidentiality' &&
+		expect_log -F "| insmod: can't insert '$UNSIGNED_MODULE': Key was rejected by service" &&
+		expect_log -F 'Loading of unsigned module is rejected' &&
+		expect_log "integrity: Loaded X.509 cert 'lockshim test vendor: " &&
+		expect_no_log "integrity: Loaded X.509 cert 'lockshim test rogue" &&
+		expect_log -F 'MOKUTIL-GUEST-DONE'
+}
+
+root_sets_mok_sb_state() {
+	local vars=$MOK_WORK/mok-sb-state.fd
+	cp "$VARS_BASE" "$vars"
+	plant MokSBState "$vars" && expect_var "$vars" MokSBState 0x7 || return 1
+	after_boot mok-sb-state "$vars" || return 1
+	expect_log -F 'lockshim: deleted MokSBState: attributes 0x7 are not the MOK manager' &&
+		expect_no_log -F 'insecure mode' &&
+		expect_no_log -F "MOKUTIL-VAR MokSBStateRT-$SHIM_GUID" &&
+		expect_no_log -F 'MOKVAR-TABLE MokSBStateRT' &&
+		expect_no_var "$vars" MokSBState
+}
+
+root_sets_mok_list() {
+	local vars=$MOK_WORK/mok-list.fd
+	cp "$VARS_BASE" "$vars"
+	plant MokList "$vars" && expect_var "$vars" MokList 0x7 || return 1
+	boot_mok after-mok-list "$vars" "$BOOT_WORK/kernel-rogue.efi" 'step true' || return 1
+	expect_log -F 'lockshim: deleted MokList: attributes 0x7 are not the MOK manager' &&
+		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: signer does not chain to a trusted certificate' &&
+		expect_no_log -F 'MOKUTIL-GUEST-BEGIN' &&
+		expect_no_var "$vars" MokList
+}
+
+# Root creates each of the four mirror names as a time-authenticated
+# variable in a boot where lockshim left no copy of its own (the firmware
+# started the db-signed kernel directly: the volatile copy of a lockshim
+# boot cannot be deleted at runtime). Each survives lockshim, which says so
+# for each, and the kernel still locks down and reads lockshim's copies.
+squatted_mirrors() {
+	local vars=$MOK_WORK/squatted.fd name steps=() level
+	cp "$VARS_BASE" "$vars"
+	for name in "${MIRRORS[@]}"; do
+		steps+=("step sh -c 'cat /data/$name.bin > $EFIVARS/$name-$SHIM_GUID'")
+	done
+	FIRST_STAGE=$MOK_WORK/kernel-db.efi boot_mok plant-mirrors "$vars" "$BOOT_WORK/kernel-vendor.efi" \
+		"$(printf '%s\n' "${steps[@]}")" || return 1
+	for name in "${MIRRORS[@]}"; do
+		expect_var "$vars" "$name" 0x27 || return 1
+	done
+	after_boot squatted "$vars" || return 1
+	for name in "${MIRRORS[@]}"; do
+		expect_log -F "lockshim: cannot write $name as lockshim's own volatile variable: " &&
+			expect_var "$vars" "$name" 0x27 || return 1
+	done
+	level=$(head -n1 certs/sbat-level-automatic.csv)
+	# MokListRT from the table, lockshim's (the squatted one holds the rogue key)
+	expect_order -F 'UEFI:MokListRT (MOKvar table)' "Loaded X.509 cert 'lockshim test vendor" &&
+		expect_no_log -F 'MOKVAR-TABLE MokSBStateRT' &&
+		expect_log -F "MOKVAR-TABLE SbatLevelRT $(printf '%s' "$level" | od -An -tx1 | tr -d ' \n')"
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -uo pipefail
+	scenario_main hostile_prepare "$@"
+fi
