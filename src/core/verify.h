@@ -18,6 +18,10 @@
  * An image with more than one .sbat section is refused even without a level,
  * as shim 16.1 refuses it whenever it verifies (verify_buffer_sbat): only
  * one of them could be checked, and the other might be the one that counts.
+ *
+ * Deny lists fail closed: when one could not be loaded whole
+ * (verify_policy_list_loaded), every image is refused with the reason, but
+ * the MOK manager, so that the machine owner can still reach it.
  */
 #ifndef LOCKSHIM_VERIFY_H
 #define LOCKSHIM_VERIFY_H
