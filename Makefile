@@ -204,7 +204,7 @@ $(BUILD)/lockshim-san: $(CLI_SRCS:src/%.c=$(BUILD)/host-san/%.o) $(SAN_OBJS) $(B
 	$(HOST_CC) $(HOST_CFLAGS) $(SANITIZE) $^ $(HOST_LIBS) -o $@
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c)) \
-              $(BUILD)/tests/test_libc_efi $(BUILD)/tests/test_cpu_features
+              $(BUILD)/tests/test_libc_efi
 .PHONY: unit-tests
 unit-tests: $(UNIT_TESTS)
 
@@ -212,13 +212,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(SAN_OBJS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(SANITIZE) -Itests/unit $< $(SAN_OBJS) $(HOST_LIBS) -o $@
 
-# lib/efi/libc checked against glibc on the host, cpu_features.c on this
-# CPU (efi.mk builds them).
+# lib/efi/libc checked against glibc on the host (efi.mk builds it).
 $(BUILD)/tests/test_libc_efi: $(LIBC_TEST_DIR)/libc-test
-	@mkdir -p $(@D)
-	cp $< $@
-
-$(BUILD)/tests/test_cpu_features: $(CPU_TEST)
 	@mkdir -p $(@D)
 	cp $< $@
 
