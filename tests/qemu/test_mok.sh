@@ -21,10 +21,11 @@
 #   mok_legacy_hash_empty_password  root writes MokNew and a 32-byte MokAuth,
 #                               SHA-256 over MokNew alone (the legacy form of
 #                               an empty password): Enter refused likewise
-#   mok_yes_required            a MokNew and a MokSB: Enter at the first yes
-#                               prompt, nothing at the second (a timeout);
-#                               though the harness would type the right
-#                               password and characters, nothing is written
+#   mok_yes_required            a MokNew, a MokSB and a MokPW: Enter at the
+#                               first yes prompt, nothing at the second (a
+#                               timeout), a single y at the third; though the
+#                               harness would type the right passwords and
+#                               characters, nothing is written
 #   mok_delete_with_mokutil     from an enrolled MokList: mokutil --delete,
 #                               confirmed: the MOK-signed kernel is refused
 #   mok_corrupt_request         a MokNew that is not a signature list: refused,
@@ -273,27 +274,33 @@ step dd if=/data/legacy-MokAuth.var of=$efivars/MokAuth-$SHIM_GUID bs=65536" &&
 }
 
 # Enter at the key request's yes prompt, no answer at the state request's
-# (it times out after 60 s); the right password and characters are on offer
-# at their prompts, so a manager that skipped the yes step would write.
+# (it times out after 60 s), y alone at the password request's; the right
+# passwords and characters are on offer at their prompts, so a manager that
+# skipped the yes step, or took a default or a single key for it, would write.
 mok_yes_required() {
 	local vars=$MOK_WORK/yes-required.fd
 	cp "$VARS_BASE" "$vars"
 	boot_mok yes-required-request "$vars" "$BOOT_WORK/kernel-vendor.efi" \
-		$'step mokutil --import /data/mok.der --hash-file /data/pw.hash\nstep mokutil --disable-validation < /data/sb.pw' || return 1
-	expect_log 'MOKUTIL-RC 1 0' && expect_log 'MOKUTIL-RC 2 0' &&
-		expect_var "$vars" MokNew 0x7 && expect_var "$vars" MokSB 0x7 || return 1
+		$'step mokutil --import /data/mok.der --hash-file /data/pw.hash\nstep mokutil --disable-validation < /data/sb.pw\nstep mokutil --password --hash-file /data/pw.hash' || return 1
+	expect_log 'MOKUTIL-RC 1 0' && expect_log 'MOKUTIL-RC 2 0' && expect_log 'MOKUTIL-RC 3 0' &&
+		expect_var "$vars" MokNew 0x7 && expect_var "$vars" MokSB 0x7 && expect_var "$vars" MokPW 0x7 || return 1
 	confirm_in_manager yes-required "$vars" --timeout 240 --send-on "$YES_ENROLL" '\r' \
 		--send-on 'Password for Enroll MOK \(attempt 1 of 3\)' "$PASSWORD\r" \
-		--answer-chars "$SB_PASSWORD" || return 1
+		--answer-chars "$SB_PASSWORD" \
+		--send-on 'Set the MOK password\? Type' 'y\r' \
+		--send-on 'Password for Set MOK password \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
 	expect_log -F 'MOK manager: not confirmed: Enroll MOK refused' &&
 		expect_log -F "Disable Secure Boot validation? Type 'yes' to continue:" &&
 		expect_log -F 'MOK manager: no answer: Disable Secure Boot validation refused' &&
+		expect_log -F 'MOK manager: not confirmed: Set MOK password refused' &&
 		expect_no_log -F 'Password for Enroll MOK' &&
+		expect_no_log -F 'Password for Set MOK password' &&
 		expect_no_log -F 'Enter password character' &&
 		expect_no_log -F 'MOK manager: rebooting' &&
 		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi' &&
 		expect_no_var "$vars" MokList && expect_no_var "$vars" MokSBState &&
-		expect_no_var "$vars" MokNew && expect_no_var "$vars" MokAuth && expect_no_var "$vars" MokSB
+		expect_no_var "$vars" MokPWStore && expect_no_var "$vars" MokNew &&
+		expect_no_var "$vars" MokAuth && expect_no_var "$vars" MokSB && expect_no_var "$vars" MokPW
 }
 
 mok_delete_with_mokutil() {
