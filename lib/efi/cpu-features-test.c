@@ -2,10 +2,15 @@
 /*
  * Host test of cpu_features.c's crypto_cpu_keep_enabled() (crypto.mk:
  * make libefi-cpu-test): which of OpenSSL's capability bits survive each
- * XCR0 the firmware may leave. Prints "N passed, N failed".
+ * XCR0 the firmware may leave; cpu_has_rdrand() against the kernel's
+ * /proc/cpuinfo flags and cpu_rdrand64() on this CPU. Prints "N passed,
+ * N failed".
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "cpu_features.h"
 
 void crypto_cpu_keep_enabled(unsigned int cap[4], uint64_t xcr0);
 
@@ -27,6 +32,45 @@ static void check(const unsigned int *cap, int word, int bit, int expect, const 
 		failed++;
 		fprintf(stderr, "FAIL: XCR0=%#llx: %s %s\n", (unsigned long long)xcr0, name,
 			expect ? "cleared" : "kept");
+	}
+}
+
+/* The kernel's word: is "rdrand" among the first CPU's flags? -1 when unreadable. */
+static int cpuinfo_has_rdrand(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[8192];
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "flags", 5) == 0) {
+			found = strstr(line, " rdrand") != NULL;
+			break;
+		}
+	fclose(f);
+	return found;
+}
+
+static void check_rdrand(void)
+{
+	int has = cpu_has_rdrand(), kernel = cpuinfo_has_rdrand();
+	uint64_t a = 0, b = 0;
+
+	if (kernel >= 0 && has != kernel) {
+		failed++;
+		fprintf(stderr, "FAIL: cpu_has_rdrand() %d, /proc/cpuinfo says %d\n", has, kernel);
+	} else {
+		passed++;
+	}
+	/* with RDRAND: two draws, which differ (equal with probability 2^-64); without: -1 */
+	if (has ? cpu_rdrand64(&a) == 0 && cpu_rdrand64(&b) == 0 && a != b
+		: cpu_rdrand64(&a) == -1) {
+		passed++;
+	} else {
+		failed++;
+		fprintf(stderr, "FAIL: cpu_rdrand64() on a CPU %s RDRAND\n", has ? "with" : "without");
 	}
 }
 
@@ -69,6 +113,7 @@ int main(void)
 			check(cap, bits[b].word, bits[b].bit, bits[b].needs <= cases[c].enabled,
 			      bits[b].name, cases[c].xcr0);
 	}
+	check_rdrand();
 	printf("cpu-features: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

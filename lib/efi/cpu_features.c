@@ -13,6 +13,9 @@
  * not enable their state; crypto_cpu_init() also clears the VEX/EVEX bits it
  * leaves (AVX-512DQ/CD/PF/ER, CPUID.7:ECX's AVX-512 and VEX extensions), so
  * no code path OpenSSL adds later can reach an unenabled register state.
+ *
+ * cpu_has_rdrand() and cpu_rdrand64() read CPUID themselves: the MOK
+ * manager's random draws need them in any build, before or without OpenSSL.
  */
 #include <stdint.h>
 
@@ -71,6 +74,30 @@ static void append(char *buf, size_t size, size_t *len, const char *s)
 	while (*s && *len + 1 < size)
 		buf[(*len)++] = *s++;
 	buf[*len] = '\0';
+}
+
+#define CPUID1_ECX_RDRAND (1u << 30)
+
+int cpu_has_rdrand(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & CPUID1_ECX_RDRAND);
+}
+
+int cpu_rdrand64(uint64_t *value)
+{
+	if (!cpu_has_rdrand())
+		return -1;
+	for (int i = 0; i < RDRAND_TRIES; i++) {
+		unsigned char ok;
+
+		/* inline, not __builtin_ia32_rdrand64_step, which needs -mrdrnd */
+		__asm__ volatile("rdrand %0; setc %1" : "=r"(*value), "=qm"(ok) : : "cc");
+		if (ok)
+			return 0;
+	}
+	return -1;
 }
 
 #ifdef OPENSSL_NO_ASM

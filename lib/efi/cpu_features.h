@@ -7,11 +7,15 @@
  * runs as a constructor; nothing runs constructors under UEFI, so the loader
  * calls crypto_cpu_init() itself, before its first OpenSSL call. Until then
  * the assembly takes its plain x86_64 paths (correct, slower).
+ *
+ * Also RDRAND, for the MOK manager's random draws when the firmware has no
+ * EFI_RNG_PROTOCOL.
  */
 #ifndef LOCKSHIM_CRYPTO_CPU_FEATURES_H
 #define LOCKSHIM_CRYPTO_CPU_FEATURES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Enough for any crypto_cpu_describe() text. */
 #define CRYPTO_CPU_DESCRIBE_SIZE 160
@@ -32,5 +36,15 @@ void crypto_cpu_init(void);
  *   "portable C (no-asm build)"
  */
 char *crypto_cpu_describe(char *buf, size_t size);
+
+/* Does CPUID say the CPU has RDRAND? (Any build; QEMU's default qemu64 has not.) */
+int cpu_has_rdrand(void);
+
+/*
+ * 64 bits from RDRAND into *@value: 0, or -1 when the CPU has none or it
+ * gave nothing in RDRAND_TRIES tries (CF clear: its entropy ran dry).
+ */
+#define RDRAND_TRIES 10
+int cpu_rdrand64(uint64_t *value);
 
 #endif

@@ -31,5 +31,7 @@ int mok_state_request_parse(const uint8_t *data, size_t size, struct mok_state_r
 	}
 	if (req->password_len == 0)
 		return refuse(reason, "state request password is empty");
+	if (req->password_len < MOK_STATE_PASSWORD_MIN)
+		return refuse(reason, "state request password shorter than 3 characters");
 	return 0;
 }

@@ -13,6 +13,8 @@
 
 #define MOK_STATE_REQUEST_SIZE 40
 #define MOK_STATE_PASSWORD_MAX 16
+/* Three characters are asked at distinct positions (mok_confirm.h); mokutil makes 8 to 16. */
+#define MOK_STATE_PASSWORD_MIN 3
 
 struct mok_state_request {
 	uint32_t state; /* MokSB: 0 disable validation, 1 enable; MokDB: 0 ignore db */
@@ -24,7 +26,8 @@ struct mok_state_request {
  * Decode a state request of @size bytes. mokutil 0.6.0 stores at most 15
  * characters and a NUL even when it records a length of 16, so the stored
  * password ends at the first NUL within the recorded length; the bytes
- * after it are never read. Returns 0, or -1 with a reason.
+ * after it are never read. A password shorter than MOK_STATE_PASSWORD_MIN
+ * is refused. Returns 0, or -1 with a reason.
  */
 int mok_state_request_parse(const uint8_t *data, size_t size, struct mok_state_request *req,
 			    const char **reason);

@@ -188,6 +188,15 @@ int password_crypt_digest(const struct password_crypt *pc, const uint8_t *passwo
 	}
 }
 
+int password_typed_check(size_t chars, const char **reason)
+{
+	if (chars == 0)
+		return refuse(reason, "empty password");
+	if (chars > PASSWORD_MAX_CHARS)
+		return refuse(reason, "password too long");
+	return 0;
+}
+
 int password_matches(const uint8_t *auth, size_t auth_size, const uint8_t *data, size_t data_size,
 		     const uint16_t *password, size_t chars, const char **reason)
 {
@@ -196,8 +205,10 @@ int password_matches(const uint8_t *auth, size_t auth_size, const uint8_t *data,
 	size_t digest_len;
 	int r = -1;
 
-	if (chars > PASSWORD_MAX_CHARS)
-		return refuse(reason, "password too long");
+	if (chars == 0)
+		return 0; /* whatever @auth holds: see password_typed_check() */
+	if (password_typed_check(chars, reason) < 0)
+		return -1;
 	if (auth_size == PASSWORD_LEGACY_SIZE) {
 		/* legacy: SHA-256 over the request and the password's UCS-2 characters */
 		EVP_MD_CTX *ctx = EVP_MD_CTX_new();

@@ -54,10 +54,19 @@ int password_crypt_digest(const struct password_crypt *pc, const uint8_t *passwo
 			  uint8_t *out, size_t *out_len);
 
 /*
+ * May a password typed at the console be checked at all? 0, or -1 with a
+ * reason: never an empty one (shim refuses it too: a bare Enter must not
+ * confirm a request made with crypt("") or the legacy hash over the request
+ * alone), nor one longer than PASSWORD_MAX_CHARS.
+ */
+int password_typed_check(size_t chars, const char **reason);
+
+/*
  * Does the typed password (UCS-2, @chars characters) match @auth, a MokAuth
  * style variable of @auth_size bytes, for the request @data of @data_size
  * bytes (used only by the legacy form)? Returns 1 match, 0 mismatch, -1 with
- * a reason when @auth cannot be used. Constant-time comparison.
+ * a reason when @auth cannot be used. An empty password never matches.
+ * Constant-time comparison.
  */
 int password_matches(const uint8_t *auth, size_t auth_size, const uint8_t *data, size_t data_size,
 		     const uint16_t *password, size_t chars, const char **reason);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 /*
  * mmx64.efi, lockshim's MOK manager: carries out the requests mokutil left
- * in variables (rhboot/shim's names and formats) once the machine's owner
- * confirms them at the console with the password given to mokutil.
+ * in variables (rhboot/shim's names and formats) once the machine's owner,
+ * shown what each will do, types yes and then the password given to
+ * mokutil: root in the OS can write any request, but not answer the console.
  *
  * Every request is read and then deleted before anything is asked, so none
  * can be replayed, whatever the outcome; one whose variables carry other

@@ -126,7 +126,7 @@ static BOOLEAN owner_enroll_from_file(EFI_HANDLE device, BOOLEAN image_hash)
 	if (EFI_ERROR(esl_from_file(device, path, image_hash, &esl, &esl_size)))
 		return FALSE;
 	signature_lists_show(esl, esl_size, NULL);
-	if (!confirm_yes_no(L"Enroll it? (y/n): "))
+	if (EFI_ERROR(confirm_typed_yes("Enroll MOK", "Enroll it in MokList")))
 		return FALSE;
 	return key_request_apply(&key_requests[KEY_ENROLL_MOK], esl, esl_size);
 }

@@ -10,11 +10,12 @@
 #include "efi_guid.h"
 #include "efi_log.h"
 #include "macro.h"
+#include "mm_random.h"
+#include "mok_confirm.h"
 #include "password_crypt.h"
 #include "signature_list.h"
 
-#define PASSWORD_TRIES       3
-#define PASSWORD_CHARS_ASKED 3 /* characters of a state request's password per attempt */
+#define PASSWORD_TRIES 3
 
 EFI_STATUS confirm_with_password(const char *title, const struct mok_variable *auth,
 				 const struct mok_variable *request)
@@ -33,6 +34,10 @@ EFI_STATUS confirm_with_password(const char *title, const struct mok_variable *a
 			Print(L"\n");
 			return log_error(status, L"no answer: %a refused", title);
 		}
+		if (password_typed_check(len, &reason) < 0) {
+			log_error(EFI_SECURITY_VIOLATION, L"%a: not accepted", reason);
+			continue;
+		}
 		match = password_matches(auth->data, auth->size, request ? request->data : NULL,
 					 request ? request->size : 0, typed, len, &reason);
 		ZeroMem(typed, sizeof(typed));
@@ -46,31 +51,23 @@ EFI_STATUS confirm_with_password(const char *title, const struct mok_variable *a
 	return log_error(EFI_SECURITY_VIOLATION, L"too many wrong passwords: %a refused", title);
 }
 
-static UINTN random_below(UINTN n)
-{
-	EFI_RNG_PROTOCOL *rng = NULL;
-	UINT64 value = 0;
-	EFI_TIME now;
-
-	if (!EFI_ERROR(LibLocateProtocol(&rng_protocol_guid, (void **)&rng)) && rng &&
-	    !EFI_ERROR(rng->GetRNG(rng, NULL, sizeof(value), (UINT8 *)&value)))
-		return (UINTN)(value % n);
-	/* no RNG: the clock, which is enough to keep a typist from guessing ahead */
-	RT->GetTime(&now, NULL);
-	return (UINTN)((now.Nanosecond / 1000 + now.Second * 7919u) % n);
-}
-
 EFI_STATUS confirm_with_characters(const char *title, const struct mok_state_request *req)
 {
 	for (int attempt = 1; attempt <= PASSWORD_TRIES; attempt++) {
+		size_t positions[MOK_POSITIONS_ASKED];
+		const char *source, *reason;
 		BOOLEAN right = TRUE;
+		UINT64 random;
 
-		for (int i = 0; i < PASSWORD_CHARS_ASKED; i++) {
-			UINTN position = random_below(req->password_len);
+		random = mm_random64(&source);
+		log_info(L"random positions from %a", source);
+		if (password_positions_pick(req->password_len, random, positions, &reason) < 0)
+			return log_error(EFI_INVALID_PARAMETER, L"%a: %a: refused", title, reason);
+		for (int i = 0; i < MOK_POSITIONS_ASKED; i++) {
 			EFI_INPUT_KEY key;
 			EFI_STATUS status;
 
-			Print(L"Enter password character %d (attempt %d of %d): ", position + 1,
+			Print(L"Enter password character %d (attempt %d of %d): ", positions[i] + 1,
 			      attempt, PASSWORD_TRIES);
 			status = efi_console_read_key(KEY_TIMEOUT, &key);
 			if (EFI_ERROR(status)) {
@@ -78,7 +75,7 @@ EFI_STATUS confirm_with_characters(const char *title, const struct mok_state_req
 				return log_error(status, L"no answer: %a refused", title);
 			}
 			Print(L"*\n");
-			right &= key.UnicodeChar == req->password[position];
+			right &= key.UnicodeChar == req->password[positions[i]];
 		}
 		if (right)
 			return EFI_SUCCESS;
@@ -87,16 +84,21 @@ EFI_STATUS confirm_with_characters(const char *title, const struct mok_state_req
 	return log_error(EFI_SECURITY_VIOLATION, L"too many wrong answers: %a refused", title);
 }
 
-BOOLEAN confirm_yes_no(const CHAR16 *question)
+EFI_STATUS confirm_typed_yes(const char *title, const char *question)
 {
-	EFI_INPUT_KEY key;
-	BOOLEAN yes;
+	CHAR16 typed[MOK_ANSWER_MAX_CHARS];
+	EFI_STATUS status;
+	UINTN len;
 
-	Print(L"%s", question);
-	yes = !EFI_ERROR(efi_console_read_key(KEY_TIMEOUT, &key)) &&
-	      (key.UnicodeChar == L'y' || key.UnicodeChar == L'Y');
-	Print(L"\n");
-	return yes;
+	Print(L"%a? Type 'yes' to continue: ", question);
+	status = efi_console_read_line(typed, ARRAY_SIZE(typed), &len, FALSE, KEY_TIMEOUT);
+	if (EFI_ERROR(status)) {
+		Print(L"\n");
+		return log_error(status, L"no answer: %a refused", title);
+	}
+	if (!confirm_answer_is_yes(typed, len))
+		return log_error(EFI_ABORTED, L"not confirmed: %a refused", title);
+	return EFI_SUCCESS;
 }
 
 /* The serial number and the validity, which OpenSSL prints only to a BIO. */

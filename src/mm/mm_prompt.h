@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /*
  * The MOK manager's console prompts: the owner confirms a request with its
- * password, or with characters of it, and sees what would be enrolled.
- * Each prompt waits KEY_TIMEOUT seconds for a key; no answer refuses.
+ * password, or with characters of it, after seeing what it will do and
+ * typing yes. An empty password is never accepted. Each prompt waits
+ * KEY_TIMEOUT seconds for a key; no answer refuses.
  */
 #ifndef LOCKSHIM_MM_PROMPT_H
 #define LOCKSHIM_MM_PROMPT_H
@@ -21,13 +22,18 @@ EFI_STATUS confirm_with_password(const char *title, const struct mok_variable *a
 				 const struct mok_variable *request);
 
 /*
- * Up to PASSWORD_TRIES attempts at three characters of @req's password,
- * each asked at a random position. EFI_SUCCESS when all are right.
+ * Up to PASSWORD_TRIES attempts at three characters of @req's password, at
+ * distinct random positions (mm_random.h), new ones each attempt.
+ * EFI_SUCCESS when all are right.
  */
 EFI_STATUS confirm_with_characters(const char *title, const struct mok_state_request *req);
 
-/* Ask @question; TRUE when the answer is y or Y. */
-BOOLEAN confirm_yes_no(const CHAR16 *question);
+/*
+ * Ask "@question? Type 'yes' to continue: ", once what it is about has
+ * been shown. EFI_SUCCESS only for the typed word yes; Enter alone, any
+ * other answer, Escape or no answer refuses @title (logged).
+ */
+EFI_STATUS confirm_typed_yes(const char *title, const char *question);
 
 /*
  * Show each key and hash of the signature lists at @data. Returns

@@ -12,26 +12,36 @@
 #include "password_crypt.h"
 
 const struct key_request key_requests[KEY_REQUESTS] = {
-	[KEY_ENROLL_MOK] = { L"MokNew", L"MokAuth", L"MokList", MOK_LIST_ENROLL, "Enroll MOK" },
-	[KEY_DELETE_MOK] = { L"MokDel", L"MokDelAuth", L"MokList", MOK_LIST_DELETE, "Delete MOK" },
-	[KEY_ENROLL_MOKX] = { L"MokXNew", L"MokXAuth", L"MokListX", MOK_LIST_ENROLL,
-			      "Enroll MOKX" },
+	[KEY_ENROLL_MOK] = { L"MokNew", L"MokAuth", L"MokList", MOK_LIST_ENROLL, "Enroll MOK",
+			     "Enroll these keys in MokList (trusted)" },
+	[KEY_DELETE_MOK] = { L"MokDel", L"MokDelAuth", L"MokList", MOK_LIST_DELETE, "Delete MOK",
+			     "Delete these keys from MokList" },
+	[KEY_ENROLL_MOKX] = { L"MokXNew", L"MokXAuth", L"MokListX", MOK_LIST_ENROLL, "Enroll MOKX",
+			      "Enroll these keys in MokListX (refused)" },
 	[KEY_DELETE_MOKX] = { L"MokXDel", L"MokXDelAuth", L"MokListX", MOK_LIST_DELETE,
-			      "Delete MOKX" },
+			      "Delete MOKX", "Delete these keys from MokListX" },
 };
 
 const struct state_request state_requests[STATE_REQUESTS] = {
 	[STATE_MOK_SB] = { L"MokSB",
 			   L"MokSBState",
-			   { "Disable Secure Boot validation", "Enable Secure Boot validation" } },
+			   { "Disable Secure Boot validation", "Enable Secure Boot validation" },
+			   { "lockshim will boot images it cannot verify (MokSBState set).",
+			     "lockshim will verify every image again (MokSBState cleared)." } },
 	[STATE_MOK_DB] = { L"MokDB",
 			   L"MokDBState",
 			   { "Ignore db for kernel verification",
-			     "Use db for kernel verification" } },
+			     "Use db for kernel verification" },
+			   { "Keys in db will no longer be trusted for kernels (MokDBState set).",
+			     "Keys in db will be trusted for kernels again (MokDBState cleared)." } },
 	[STATE_MOK_LIST_TRUSTED] = { L"MokListTrustedNew",
 				     L"MokListTrusted",
 				     { "Trust MOK keys in the kernel's machine keyring",
-				       "Stop trusting MOK keys in the machine keyring" } },
+				       "Stop trusting MOK keys in the machine keyring" },
+				     { "The kernel will put MOK keys in its machine keyring "
+				       "(MokListTrusted set).",
+				       "The kernel will no longer put MOK keys in its machine keyring "
+				       "(MokListTrusted cleared)." } },
 };
 
 BOOLEAN key_request_serve(const struct key_request *kr, const struct mok_variable *request,
@@ -50,7 +60,8 @@ BOOLEAN key_request_serve(const struct key_request *kr, const struct mok_variabl
 			  reason);
 		return FALSE;
 	}
-	if (EFI_ERROR(confirm_with_password(kr->title, auth, request)))
+	if (EFI_ERROR(confirm_typed_yes(kr->title, kr->question)) ||
+	    EFI_ERROR(confirm_with_password(kr->title, auth, request)))
 		return FALSE;
 	return key_request_apply(kr, request->data, request->size);
 }
@@ -91,7 +102,8 @@ BOOLEAN reset_request_serve(const struct mok_variable *auth)
 	EFI_STATUS status;
 
 	Print(L"\n==== Reset MOK list ====\nEvery enrolled MOK will be removed.\n");
-	if (EFI_ERROR(confirm_with_password("Reset MOK list", auth, NULL)))
+	if (EFI_ERROR(confirm_typed_yes("Reset MOK list", "Remove every MOK from MokList")) ||
+	    EFI_ERROR(confirm_with_password("Reset MOK list", auth, NULL)))
 		return FALSE;
 	status = efi_var_delete(L"MokList", &shim_lock_guid);
 	if (EFI_ERROR(status)) {
@@ -116,8 +128,9 @@ BOOLEAN state_request_serve(const struct state_request *sr, const struct mok_var
 		return FALSE;
 	}
 	title = sr->titles[req.state];
-	Print(L"\n==== %a ====\n", title);
-	if (EFI_ERROR(confirm_with_characters(title, &req)))
+	Print(L"\n==== %a ====\n%a\n", title, sr->effects[req.state]);
+	if (EFI_ERROR(confirm_typed_yes(title, title)) ||
+	    EFI_ERROR(confirm_with_characters(title, &req)))
 		return FALSE;
 	/* state 0 sets the variable (validation off, db ignored, MOK trusted); 1 deletes it */
 	status = mok_variable_write(sr->state, &one, req.state == 0 ? sizeof(one) : 0);
@@ -135,13 +148,15 @@ static BOOLEAN password_clear(void)
 	_cleanup_(mok_variable_free) struct mok_variable store = {};
 	EFI_STATUS status;
 
-	Print(L"\n==== Clear MOK password ====\n");
+	Print(L"\n==== Clear MOK password ====\n"
+	      L"The MOK manager's menu will no longer ask for a password.\n");
 	status = mok_variable_read(L"MokPWStore", &store);
 	if (EFI_ERROR(status)) {
 		log_error(status, L"no MOK password is set");
 		return FALSE;
 	}
-	if (EFI_ERROR(confirm_with_password("Clear MOK password", &store, NULL)))
+	if (EFI_ERROR(confirm_typed_yes("Clear MOK password", "Clear the MOK password")) ||
+	    EFI_ERROR(confirm_with_password("Clear MOK password", &store, NULL)))
 		return FALSE;
 	status = efi_var_delete(L"MokPWStore", &shim_lock_guid);
 	if (EFI_ERROR(status)) {
@@ -164,8 +179,10 @@ static BOOLEAN password_set(const struct mok_variable *request)
 		log_error(EFI_INVALID_PARAMETER, L"malformed MokPW: %a: request refused", reason);
 		return FALSE;
 	}
-	Print(L"\n==== Set MOK password ====\n");
-	if (EFI_ERROR(confirm_with_password("Set MOK password", request, NULL)))
+	Print(L"\n==== Set MOK password ====\n"
+	      L"The MOK manager's menu will ask for this new password.\n");
+	if (EFI_ERROR(confirm_typed_yes("Set MOK password", "Set the MOK password")) ||
+	    EFI_ERROR(confirm_with_password("Set MOK password", request, NULL)))
 		return FALSE;
 	status = mok_variable_write(L"MokPWStore", request->data, request->size);
 	if (EFI_ERROR(status)) {

@@ -2,7 +2,8 @@
 /*
  * The requests mokutil leaves, in rhboot/shim's names and formats, and how
  * the MOK manager serves each once it has been read (mok_request_take):
- * shown, confirmed by the owner at the console, then carried out. Each
+ * shown, confirmed by the owner at the console (the typed word yes, then
+ * the request's password or characters of it), then carried out. Each
  * handler returns TRUE when it changed a variable, so the machine reboots.
  */
 #ifndef LOCKSHIM_MM_REQUESTS_H
@@ -18,6 +19,7 @@ struct key_request {
 	const CHAR16 *request, *auth, *list;
 	enum mok_list_op op;
 	const char *title;
+	const char *question; /* asked, to be answered yes, once the entries are shown */
 };
 
 /* The key requests, in the order they are served: indexes into key_requests[]. */
@@ -34,7 +36,8 @@ extern const struct key_request key_requests[KEY_REQUESTS];
 /* A one-byte state variable set or cleared, confirmed with characters of a password. */
 struct state_request {
 	const CHAR16 *request, *state;
-	const char *titles[2]; /* for state 0 and state 1 */
+	const char *titles[2];  /* for state 0 and state 1 */
+	const char *effects[2]; /* what each will change, in one line */
 };
 
 /* The state requests, in the order they are served: indexes into state_requests[]. */

@@ -3,7 +3,8 @@
 #   libefi-relocate-test  the packed-relocation (DT_RELR) relocator the
 #                         loader uses gives the same image as gnu-efi's
 #   libefi-cpu-test       the CPU-feature masking: AVX state only with
-#                         CR4.OSXSAVE and XCR0, SHA-NI and SSSE3 always
+#                         CR4.OSXSAVE and XCR0, SHA-NI and SSSE3 always;
+#                         RDRAND detected as the kernel sees it, and drawn
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 

@@ -4,6 +4,9 @@
 #
 #   tests/qemu/test_mok.sh [SCENARIO...]     (default: all, in order)
 #
+# Every request is confirmed by typing yes once the manager has shown what
+# it will do, then its password (or three characters of it).
+#
 #   mok_enroll_with_mokutil     Linux: mokutil --import mok.der --hash-file;
 #                               reboot: lockshim starts mmx64.efi, the harness
 #                               types the password; reboot: a kernel signed
@@ -11,6 +14,18 @@
 #                               --list-enrolled shows the key
 #   mok_wrong_passwords         three wrong passwords: nothing enrolled, the
 #                               request is gone (no replay)
+#   mok_empty_password_hash     mokutil --import with --hash-file holding the
+#                               SHA-256 crypt of "": Enter at the password
+#                               prompt is refused ("empty password"), nothing
+#                               enrolled, the request gone
+#   mok_legacy_hash_empty_password  root writes MokNew and a 32-byte MokAuth,
+#                               SHA-256 over MokNew alone (the legacy form of
+#                               an empty password): Enter refused likewise
+#   mok_yes_required            a MokNew, a MokSB and a MokPW: Enter at the
+#                               first yes prompt, nothing at the second (a
+#                               timeout), a single y at the third; though the
+#                               harness would type the right passwords and
+#                               characters, nothing is written
 #   mok_delete_with_mokutil     from an enrolled MokList: mokutil --delete,
 #                               confirmed: the MOK-signed kernel is refused
 #   mok_corrupt_request         a MokNew that is not a signature list: refused,
@@ -41,9 +56,12 @@
 #                               deny list it cannot use whole), but a key pressed
 #                               during the countdown still starts the manager
 #   mok_validation_off_and_on   mokutil --disable-validation, confirmed by typing
-#                               the characters the manager asks for: lockshim
-#                               boots an unsigned kernel "in insecure mode",
-#                               table not locked; --enable-validation undoes it
+#                               the characters the manager asks for (three
+#                               distinct positions; randomness from the TSC
+#                               under qemu64, from RDRAND or the firmware's
+#                               RNG under -cpu max): lockshim boots an
+#                               unsigned kernel "in insecure mode", table not
+#                               locked; --enable-validation undoes it
 #
 # Boot 1 of each runs Debian's kernel with mokutil in its initramfs
 # (tests/initramfs/mokutil-guest.sh) through a Boot0000 entry; lockshim and
@@ -56,6 +74,9 @@
 SCENARIOS=(
 	mok_enroll_with_mokutil
 	mok_wrong_passwords
+	mok_empty_password_hash
+	mok_legacy_hash_empty_password
+	mok_yes_required
 	mok_delete_with_mokutil
 	mok_corrupt_request
 	mok_validation_off_and_on
@@ -76,6 +97,8 @@ SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 MOK_WORK=$QEMU_BUILD/mok
 PASSWORD=lockshim-e2e-pw
 MM_EFI=${MM_EFI:-build/mmx64.efi}
+LEGACY_MOKNEW=tests/vectors/mokutil/import_hashfile/MokNew.bin
+YES_ENROLL='Enroll these keys in MokList \(trusted\)\? Type'
 VARS_BASE= VARS_ENROLLED= VARS_TIMEOUT=
 MOK_GUEST_ADD=() # more --add SRC:DEST for every boot's guest (test_hostile_state.sh)
 
@@ -94,12 +117,22 @@ mok_prepare() {
 	printf '\x00\x00' >"$MOK_WORK/BootOrder.bin"
 	printf '\x02\x00\x00\x00' >"$MOK_WORK/MokTimeout.bin" # 2 s
 	openssl passwd -6 -salt e2eSalt "$PASSWORD" >"$MOK_WORK/data/pw.hash"
+	# glibc's crypt("") ("openssl passwd" prints <NULL> for an empty password)
+	perl -e 'print crypt("", q{$5$e2eEmpty$}), "\n"' >"$MOK_WORK/data/empty.hash"
+	# efivarfs files (attributes NV|BS|RT, then the data): MokNew as mokutil
+	# writes it and the legacy MokAuth of an empty password, SHA-256 over it
+	{ printf '\x07\x00\x00\x00' && cat "$LEGACY_MOKNEW"; } >"$MOK_WORK/data/legacy-MokNew.var"
+	{ printf '\x07\x00\x00\x00' && openssl dgst -sha256 -binary "$LEGACY_MOKNEW"; } \
+		>"$MOK_WORK/data/legacy-MokAuth.var"
 	printf '%s\n%s\n' "$SB_PASSWORD" "$SB_PASSWORD" >"$MOK_WORK/data/sb.pw"
 	cp "$PKI/mok.der" "$MOK_WORK/data/mok.der"
 	# The guest initramfs without the steps: boot_mok adds each boot's.
 	_prep "mokutil guest initramfs" tests/initramfs/mokutil-guest.sh \
 		--add "$MOK_WORK/data/mok.der:/data/mok.der" \
 		--add "$MOK_WORK/data/pw.hash:/data/pw.hash" \
+		--add "$MOK_WORK/data/empty.hash:/data/empty.hash" \
+		--add "$MOK_WORK/data/legacy-MokNew.var:/data/legacy-MokNew.var" \
+		--add "$MOK_WORK/data/legacy-MokAuth.var:/data/legacy-MokAuth.var" \
 		--add "$MOK_WORK/data/sb.pw:/data/sb.pw" "$MOK_WORK/mokutil-guest.img" || return 0
 	local boot=(--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/Boot0000.bin"
 		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin")
@@ -179,8 +212,10 @@ mok_enroll_with_mokutil() {
 	cp "$VARS_BASE" "$vars"
 	request_with_mokutil enroll "$vars" 'mokutil --import /data/mok.der --hash-file /data/pw.hash' &&
 		expect_var "$vars" MokNew 0x7 && expect_var "$vars" MokAuth 0x7 || return 1
-	confirm_in_manager enroll "$vars" --send-on 'Password for Enroll MOK \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
-	expect_log -F 'Subject:  /CN=lockshim test mok' &&
+	confirm_in_manager enroll "$vars" --send-on "$YES_ENROLL" 'yes\r' \
+		--send-on 'Password for Enroll MOK \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
+	expect_order -F 'Subject:  /CN=lockshim test mok' "Enroll these keys in MokList (trusted)? Type 'yes'" &&
+		expect_order -F "Type 'yes' to continue: yes" 'Password for Enroll MOK (attempt 1 of 3)' &&
 		expect_log 'SHA-256:  ([0-9A-F]{2}:){31}[0-9A-F]{2}' &&
 		expect_log -F 'MOK manager: Enroll MOK: done (1 entry)' &&
 		expect_log -F 'MOK manager: rebooting' &&
@@ -196,7 +231,7 @@ mok_wrong_passwords() {
 	local vars=$MOK_WORK/wrong.fd
 	cp "$VARS_BASE" "$vars"
 	request_with_mokutil wrong "$vars" 'mokutil --import /data/mok.der --hash-file /data/pw.hash' || return 1
-	confirm_in_manager wrong "$vars" \
+	confirm_in_manager wrong "$vars" --send-on "$YES_ENROLL" 'yes\r' \
 		--send-on 'attempt 1 of 3' 'wrong-one\r' \
 		--send-on 'attempt 2 of 3' 'wrong-two\r' \
 		--send-on 'attempt 3 of 3' 'wrong-three\r' || return 1
@@ -206,12 +241,82 @@ mok_wrong_passwords() {
 		expect_no_var "$vars" MokList && expect_no_var "$vars" MokNew && expect_no_var "$vars" MokAuth
 }
 
+# expect_empty_password_refused VARS: Enter at each password prompt was
+# refused as an empty password; nothing enrolled, the request gone.
+expect_empty_password_refused() {
+	local vars=$1
+	expect_log -F 'MOK manager: empty password: not accepted' &&
+		expect_log -F 'MOK manager: too many wrong passwords: Enroll MOK refused' &&
+		expect_no_log -F 'Enroll MOK: done' &&
+		expect_no_log -F 'MOK manager: rebooting' &&
+		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi' &&
+		expect_no_var "$vars" MokList && expect_no_var "$vars" MokNew && expect_no_var "$vars" MokAuth
+}
+
+# Enter (an empty password) at each of the three password prompts.
+ENTER_AT_PASSWORDS=(--send-on 'Password for Enroll MOK \(attempt 1 of 3\)' '\r'
+	--send-on 'Password for Enroll MOK \(attempt 2 of 3\)' '\r'
+	--send-on 'Password for Enroll MOK \(attempt 3 of 3\)' '\r')
+
+mok_empty_password_hash() {
+	local vars=$MOK_WORK/empty-hash.fd
+	cp "$VARS_BASE" "$vars"
+	request_with_mokutil empty-hash "$vars" 'mokutil --import /data/mok.der --hash-file /data/empty.hash' &&
+		expect_var "$vars" MokNew 0x7 && expect_var "$vars" MokAuth 0x7 || return 1
+	confirm_in_manager empty-hash "$vars" --send-on "$YES_ENROLL" 'yes\r' "${ENTER_AT_PASSWORDS[@]}" || return 1
+	expect_empty_password_refused "$vars"
+}
+
+# Root writes the request through efivarfs itself, as mokutil would but with
+# the legacy MokAuth: SHA-256 over MokNew followed by no password at all.
+mok_legacy_hash_empty_password() {
+	local vars=$MOK_WORK/legacy-hash.fd efivars=/sys/firmware/efi/efivars
+	cp "$VARS_BASE" "$vars"
+	request_with_mokutil legacy-hash "$vars" \
+		"dd if=/data/legacy-MokNew.var of=$efivars/MokNew-$SHIM_GUID bs=65536
+step dd if=/data/legacy-MokAuth.var of=$efivars/MokAuth-$SHIM_GUID bs=65536" &&
+		expect_log 'MOKUTIL-RC 2 0' && expect_var "$vars" MokNew 0x7 && expect_var "$vars" MokAuth 0x7 || return 1
+	confirm_in_manager legacy-hash "$vars" --send-on "$YES_ENROLL" 'yes\r' "${ENTER_AT_PASSWORDS[@]}" || return 1
+	expect_empty_password_refused "$vars"
+}
+
+# Enter at the key request's yes prompt, no answer at the state request's
+# (it times out after 60 s), y alone at the password request's; the right
+# passwords and characters are on offer at their prompts, so a manager that
+# skipped the yes step, or took a default or a single key for it, would write.
+mok_yes_required() {
+	local vars=$MOK_WORK/yes-required.fd
+	cp "$VARS_BASE" "$vars"
+	boot_mok yes-required-request "$vars" "$BOOT_WORK/kernel-vendor.efi" \
+		$'step mokutil --import /data/mok.der --hash-file /data/pw.hash\nstep mokutil --disable-validation < /data/sb.pw\nstep mokutil --password --hash-file /data/pw.hash' || return 1
+	expect_log 'MOKUTIL-RC 1 0' && expect_log 'MOKUTIL-RC 2 0' && expect_log 'MOKUTIL-RC 3 0' &&
+		expect_var "$vars" MokNew 0x7 && expect_var "$vars" MokSB 0x7 && expect_var "$vars" MokPW 0x7 || return 1
+	confirm_in_manager yes-required "$vars" --timeout 240 --send-on "$YES_ENROLL" '\r' \
+		--send-on 'Password for Enroll MOK \(attempt 1 of 3\)' "$PASSWORD\r" \
+		--answer-chars "$SB_PASSWORD" \
+		--send-on 'Set the MOK password\? Type' 'y\r' \
+		--send-on 'Password for Set MOK password \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
+	expect_log -F 'MOK manager: not confirmed: Enroll MOK refused' &&
+		expect_log -F "Disable Secure Boot validation? Type 'yes' to continue:" &&
+		expect_log -F 'MOK manager: no answer: Disable Secure Boot validation refused' &&
+		expect_log -F 'MOK manager: not confirmed: Set MOK password refused' &&
+		expect_no_log -F 'Password for Enroll MOK' &&
+		expect_no_log -F 'Password for Set MOK password' &&
+		expect_no_log -F 'Enter password character' &&
+		expect_no_log -F 'MOK manager: rebooting' &&
+		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi' &&
+		expect_no_var "$vars" MokList && expect_no_var "$vars" MokSBState &&
+		expect_no_var "$vars" MokPWStore && expect_no_var "$vars" MokNew &&
+		expect_no_var "$vars" MokAuth && expect_no_var "$vars" MokSB && expect_no_var "$vars" MokPW
+}
+
 mok_delete_with_mokutil() {
 	local vars=$MOK_WORK/delete.fd
 	cp "$VARS_ENROLLED" "$vars"
 	request_with_mokutil delete "$vars" 'mokutil --delete /data/mok.der --hash-file /data/pw.hash' &&
 		expect_var "$vars" MokDel 0x7 || return 1
-	confirm_in_manager delete "$vars" --send-on 'Password for Delete MOK \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
+	confirm_in_manager delete "$vars" --send-on 'Delete these keys from MokList\? Type' 'yes\r' \
+		--send-on 'Password for Delete MOK \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
 	expect_log -F 'MOK manager: Delete MOK: done (1 entry)' &&
 		expect_no_var "$vars" MokList && expect_no_var "$vars" MokDel || return 1
 	boot_mok delete-after "$vars" "$MOK_WORK/kernel-mok.efi" 'step true' || return 1
@@ -243,14 +348,34 @@ mok_corrupt_request() {
 
 SB_PASSWORD=Sb8to16chars
 
+# The three characters asked in the first attempt were at distinct positions.
+expect_distinct_positions() {
+	local -a asked
+	mapfile -t asked < <(grep -oE 'Enter password character [0-9]+ \(attempt 1 of 3\)' "$LOG" |
+		awk '{ print $4 }')
+	if (( ${#asked[@]} != 3 )); then
+		echo "FAIL: ${#asked[@]} characters asked in attempt 1, not 3" >&2
+		return 1
+	fi
+	if (( $(printf '%s\n' "${asked[@]}" | sort -u | wc -l) != 3 )); then
+		echo "FAIL: the positions asked are not distinct: ${asked[*]}" >&2
+		return 1
+	fi
+	echo "# positions asked: ${asked[*]}" >&2
+}
+
 mok_validation_off_and_on() {
 	local vars=$MOK_WORK/validation.fd
 	cp "$VARS_BASE" "$vars"
 	request_with_mokutil validation-off "$vars" \
 		"mokutil --disable-validation < /data/sb.pw" &&
 		expect_var "$vars" MokSB 0x7 || return 1
-	confirm_in_manager validation-off "$vars" --answer-chars "$SB_PASSWORD" || return 1
+	confirm_in_manager validation-off "$vars" --answer-chars "$SB_PASSWORD" \
+		--send-on 'Disable Secure Boot validation\? Type' 'yes\r' || return 1
 	expect_log -F '==== Disable Secure Boot validation ====' &&
+		expect_log -F 'lockshim will boot images it cannot verify (MokSBState set).' &&
+		expect_log -F 'MOK manager: random positions from the TSC' &&
+		expect_distinct_positions &&
 		expect_log -F 'MOK manager: Disable Secure Boot validation: done' &&
 		expect_var "$vars" MokSBState 0x3 && expect_no_var "$vars" MokSB || return 1
 	boot_mok validation-insecure "$vars" "$BOOT_WORK/kernel-unsigned.efi" 'step true' || return 1
@@ -261,8 +386,12 @@ mok_validation_off_and_on() {
 
 	request_with_mokutil validation-on "$vars" "mokutil --enable-validation < /data/sb.pw" &&
 		expect_var "$vars" MokSB 0x7 || return 1
-	confirm_in_manager validation-on "$vars" --answer-chars "$SB_PASSWORD" || return 1
-	expect_log -F 'MOK manager: Enable Secure Boot validation: done' &&
+	# a CPU with RDRAND (QEMU's max): RDRAND, or the firmware's RNG if it has one
+	confirm_in_manager validation-on "$vars" --answer-chars "$SB_PASSWORD" \
+		--send-on 'Enable Secure Boot validation\? Type' 'yes\r' -- -cpu max || return 1
+	expect_log 'MOK manager: random positions from (RDRAND|EFI_RNG_PROTOCOL)' &&
+		expect_distinct_positions &&
+		expect_log -F 'MOK manager: Enable Secure Boot validation: done' &&
 		expect_no_var "$vars" MokSBState || return 1
 	boot_mok validation-secure "$vars" "$BOOT_WORK/kernel-unsigned.efi" 'step true' || return 1
 	expect_no_log -F 'insecure mode' &&
@@ -274,7 +403,8 @@ mok_ignore_db() {
 	cp "$VARS_BASE" "$vars"
 	request_with_mokutil ignore-db "$vars" "mokutil --ignore-db < /data/sb.pw" &&
 		expect_var "$vars" MokDB 0x7 || return 1
-	confirm_in_manager ignore-db "$vars" --answer-chars "$SB_PASSWORD" || return 1
+	confirm_in_manager ignore-db "$vars" --answer-chars "$SB_PASSWORD" \
+		--send-on 'Ignore db for kernel verification\? Type' 'yes\r' || return 1
 	expect_log -F 'MOK manager: Ignore db for kernel verification: done' &&
 		expect_var "$vars" MokDBState 0x3 || return 1
 	boot_mok ignore-db-after "$vars" "$MOK_WORK/kernel-db.efi" 'step true' || return 1
@@ -287,7 +417,7 @@ mok_password_guards_menu() {
 	cp "$VARS_TIMEOUT" "$vars"
 	request_with_mokutil password "$vars" 'mokutil --password --hash-file /data/pw.hash' &&
 		expect_var "$vars" MokPW 0x7 || return 1
-	confirm_in_manager password "$vars" \
+	confirm_in_manager password "$vars" --send-on 'Set the MOK password\? Type' 'yes\r' \
 		--send-on 'Password for Set MOK password \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
 	expect_log -F 'MOK manager: Set MOK password: done' &&
 		expect_var "$vars" MokPWStore 0x3 && expect_no_var "$vars" MokPW || return 1
@@ -304,7 +434,7 @@ mok_reset_with_mokutil() {
 	cp "$VARS_ENROLLED" "$vars"
 	request_with_mokutil reset "$vars" 'mokutil --reset --hash-file /data/pw.hash' &&
 		expect_var "$vars" MokAuth 0x7 || return 1
-	confirm_in_manager reset "$vars" \
+	confirm_in_manager reset "$vars" --send-on 'Remove every MOK from MokList\? Type' 'yes\r' \
 		--send-on 'Password for Reset MOK list \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
 	expect_log -F 'MOK manager: MOK list reset' &&
 		expect_no_var "$vars" MokList && expect_no_var "$vars" MokAuth
@@ -315,7 +445,7 @@ mokx_enroll_refuses_kernel() {
 	cp "$VARS_ENROLLED" "$vars"
 	request_with_mokutil mokx "$vars" 'mokutil --mokx --import /data/mok.der --hash-file /data/pw.hash' &&
 		expect_var "$vars" MokXNew 0x7 || return 1
-	confirm_in_manager mokx "$vars" \
+	confirm_in_manager mokx "$vars" --send-on 'Enroll these keys in MokListX \(refused\)\? Type' 'yes\r' \
 		--send-on 'Password for Enroll MOKX \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
 	expect_log -F 'MOK manager: Enroll MOKX: done (1 entry)' &&
 		expect_var "$vars" MokListX 0x3 && expect_var "$vars" MokList 0x3 || return 1
@@ -328,7 +458,8 @@ mok_trust_mok() {
 	cp "$VARS_BASE" "$vars"
 	request_with_mokutil trust "$vars" "mokutil --trust-mok < /data/sb.pw" &&
 		expect_var "$vars" MokListTrustedNew 0x7 || return 1
-	confirm_in_manager trust "$vars" --answer-chars "$SB_PASSWORD" || return 1
+	confirm_in_manager trust "$vars" --answer-chars "$SB_PASSWORD" \
+		--send-on "Trust MOK keys in the kernel's machine keyring\\? Type" 'yes\r' || return 1
 	expect_log -F "MOK manager: Trust MOK keys in the kernel's machine keyring: done" &&
 		expect_var "$vars" MokListTrusted 0x3 || return 1
 	boot_mok trust-after "$vars" "$BOOT_WORK/kernel-vendor.efi" 'step true' || return 1
@@ -391,7 +522,7 @@ owner_enroll() {
 		--send-on 'press any key for the MOK manager' ' ' \
 		--send-on 'Choice \(continues booting' "$choice" \
 		--send-on 'File on this disk' "$file\\r" \
-		--send-on 'Enroll it\? \(y/n\)' 'y' || return 1
+		--send-on 'Enroll it in MokList\? Type' 'yes\r' || return 1
 	expect_log -F 'lockshim: starting the MOK manager' &&
 		expect_log -F '==== MOK manager ====' &&
 		expect_log -F 'MOK manager: Enroll MOK: done (1 entry)' &&

@@ -259,6 +259,8 @@ static const struct bad_state_case {
 	{ "password length 0 refused", 40, 4, 0, "password length out of range" },
 	{ "unknown state refused", 40, 0, 2, "unknown state" },
 	{ "empty password refused", 40, 8, 0, "password is empty" },
+	{ "password length 2 refused", 40, 4, 2, "shorter than 3 characters" },
+	{ "password of 2 characters (NUL third) refused", 40, 12, 0, "shorter than 3 characters" },
 	{ "control character in the password refused", 40, 8, 0x01, "not printable ASCII" },
 	{ "39 bytes refused", 39, 8, 0, "wrong size" },
 };

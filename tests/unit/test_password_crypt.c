@@ -186,5 +186,33 @@ int main(void)
 			 "legacy form bound to the request");
 	}
 	free(pw);
+
+	/* a bare Enter: an empty password never matches, whatever the request was made with */
+	static const uint16_t empty[1] = { 0 };
+	why = NULL;
+	CHECK(password_typed_check(0, &why) < 0 && why && strcmp(why, "empty password") == 0,
+	      "empty typed password refused as such");
+	CHECK_EQ(password_typed_check(1, &why), 0, "one-character typed password checked");
+	CHECK_EQ(password_typed_check(PASSWORD_MAX_CHARS + 1, &why), -1,
+		 "over-long typed password refused");
+	pc = (struct password_crypt){ .method = PASSWORD_SHA512, .iterations = 5000, .salt_size = 1 };
+	memcpy(pc.salt, "X", 1);
+	password_crypt_digest(&pc, (const uint8_t *)"", 0, digest, &len);
+	make_auth(auth, PASSWORD_SHA512, 5000, "X", digest, len);
+	CHECK_EQ(password_matches(auth, sizeof(auth), NULL, 0, empty, 0, &why), 0,
+		 "SHA-512 crypt(\"\") does not match an empty password");
+	pc.method = PASSWORD_SHA256;
+	password_crypt_digest(&pc, (const uint8_t *)"", 0, digest, &len);
+	make_auth(auth, PASSWORD_SHA256, 5000, "X", digest, len);
+	CHECK_EQ(password_matches(auth, sizeof(auth), NULL, 0, empty, 0, &why), 0,
+		 "SHA-256 crypt(\"\") does not match an empty password");
+	{
+		static const uint8_t request[] = "request bytes";
+
+		SHA256(request, sizeof(request), digest);
+		CHECK_EQ(password_matches(digest, 32, request, sizeof(request),
+					  empty, 0, &why),
+			 0, "legacy SHA-256 over the request alone does not match an empty password");
+	}
 	UNIT_EXIT();
 }
