@@ -68,7 +68,8 @@ done
 [[ -f /usr/include/openssl/evp.h ]] || die "libssl-dev missing"
 
 shopt -s nullglob
-patches=("$here"/patches/*.patch)
+# 0000-cover-letter.patch says what the series is for; it has no diff.
+patches=("$here"/patches/0[0-9][0-9][1-9]-*.patch)
 shopt -u nullglob
 (( ${#patches[@]} )) || die "no patches in $here/patches"
 fragment=$here/lockshim.config
