@@ -29,30 +29,41 @@ BOOLEAN efi_mok_request_pending(void)
 	return FALSE;
 }
 
-/* A MokSBState/MokDBState of 1, written by the MOK manager: NV+BS only, so no OS wrote it. */
-static BOOLEAN mok_state_set(const CHAR16 *name)
+/*
+ * A MokSBState/MokDBState of 1, written by the MOK manager: NV+BS only, so no
+ * OS wrote it. One that is there but cannot be read is taken as @unreadable,
+ * the side that trusts less.
+ */
+static BOOLEAN mok_state_set(const CHAR16 *name, BOOLEAN unreadable)
 {
 	UINT32 attributes;
 	UINT8 value;
+	EFI_STATUS status = efi_var_read_u8(name, &shim_lock_guid, &value, &attributes);
 
-	return !EFI_ERROR(efi_var_read_u8(name, &shim_lock_guid, &value, &attributes)) &&
-	       value == 1 &&
+	if (status == EFI_NOT_FOUND || status == EFI_BAD_BUFFER_SIZE)
+		return FALSE;
+	if (EFI_ERROR(status)) {
+		log_error(status, L"cannot read %s: %r; taking %a", name, status,
+			  unreadable ? "it as set" : "it as not set");
+		return unreadable;
+	}
+	return value == 1 &&
 	       attributes == (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS);
 }
 
 BOOLEAN efi_mok_validation_disabled(void)
 {
-	return mok_state_set(L"MokSBState");
+	return mok_state_set(L"MokSBState", FALSE);
 }
 
 BOOLEAN efi_mok_db_ignored(void)
 {
-	return mok_state_set(L"MokDBState");
+	return mok_state_set(L"MokDBState", TRUE);
 }
 
 BOOLEAN efi_mok_trusted_for_kernel(void)
 {
-	return mok_state_set(L"MokListTrusted");
+	return mok_state_set(L"MokListTrusted", FALSE);
 }
 
 #define MOK_TIMEOUT_MAX 60 /* a hostile MokTimeout must not stall the boot for long */

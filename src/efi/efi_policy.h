@@ -14,8 +14,9 @@
 
 /*
  * Fill @policy (initialised by the caller). Problems with one list are
- * printed and that list is left out or partly used; the call fails only when
- * the embedded vendor certificate is unusable.
+ * printed and that list is left out or partly used; the call fails when
+ * the embedded vendor certificate is unusable, or when a list of what is
+ * refused (vendor dbx, dbx, MokListX) exists but cannot be read whole.
  */
 EFI_STATUS efi_policy_load(struct verify_policy *policy);
 

@@ -17,6 +17,7 @@
 
 #include "cpu_features.h"
 #include "efi_cleanup.h"
+#include "efi_fault.h"
 #include "efi_log.h"
 #include "macro.h"
 #include "mm.h"
@@ -108,6 +109,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	BOOLEAN any = FALSE, changed;
 
 	InitializeLib(image, system_table);
+	EFI_FAULT_SCOPE(); /* test builds only (efi_fault.h) */
 	crypto_cpu_init(); /* no constructors under UEFI: before any OpenSSL call */
 	Print(L"lockshim MOK manager %a\n", LOCKSHIM_VERSION);
 
