@@ -5,8 +5,8 @@
 # LoadImage of the boot, counted across lockshim and the MOK manager; then
 # power cuts during the MOK manager's MokList write.
 #
-#   tests/qemu/faults.sh [--sample] [normal] [enrollment] [power_cut] [release]
-#                                       (default: all four, the whole walk)
+#   tests/qemu/faults.sh [--sample] [normal] [revoked] [db_ignored] [enrollment]
+#                        [power_cut] [release]   (default: all, the whole walk)
 #
 # make faults runs it whole; tests/qemu/test_faults.sh (make check) runs
 # --sample: every SetVariable, ReadFile and LoadImage of the normal and the
@@ -20,6 +20,9 @@
 #   revoked     the normal boot with the kernel's hash in dbx: every boot
 #               must refuse it (a dbx or MokListX that cannot be read must
 #               not let it through)
+#   db_ignored  the normal boot with a db-signed kernel and MokDBState set
+#               (the owner told lockshim not to trust db for kernels): every
+#               boot must refuse it, also when MokDBState cannot be read
 #   enrollment  an enrollment boot: the same with MokNew and MokAuth of the
 #               mokutil vector import_hashfile pending (another key): lockshim
 #               starts the MOK manager, the harness types the password, the
@@ -92,6 +95,8 @@ faults_prepare() {
 	_prep "db-signed MOK manager" sign_efi db "$MM_EFI" "$FAULTS_WORK/mmx64-db.efi" || return 1
 	# LockshimFaultAt: the tag and N (0 here); each boot patches N in its copy.
 	printf '%s\0\0\0\0' "$FAULT_TAG" >"$FAULTS_WORK/data/fault-at.bin"
+	printf '\1' >"$FAULTS_WORK/data/one.bin"
+	_prep "db-signed kernel" sign_efi db "$BOOT_WORK/kernel-unsigned.efi" "$BOOT_WORK/kernel-db.efi" || return 1
 	local fault=(--var "LockshimFaultAt:$FAULT_GUID:0x3:$FAULTS_WORK/data/fault-at.bin"
 		--var "MokList:$SHIM_GUID:0x3:$PKI/mok.esl")
 	VARS_NORMAL=$(tests/qemu/vars.sh --variant faults-normal "${fault[@]}" "$PKI" 2>>"$PREP_LOG") &&
@@ -99,15 +104,22 @@ faults_prepare() {
 			--var "MokNew:$SHIM_GUID:0x7:$VECTOR/MokNew.bin" \
 			--var "MokAuth:$SHIM_GUID:0x7:$VECTOR/MokAuth.bin" "$PKI" 2>>"$PREP_LOG") &&
 		VARS_REVOKED=$(tests/qemu/vars.sh --variant faults-revoked "${fault[@]}" \
-			--dbx-hash "$BOOT_WORK/kernel-vendor.efi" "$PKI" 2>>"$PREP_LOG") ||
+			--dbx-hash "$BOOT_WORK/kernel-vendor.efi" "$PKI" 2>>"$PREP_LOG") &&
+		VARS_DB_IGNORED=$(tests/qemu/vars.sh --variant faults-db-ignored "${fault[@]}" \
+			--var "MokDBState:$SHIM_GUID:0x3:$FAULTS_WORK/data/one.bin" "$PKI" 2>>"$PREP_LOG") ||
 		{ PREP_ERROR="vars.sh --variant faults-*: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"; return 1; }
-	WALK_VARS=([normal]=$VARS_NORMAL [enrollment]=$VARS_ENROLL [revoked]=$VARS_REVOKED)
+	WALK_VARS=([normal]=$VARS_NORMAL [enrollment]=$VARS_ENROLL [revoked]=$VARS_REVOKED
+		[db_ignored]=$VARS_DB_IGNORED)
 	local i
 	for i in 1 2; do # one ESP per guest running at a time: QEMU locks its image
 		_prep "ESP" make_esp "$FAULTS_WORK/normal-$i.esp" \
 			"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
 			"$BOOT_WORK/kernel-vendor.efi" EFI/BOOT/vmlinuz.efi \
 			build/initramfs/initrd.img EFI/BOOT/initrd.img &&
+			_prep "ESP" make_esp "$FAULTS_WORK/db_ignored-$i.esp" \
+				"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
+				"$BOOT_WORK/kernel-db.efi" EFI/BOOT/vmlinuz.efi \
+				build/initramfs/initrd.img EFI/BOOT/initrd.img &&
 			_prep "ESP" make_esp "$FAULTS_WORK/enrollment-$i.esp" \
 				"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
 				"$FAULTS_WORK/mmx64-db.efi" EFI/BOOT/mmx64.efi \
@@ -151,6 +163,7 @@ boot_fault() {
 	local walk=$1 n=$2 slot=$3; shift 3
 	local dir=$FAULTS_WORK/$walk base=${WALK_VARS[$walk]} esp=normal
 	local -a send=()
+	[[ $walk == db_ignored ]] && esp=db_ignored
 	if [[ $walk == enrollment ]]; then
 		esp=enrollment
 		local a
@@ -167,7 +180,7 @@ boot_fault() {
 # into $FAULTS_WORK/WALK/N.result.
 classify() {
 	local walk=$1 n=$2 dir=$FAULTS_WORK/$1
-	local log=$dir/$n.log vars=$dir/$n.fd kind problem= detail= list
+	local log=$dir/$n.log vars=$dir/$n.fd kind problem='' detail='' list
 	local first_kernel verdict_at fault_at
 	first_kernel=$(LC_ALL=C grep -n -m1 -E "$KERNEL_STARTED" "$log" | cut -d: -f1)
 	verdict_at=$(LC_ALL=C grep -n -m1 -F -x "$VERDICT" "$log" | cut -d: -f1)
@@ -177,7 +190,7 @@ classify() {
 		kind="verified boot"
 		# Secure Boot is on in every store: a kernel must start verified and
 		# locked, and never the one in dbx
-		if [[ $walk == revoked || -z $verdict_at ]] || (( verdict_at > first_kernel )) ||
+		if [[ $walk == revoked || $walk == db_ignored || -z $verdict_at ]] || (( verdict_at > first_kernel )) ||
 			LC_ALL=C grep -q -E "$NOT_ENFORCED" "$log"; then
 			problem=unverified kind="unverified boot"
 		fi
@@ -226,7 +239,7 @@ count_calls() {
 			echo "FAIL: the enrollment boot left MokList unchanged" >&2
 			return 1
 		fi
-	elif [[ $walk == revoked ]]; then
+	elif [[ $walk == revoked || $walk == db_ignored ]]; then
 		expect_log -F 'lockshim: refusing \EFI\BOOT\vmlinuz.efi: ' &&
 			expect_no_log "$KERNEL_STARTED" || return 1
 	else
@@ -297,6 +310,7 @@ walk() {
 	local match=$FAULTS_MATCH
 	# the revoked walk's sample: the reads that decide whether it is refused
 	[[ -z $match && $walk == revoked ]] && (( SAMPLE )) && match='GetVariable (SecureBoot|SetupMode|dbx|MokListX)$'
+	[[ -z $match && $walk == db_ignored ]] && (( SAMPLE )) && match='GetVariable MokDBState$'
 	if [[ -n $match ]]; then
 		mapfile -t calls < <(printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -E -- "$match" | cut -d' ' -f1)
 	elif (( SAMPLE )); then
@@ -368,9 +382,9 @@ power_cut() {
 		{ echo "# no MokList write traced in $dir/ref.log.err" >&2; echo "not ok - $name"; return 1; }
 	echo "# power cut: the enrollment boot makes $total flash writes, the MokList write from write $start on" >&2
 	for (( j = 1; j <= FAULTS_CUTS; j++ )); do
-		# evenly from the list's header to its last write but one: the
-		# last two commit the new list, then mark the old one deleted
-		k=$(( start + j * (total - 1 - start) / FAULTS_CUTS ))
+		# evenly from the list's header to the boot's last write: the last
+		# two commit the new list, then mark the old one deleted
+		k=$(( start + j * (total - start) / FAULTS_CUTS ))
 		cp "$VARS_ENROLL" "$dir/$j.fd"
 		rm -f "$dir/$j.pid" "$dir/$j.record"
 		python3 tests/qemu/power_cut.py "$dir/$j.log.err" "$dir/$j.pid" "$k" "$dir/$j.record" &
@@ -380,6 +394,9 @@ power_cut() {
 			>/dev/null 2>&1
 		wait "$killer"
 		cut=$(cat "$dir/$j.record" 2>/dev/null)
+		# the last cut may come after the manager's reset
+		[[ -z $cut && $k == "$total" ]] && LC_ALL=C grep -q '^MOK manager: rebooting' "$dir/$j.log" &&
+			cut="$total (the boot ended first)"
 		# the next boot, nothing failing: the firmware recovers its store
 		run_qemu --esp "$dir/esp.img" --vars "$dir/$j.fd" --persist --log "$dir/$j-after.log" \
 			--timeout "$QEMU_TIMEOUT" --grace 0.3 --stop "$KERNEL_STARTED" --stop 'No bootable option' \
@@ -438,11 +455,11 @@ PARTS=()
 for arg in "$@"; do
 	case $arg in
 	--sample) SAMPLE=1 ;;
-	normal | revoked | enrollment | power_cut | release) PARTS+=("$arg") ;;
-	*) echo "usage: tests/qemu/faults.sh [--sample] [normal] [revoked] [enrollment] [power_cut] [release]" >&2; exit 2 ;;
+	normal | revoked | db_ignored | enrollment | power_cut | release) PARTS+=("$arg") ;;
+	*) echo "usage: tests/qemu/faults.sh [--sample] [normal] [revoked] [db_ignored] [enrollment] [power_cut] [release]" >&2; exit 2 ;;
 	esac
 done
-(( ${#PARTS[@]} )) || PARTS=(release normal revoked enrollment power_cut)
+(( ${#PARTS[@]} )) || PARTS=(release normal revoked db_ignored enrollment power_cut)
 suffix=walk
 (( SAMPLE )) && suffix=sample
 (( SAMPLE )) && FAULTS_CUTS=${FAULTS_CUTS:-3}
@@ -462,6 +479,7 @@ for part in "${PARTS[@]}"; do
 	case $part in
 	normal) walk normal "faults_normal_boot_$suffix" || rc=1 ;;
 	revoked) walk revoked "faults_revoked_kernel_$suffix" || rc=1 ;;
+	db_ignored) walk db_ignored "faults_db_ignored_$suffix" || rc=1 ;;
 	enrollment) walk enrollment "faults_enrollment_$suffix" || rc=1 ;;
 	power_cut) power_cut || rc=1 ;;
 	release) release_has_no_fault_code || rc=1 ;;
