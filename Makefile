@@ -264,7 +264,7 @@ faults-build: $(TEST_VENDOR_CERT)
 	$(MAKE) BUILD=$(FAULTS_BUILD) VENDOR_CERT=$(abspath $(TEST_VENDOR_CERT)) \
 	    EFI_TEST_CFLAGS=-DLOCKSHIM_FAULT_INJECTION $(FAULTS_BUILD)/lockshimx64.efi $(FAULTS_BUILD)/mmx64.efi
 faults: bootstrap
-	$(MAKE) all faults-build kernel
+	$(MAKE) all faults-build
 	tests/qemu/faults.sh
 
 # libFuzzer targets over the core (make fuzz, make fuzz-build): tests/fuzz/.

@@ -104,9 +104,15 @@ static EFI_STATUS EFIAPI fault_load_image(BOOLEAN boot_policy, EFI_HANDLE parent
 	return real_bs->LoadImage(boot_policy, parent, path, buffer, size, image);
 }
 
-/* Not counted: says how many calls came before the next image starts. */
+/*
+ * Not counted: says how many calls came before the next image starts, and
+ * whether the firmware's tables, which that image is given, are still the
+ * firmware's own.
+ */
 static EFI_STATUS EFIAPI fault_start_image(EFI_HANDLE image, UINTN *exit_size, CHAR16 **exit_data)
 {
+	if (ST->BootServices != real_bs || ST->RuntimeServices != real_rt)
+		Print(L"fault: the system table no longer holds the firmware's services\n");
 	fault_tally();
 	return real_bs->StartImage(image, exit_size, exit_data);
 }

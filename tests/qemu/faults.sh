@@ -55,6 +55,8 @@
 #   silent              no kernel, and nothing said after the fault
 #   served-yet-pending  the manager served the request but it is still there
 #   not reached         call N never came (the boots are not deterministic)
+#   system-table        the firmware's system table did not hold its own
+#                       services when an image was started
 # Prints one TAP line per part, failing boots as diagnostics, and
 #   faults: N calls walked; outcomes: verified boot A, refused B, MOK manager
 #   again C, enrolled D; unverified boots 0; lost keys 0
@@ -222,6 +224,7 @@ classify() {
 		problem+=" hang"
 	fi
 	(( n == 0 )) || [[ -n $fault_at ]] || problem+=" not-reached"
+	LC_ALL=C grep -q -F 'fault: the system table no longer holds' "$log" && problem+=" system-table"
 	echo "$n|$kind|${problem# }|$detail" >"$dir/$n.result"
 }
 
@@ -249,6 +252,7 @@ count_calls() {
 		fi
 		expect_log "$KERNEL_STARTED" || return 1
 	fi
+	expect_no_log -F 'fault: the system table no longer holds' || return 1
 	CALLS=$(LC_ALL=C grep -oE '^fault: tally: [0-9]+ calls' "$LOG" | tail -n 1 | grep -oE '[0-9]+')
 	# "N Kind what" for every call but the allocations
 	mapfile -t LISTED < <(LC_ALL=C sed -nE 's/^fault: call ([0-9]+): /\1 /p' "$LOG")
@@ -266,7 +270,7 @@ sample_calls() {
 	printf '%s\n' "${LISTED[@]}" | awk -v g="$FAULTS_GET_STRIDE" -v calls="$CALLS" -v allocs="$FAULTS_ALLOCATIONS" '
 		{ listed[$1] = 1 }
 		$2 != "GetVariable" { print $1 }
-		$2 == "GetVariable" && ++gets % g == 1 { print $1 }
+		$2 == "GetVariable" && gets++ % g == 0 { print $1 }
 		END {
 			for (n = 1; n <= calls; n++) if (!(n in listed)) alloc[++a] = n
 			for (i = 1; i <= allocs && a; i++) print alloc[int((i - 0.5) * a / allocs) + 1]
