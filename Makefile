@@ -5,6 +5,10 @@
 #   make demo            boot firmware -> lockshim -> kernel in QEMU, console visible
 #   make fuzz            run each libFuzzer target for FUZZ_SECONDS (60)
 #   make format          clang-format src/ and include/ (.clang-format)
+#   make faults          every injected fault of a normal and an enrollment
+#                        boot, and power cuts during a MokList write
+#                        (tests/qemu/faults.sh; long: not part of make check,
+#                        which runs a sample of it, tests/qemu/test_faults.sh)
 #   make bench           figures: throughput, boot overhead and sizes beside
 #                        rhboot/shim 16.1 (build/bench.json); never a test
 #   make VENDOR_CERT=f   embed f (DER) as the vendor certificate instead of the test one
@@ -20,6 +24,9 @@
 #   build/mmx64.efi        the MOK manager: src/core + src/mm + the console,
 #                          variable and file helpers of src/efi
 #   build/lockshim         the host CLI: src/core + src/cli
+#   build/faults/{lockshimx64,mmx64}.efi  the same two programs built with
+#                          -DLOCKSHIM_FAULT_INJECTION (src/efi/efi_fault.c) for
+#                          make faults and its sample; never released
 #   kernel (cache)         kernel/build.sh: linux-source-6.12 + kernel/patches
 #   build/tests/           tests/unit/*.c with ASan/UBSan
 
@@ -38,7 +45,7 @@ EFI_SRCS  := $(sort $(wildcard src/efi/*.c))
 EFI_ASM   := src/efi/vendor_certs.S
 # The MOK manager: its own files, the core and the firmware helpers it shares.
 MM_SRCS   := $(sort $(wildcard src/mm/*.c)) src/efi/efi_console.c src/efi/efi_vars.c \
-             src/efi/efi_file.c src/efi/efi_log.c src/efi/efi_guid.c
+             src/efi/efi_file.c src/efi/efi_log.c src/efi/efi_guid.c src/efi/efi_fault.c
 CLI_SRCS  := $(sort $(wildcard src/cli/*.c))
 
 # Embedded vendor certificate: the test one unless the builder names theirs;
@@ -248,6 +255,17 @@ clean:
 .PHONY: format
 format:
 	git ls-files 'src/*.[ch]' 'include/*.[ch]' | xargs clang-format -i
+
+# Fault injection: the fault build of both firmware programs, in its own
+# BUILD directory, with the test vendor certificate; then the whole walk.
+FAULTS_BUILD := $(BUILD)/faults
+.PHONY: faults faults-build
+faults-build: $(TEST_VENDOR_CERT)
+	$(MAKE) BUILD=$(FAULTS_BUILD) VENDOR_CERT=$(abspath $(TEST_VENDOR_CERT)) \
+	    EFI_TEST_CFLAGS=-DLOCKSHIM_FAULT_INJECTION $(FAULTS_BUILD)/lockshimx64.efi $(FAULTS_BUILD)/mmx64.efi
+faults: bootstrap
+	$(MAKE) all faults-build
+	tests/qemu/faults.sh
 
 # libFuzzer targets over the core (make fuzz, make fuzz-build): tests/fuzz/.
 include tests/fuzz/fuzz.mk

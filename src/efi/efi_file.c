@@ -4,6 +4,7 @@
 #include <efilib.h>
 
 #include "efi_cleanup.h"
+#include "efi_fault.h"
 #include "efi_log.h"
 
 #define READ_CHUNK (16U * 1024 * 1024) /* keep each firmware read call short */
@@ -36,7 +37,7 @@ static EFI_STATUS read_whole_file(EFI_FILE_HANDLE file, const CHAR16 *path, UINT
 	while (done < size) {
 		UINTN chunk = size - done < READ_CHUNK ? size - done : READ_CHUNK;
 
-		status = file->Read(file, &chunk, (UINT8 *)buffer.data + done);
+		status = efi_fault_file_read(file, &chunk, (UINT8 *)buffer.data + done);
 		if (EFI_ERROR(status))
 			return status;
 		if (chunk == 0) /* the file shrank under us */

@@ -12,6 +12,7 @@
 
 #include "cpu_features.h"
 #include "efi_cleanup.h"
+#include "efi_fault.h"
 #include "efi_file.h"
 #include "efi_guid.h"
 #include "efi_handoff.h"
@@ -61,13 +62,27 @@ static void next_stage_free(struct next_stage *location)
 		FreePool(location->dir);
 }
 
+/* The one-byte global variable @name: @absent when it is not there, @unreadable on an error. */
+static UINT8 secure_boot_variable(const CHAR16 *name, UINT8 absent, UINT8 unreadable)
+{
+	EFI_STATUS status;
+	UINT8 value;
+
+	status = efi_var_read_u8(name, &EfiGlobalVariable, &value, NULL);
+	if (status == EFI_NOT_FOUND)
+		return absent;
+	if (EFI_ERROR(status)) {
+		log_error(status, L"cannot read %s: %r; taking %d", name, status, unreadable);
+		return unreadable;
+	}
+	return value;
+}
+
 static void secure_boot_state_read(struct secure_boot_state *state)
 {
-	if (EFI_ERROR(
-		    efi_var_read_u8(L"SecureBoot", &EfiGlobalVariable, &state->secure_boot, NULL)))
-		state->secure_boot = 0;
-	if (EFI_ERROR(efi_var_read_u8(L"SetupMode", &EfiGlobalVariable, &state->setup_mode, NULL)))
-		state->setup_mode = 0;
+	/* absent: no Secure Boot; there but unreadable: the safe side, enforced */
+	state->secure_boot = secure_boot_variable(L"SecureBoot", 0, 1);
+	state->setup_mode = secure_boot_variable(L"SetupMode", 0, 0);
 	state->mok_sb_state = efi_mok_sb_state();
 	state->insecure = state->secure_boot == 1 && state->setup_mode == 0 &&
 			  state->mok_sb_state == 1;
@@ -381,6 +396,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	EFI_STATUS status;
 
 	InitializeLib(image, system_table);
+	EFI_FAULT_SCOPE(); /* test builds only (efi_fault.h) */
 	crypto_cpu_init(); /* no constructors under UEFI: before any OpenSSL call */
 	verify_policy_init(&policy);
 	Print(L"lockshim %a\n", LOCKSHIM_VERSION);

@@ -64,36 +64,46 @@ void efi_mok_variables_sanitize(void)
 	}
 }
 
-/* A one-byte MOK state as the MOK manager wrote it (NV+BS, so no OS did), else absent. */
-static UINT8 mok_state_read(const CHAR16 *name)
+/*
+ * A one-byte MOK state as the MOK manager wrote it (NV+BS, so no OS did),
+ * else LOCKSHIM_VAR_ABSENT. One that is there but cannot be read is taken
+ * as @unreadable: the caller chooses the side that trusts less.
+ */
+static UINT8 mok_state_read(const CHAR16 *name, UINT8 unreadable)
 {
 	UINT32 attributes;
 	UINT8 value;
+	EFI_STATUS status = efi_var_read_u8(name, &shim_lock_guid, &value, &attributes);
 
-	if (EFI_ERROR(efi_var_read_u8(name, &shim_lock_guid, &value, &attributes)) ||
-	    attributes != MOK_STATE_ATTRIBUTES)
+	if (status == EFI_NOT_FOUND || status == EFI_BAD_BUFFER_SIZE)
 		return LOCKSHIM_VAR_ABSENT;
-	return value;
+	if (EFI_ERROR(status)) {
+		log_error(status, L"cannot read %s: %r; taking it as %a", name, status,
+			  unreadable == 1 ? "set" : "not set");
+		return unreadable;
+	}
+	return attributes == MOK_STATE_ATTRIBUTES ? value : LOCKSHIM_VAR_ABSENT;
 }
 
-static BOOLEAN mok_state_set(const CHAR16 *name)
+static BOOLEAN mok_state_set(const CHAR16 *name, BOOLEAN unreadable_means_set)
 {
-	return mok_state_read(name) == 1;
+	return mok_state_read(name, unreadable_means_set ? 1 : LOCKSHIM_VAR_ABSENT) == 1;
 }
 
 UINT8 efi_mok_sb_state(void)
 {
-	return mok_state_read(L"MokSBState");
+	/* unreadable: validation stays on */
+	return mok_state_read(L"MokSBState", LOCKSHIM_VAR_ABSENT);
 }
 
 BOOLEAN efi_mok_db_ignored(void)
 {
-	return mok_state_set(L"MokDBState");
+	return mok_state_set(L"MokDBState", TRUE);
 }
 
 BOOLEAN efi_mok_trusted_for_kernel(void)
 {
-	return mok_state_set(L"MokListTrusted");
+	return mok_state_set(L"MokListTrusted", FALSE);
 }
 
 #define MOK_TIMEOUT_MAX 60 /* a hostile MokTimeout must not stall the boot for long */

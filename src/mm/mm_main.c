@@ -18,6 +18,7 @@
 
 #include "cpu_features.h"
 #include "efi_cleanup.h"
+#include "efi_fault.h"
 #include "efi_log.h"
 #include "macro.h"
 #include "mm.h"
@@ -109,6 +110,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	BOOLEAN any = FALSE, changed;
 
 	InitializeLib(image, system_table);
+	EFI_FAULT_SCOPE(); /* test builds only (efi_fault.h) */
 	crypto_cpu_init(); /* no constructors under UEFI: before any OpenSSL call */
 	Print(L"lockshim MOK manager %a\n", LOCKSHIM_VERSION);
 

@@ -26,8 +26,14 @@ void mok_request_take(const CHAR16 *name, struct mok_variable *request)
 
 	request->present = request->seen = !EFI_ERROR(status);
 	/* deleted even when unreadable: whatever is there is not served twice */
-	if (status != EFI_NOT_FOUND)
-		efi_var_delete(name, &shim_lock_guid);
+	if (status != EFI_NOT_FOUND) {
+		status = efi_var_delete(name, &shim_lock_guid);
+		if (EFI_ERROR(status) && request->present) {
+			/* still there on the next boot: served now, it would be served twice */
+			log_error(status, L"cannot delete %s: %r; not served", name, status);
+			request->present = FALSE;
+		}
+	}
 	if (request->present && request->attributes != REQUEST_ATTRIBUTES) {
 		log_error(EFI_SECURITY_VIOLATION,
 			  L"ignoring %s: attributes 0x%x are not mokutil's 0x%x", name,

@@ -150,9 +150,15 @@ def read_store(path):
             die(f"{path}: variable at {off:#x} runs past the store")
         if state in (VAR_ADDED, VAR_ADDED & VAR_IN_DELETED_TRANSITION):
             name = fd[name_off:data_off].decode("utf-16-le").rstrip("\0")
-            out.append((name, uuid.UUID(bytes_le=guid), attrs, fd[data_off:nxt]))
+            out.append((name, uuid.UUID(bytes_le=guid), attrs, fd[data_off:nxt],
+                        state == VAR_ADDED))
         off = (nxt + 3) & ~3
-    return out
+    # A write cut short between adding the new copy and deleting the old one
+    # leaves both: the firmware reads the added copy, as here (edk2's
+    # FindVariable); the one in deleted transition counts only alone.
+    added = {(name, guid) for name, guid, _, _, is_added in out if is_added}
+    return [(name, guid, attrs, data) for name, guid, attrs, data, is_added in out
+            if is_added or (name, guid) not in added]
 
 
 def cmd_write(out, specs):
