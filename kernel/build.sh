@@ -69,7 +69,10 @@ done
 
 shopt -s nullglob
 # 0000-cover-letter.patch says what the series is for; it has no diff.
-patches=("$here"/patches/0[0-9][0-9][1-9]-*.patch)
+patches=()
+for p in "$here"/patches/*.patch; do
+	[[ ${p##*/} == 0000-cover-letter.patch ]] || patches+=("$p")
+done
 shopt -u nullglob
 (( ${#patches[@]} )) || die "no patches in $here/patches"
 fragment=$here/lockshim.config

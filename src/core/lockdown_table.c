@@ -41,7 +41,8 @@ int lockdown_table_build(const struct lockdown_state *state, const struct verify
 
 	*table = NULL;
 	if (sig_db_to_esl(&policy->vendor, table_owner, true, &trusted, &trusted_size) < 0 ||
-	    sig_db_to_esl(&policy->mok, table_owner, true, &trusted, &trusted_size) < 0 ||
+	    (state->mok_trusted &&
+	     sig_db_to_esl(&policy->mok, table_owner, true, &trusted, &trusted_size) < 0) ||
 	    sig_db_to_esl(&policy->vendor_dbx, table_owner, false, &denied, &denied_size) < 0 ||
 	    sig_db_to_esl(&policy->mokx, table_owner, false, &denied, &denied_size) < 0)
 		goto out;

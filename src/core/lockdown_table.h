@@ -19,11 +19,14 @@ struct lockdown_state {
 	uint8_t secure_boot;  /* as read, or LOCKSHIM_VAR_ABSENT */
 	uint8_t setup_mode;
 	uint8_t mok_sb_state;
+	bool mok_trusted; /* MokListTrusted: the owner lets the kernel trust MOK keys */
 };
 
 /*
- * The table for @state with the keys of @policy: trusted = the vendor and
- * MokList certificates (never db), denied = the vendor dbx and MokListX.
+ * The table for @state with the keys of @policy: trusted = the vendor
+ * certificates, and the MokList certificates only when the owner asked for
+ * it (mokutil --trust-mok: @state->mok_trusted), as upstream puts MOK keys in
+ * .machine only then; never db. Denied = the vendor dbx and MokListX.
  * Returns 0 with an OPENSSL_malloc'd table in *@table, or -1.
  */
 int lockdown_table_build(const struct lockdown_state *state, const struct verify_policy *policy,

@@ -250,6 +250,7 @@ static EFI_STATUS lockdown_handoff(const struct secure_boot_state *sb,
 		.secure_boot = sb->secure_boot,
 		.setup_mode = sb->setup_mode,
 		.mok_sb_state = sb->mok_sb_state,
+		.mok_trusted = efi_mok_trusted_for_kernel(),
 	};
 	EFI_STATUS status;
 

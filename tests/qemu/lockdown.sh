@@ -53,6 +53,7 @@ END_RE='LOCKSHIM-PROBE-END'
 SLOTS=(unsigned vendor mok rogue db)
 
 SB_MOK_VARS=$LD_WORK/vars-secboot-mok.fd # vars_secboot_mok
+SB_MOK_UNTRUSTED_VARS=$LD_WORK/vars-secboot-mok-untrusted.fd # vars_secboot_mok
 KDIR=
 
 # ---- preparation ---------------------------------------------------------------
@@ -88,13 +89,19 @@ lockdown_prepare() {
 	fi
 }
 
-# VARS with Secure Boot on and build/pki/mok.esl as MokList (NV|BS), a
-# variant of tests/qemu/vars.sh's, copied to $SB_MOK_VARS.
+# VARS with Secure Boot on and build/pki/mok.esl as MokList (NV|BS),
+# variants of tests/qemu/vars.sh's: $SB_MOK_VARS with MokListTrusted (NV|BS,
+# 1: the owner's mokutil --trust-mok), $SB_MOK_UNTRUSTED_VARS without.
 vars_secboot_mok() {
 	local path
-	path=$(tests/qemu/vars.sh --variant lockdown-mok \
-		--var "MokList:$MOK_GUID:0x3:$PKI/mok.esl" "$PKI" | tail -n1) &&
-		[[ -s $path ]] && cp "$path" "$SB_MOK_VARS"
+	printf '\x01' >"$LD_WORK/MokListTrusted.bin"
+	path=$(tests/qemu/vars.sh --variant lockdown-mok-trusted \
+		--var "MokList:$MOK_GUID:0x3:$PKI/mok.esl" \
+		--var "MokListTrusted:$MOK_GUID:0x3:$LD_WORK/MokListTrusted.bin" "$PKI" | tail -n1) &&
+		[[ -s $path ]] && cp "$path" "$SB_MOK_VARS" &&
+		path=$(tests/qemu/vars.sh --variant lockdown-mok \
+			--var "MokList:$MOK_GUID:0x3:$PKI/mok.esl" "$PKI" | tail -n1) &&
+		[[ -s $path ]] && cp "$path" "$SB_MOK_UNTRUSTED_VARS"
 }
 
 # need_lockshim: the scenario boots lockshim; fail (with why) if there is none.

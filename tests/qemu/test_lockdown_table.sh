@@ -11,7 +11,10 @@
 #   table_unlocked_simulate_locks   + secureboot_enable=1: locked, table keys trusted
 #   table_denied_entry_refused      MOK both trusted and denied: denied wins
 #   table_in_boot_services_memory   the table is reserved, so its keys still load
-#   sb_on_lockshim_locked           SB on, MokList enrolled: locked by lockshim's table
+#   sb_on_lockshim_locked           SB on, MokList enrolled and trusted (--trust-mok):
+#                                   locked by lockshim's table, vendor+MOK trusted
+#   sb_on_lockshim_mok_untrusted    the same without MokListTrusted: the MOK key
+#                                   boots kernels but is not trusted by the kernel
 # (SB = Secure Boot; the scenarios but the lockshim ones start the kernel
 # from launch.efi with SB off.)
 #
@@ -31,6 +34,7 @@ SCENARIOS=(
 	table_denied_entry_refused
 	table_in_boot_services_memory
 	sb_on_lockshim_locked
+	sb_on_lockshim_mok_untrusted
 )
 
 # lockshim with Secure Boot off boots an unsigned kernel: its table is there,
@@ -100,9 +104,10 @@ table_in_boot_services_memory() {
 		expect_locked && expect_trust "vendor mok" "vendor mok"
 }
 
-# Secure Boot on, lockshim signed by db, kernel by vendor, MOK enrolled:
-# locked through lockshim's table, vendor and MOK keys trusted for modules
-# and kexec; db (in the platform keyring here) is refused for both, rogue too.
+# Secure Boot on, lockshim signed by db, kernel by vendor, MOK enrolled and
+# trusted for the kernel (MokListTrusted): locked through lockshim's table,
+# vendor and MOK keys trusted for modules and kexec; db (in the platform
+# keyring here) is refused for both, rogue too.
 sb_on_lockshim_locked() {
 	need_lockshim || return 1
 	lockdown_boot "${FUNCNAME[0]}" "$SB_MOK_VARS" "$LD_WORK/lockshim-db.efi" \
@@ -111,6 +116,18 @@ sb_on_lockshim_locked() {
 		expect_bootlog 'locked down (Secure Boot, table v1)' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_log -F 'PROBE key:.machine present asymmetric "lockshim test mok: '
+}
+
+# The same MokList without the owner's --trust-mok: the MOK key is not in
+# the table's trusted keys, so a MOK-signed module and kexec image are
+# refused; the vendor key still counts.
+sb_on_lockshim_mok_untrusted() {
+	need_lockshim || return 1
+	lockdown_boot "${FUNCNAME[0]}" "$SB_MOK_UNTRUSTED_VARS" "$LD_WORK/lockshim-db.efi" \
+		"$LD_WORK/kernel-vendor.efi" || return 1
+	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
+		expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_locked && expect_trust "vendor" "vendor" && expect_machine_keys "vendor"
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

@@ -28,7 +28,8 @@ int main(void)
 {
 	struct lockdown_state state = { .locked = true, .lock_reason = LOCKSHIM_LOCK_SECURE_BOOT,
 					.secure_boot = 1, .setup_mode = 0,
-					.mok_sb_state = LOCKSHIM_VAR_ABSENT };
+					.mok_sb_state = LOCKSHIM_VAR_ABSENT,
+					.mok_trusted = true };
 	const struct lockshim_table *h;
 	struct verify_policy policy;
 	X509 *vendor = unit_make_cert("vendor"), *mok = unit_make_cert("mok");
@@ -84,6 +85,23 @@ int main(void)
 			printf("# cut at %zu of %zu bytes: not refused with a reason\n", cut, size);
 	CHECK_EQ(wrong, 0, "any truncation is caught, with a reason");
 	OPENSSL_free(table);
+
+	/* without mokutil --trust-mok, MOK keys are not the kernel's to trust */
+	state.mok_trusted = false;
+	if (CHECK_EQ(lockdown_table_build(&state, &policy, &table, &size), 0,
+		     "MOK not trusted: table built")) {
+		h = (const struct lockshim_table *)table;
+		count = 0;
+		esl_walk(table + h->trusted_keys_offset, h->trusted_keys_size, count_entry, &count,
+			 &(const char *){ 0 });
+		CHECK_EQ(count, 100, "MOK not trusted: only the vendor certificate is trusted");
+		count = 0;
+		esl_walk(table + h->denied_offset, h->denied_size, count_entry, &count,
+			 &(const char *){ 0 });
+		CHECK_EQ(count, 1, "MOK not trusted: MokListX still denied");
+		OPENSSL_free(table);
+	}
+	state.mok_trusted = true;
 
 	state.locked = false;
 	if (CHECK_EQ(lockdown_table_build(&state, &policy, &table, &size), 0,
