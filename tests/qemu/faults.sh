@@ -10,10 +10,12 @@
 #
 # make faults runs it whole; tests/qemu/test_faults.sh (make check) runs
 # --sample: every SetVariable, ReadFile and LoadImage of the normal and the
-# enrollment walk, every FAULTS_GET_STRIDE-th (8) GetVariable and
-# FAULTS_ALLOCATIONS (3) allocations spread evenly over all of them; the
-# reads of SecureBoot, SetupMode, dbx and MokListX of the revoked walk; and
-# 3 power cuts (FAULTS_CUTS, 8 in the whole walk): about three minutes.
+# enrollment walk, FAULTS_ALLOCATIONS (2) allocations spread evenly over all
+# of them and, with FAULTS_GET_STRIDE=N, every N-th GetVariable (none by
+# default); the first read of SecureBoot, dbx and MokListX in the revoked
+# walk and of MokDBState in the db_ignored walk (the reads that keep those
+# kernels out); and 2 power cuts (FAULTS_CUTS, 8 in the whole walk): about
+# three minutes.
 #
 #   normal      a normal boot: lockshim (signed by db) -> a vendor-signed
 #               kernel, with MokList enrolled (build/pki/mok.esl)
@@ -72,8 +74,8 @@ FAULTS_WORK=$QEMU_BUILD/faults
 BOOT_WORK=$FAULTS_WORK/boot
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-60}
 FAULTS_MATCH=${FAULTS_MATCH:-} # only the listed calls matching this ERE ("GetVariable dbx$")
-FAULTS_GET_STRIDE=${FAULTS_GET_STRIDE:-8}
-FAULTS_ALLOCATIONS=${FAULTS_ALLOCATIONS:-3}
+FAULTS_GET_STRIDE=${FAULTS_GET_STRIDE:-0} # 0: no GetVariable in the sample
+FAULTS_ALLOCATIONS=${FAULTS_ALLOCATIONS:-2}
 SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 FAULT_GUID=b8e9e7b1-23a8-40c1-bdbb-e0fcffb56be5
 VECTOR=tests/vectors/mokutil/import_hashfile
@@ -169,6 +171,7 @@ boot_fault() {
 	if [[ $walk == enrollment ]]; then
 		esp=enrollment
 		local a
+		send+=(--send-on "$MM_YES_ENROLL" 'yes\r')
 		for a in 1 2 3; do send+=(--send-on "Password for Enroll MOK \\(attempt $a of 3\\)" "$PASSWORD\\r"); done
 	fi
 	mkdir -p "$dir"
@@ -265,12 +268,12 @@ count_calls() {
 
 # sample_calls: the sample of a walk's calls (after count_calls): every
 # SetVariable, ReadFile and LoadImage, every FAULTS_GET_STRIDE-th
-# GetVariable, and FAULTS_ALLOCATIONS allocations evenly spread.
+# GetVariable (none when 0), and FAULTS_ALLOCATIONS allocations evenly spread.
 sample_calls() {
 	printf '%s\n' "${LISTED[@]}" | awk -v g="$FAULTS_GET_STRIDE" -v calls="$CALLS" -v allocs="$FAULTS_ALLOCATIONS" '
 		{ listed[$1] = 1 }
 		$2 != "GetVariable" { print $1 }
-		$2 == "GetVariable" && gets++ % g == 0 { print $1 }
+		$2 == "GetVariable" && g > 0 && gets++ % g == 0 { print $1 }
 		END {
 			for (n = 1; n <= calls; n++) if (!(n in listed)) alloc[++a] = n
 			for (i = 1; i <= allocs && a; i++) print alloc[int((i - 0.5) * a / allocs) + 1]
@@ -305,6 +308,9 @@ walk_calls() {
 	wait
 }
 
+# first_of_each: of the listed calls "N Kind name", the first of each kind and name.
+first_of_each() { awk '!seen[$2 " " $3]++'; }
+
 # walk WALK NAME: count, walk (all calls, or the sample), report.
 walk() {
 	local walk=$1 name=$2 t0 n
@@ -313,10 +319,12 @@ walk() {
 	count_calls "$walk" || { echo "not ok - $name (the boot without faults)"; return 1; }
 	local match=$FAULTS_MATCH
 	# the revoked walk's sample: the reads that decide whether it is refused
-	[[ -z $match && $walk == revoked ]] && (( SAMPLE )) && match='GetVariable (SecureBoot|SetupMode|dbx|MokListX)$'
-	[[ -z $match && $walk == db_ignored ]] && (( SAMPLE )) && match='GetVariable MokDBState$'
+	# (the first read of each: a refusal's second boot entry reads them again)
+	local first=cat
+	[[ -z $match && $walk == revoked ]] && (( SAMPLE )) && match='GetVariable (SecureBoot|dbx|MokListX)$' first=first_of_each
+	[[ -z $match && $walk == db_ignored ]] && (( SAMPLE )) && match='GetVariable MokDBState$' first=first_of_each
 	if [[ -n $match ]]; then
-		mapfile -t calls < <(printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -E -- "$match" | cut -d' ' -f1)
+		mapfile -t calls < <(printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -E -- "$match" | $first | cut -d' ' -f1)
 	elif (( SAMPLE )); then
 		mapfile -t calls < <(sample_calls)
 	else
@@ -372,7 +380,8 @@ moklist_write_start() {
 # list or the new one, exactly, and only one.
 power_cut() {
 	local name=faults_power_cut_$suffix dir=$FAULTS_WORK/power_cut t0 start total j k
-	local -a pw=(--send-on 'Password for Enroll MOK \(attempt 1 of 3\)' "$PASSWORD\r")
+	local -a pw=(--send-on "$MM_YES_ENROLL" 'yes\r'
+		--send-on 'Password for Enroll MOK \(attempt 1 of 3\)' "$PASSWORD\r")
 	local -a trace=(-trace enable=pflash_data_write)
 	local old=0 new=0 failed=0 list cut
 	t0=$(date +%s)
@@ -466,7 +475,7 @@ done
 (( ${#PARTS[@]} )) || PARTS=(release normal revoked db_ignored enrollment power_cut)
 suffix=walk
 (( SAMPLE )) && suffix=sample
-(( SAMPLE )) && FAULTS_CUTS=${FAULTS_CUTS:-3}
+(( SAMPLE )) && FAULTS_CUTS=${FAULTS_CUTS:-2}
 FAULTS_CUTS=${FAULTS_CUTS:-8}
 
 PREP_LOG=$FAULTS_WORK/prepare.err

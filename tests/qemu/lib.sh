@@ -72,6 +72,8 @@ OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.secboot.fd}
 OVMF_VARS_BLANK=${OVMF_VARS_BLANK:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 QEMU=${QEMU:-qemu-system-x86_64}
 QEMU_CRASH='!!!! X64 Exception Type'
+# The MOK manager's confirmation of a MokNew (answered with 'yes\r').
+MM_YES_ENROLL='Enroll these keys in MokList \(trusted\)\? Type'
 
 # ---- ESP images --------------------------------------------------------------
 

@@ -98,7 +98,6 @@ MOK_WORK=$QEMU_BUILD/mok
 PASSWORD=lockshim-e2e-pw
 MM_EFI=${MM_EFI:-build/mmx64.efi}
 LEGACY_MOKNEW=tests/vectors/mokutil/import_hashfile/MokNew.bin
-YES_ENROLL='Enroll these keys in MokList \(trusted\)\? Type'
 VARS_BASE= VARS_ENROLLED= VARS_TIMEOUT=
 MOK_GUEST_ADD=() # more --add SRC:DEST for every boot's guest (test_hostile_state.sh)
 
@@ -212,7 +211,7 @@ mok_enroll_with_mokutil() {
 	cp "$VARS_BASE" "$vars"
 	request_with_mokutil enroll "$vars" 'mokutil --import /data/mok.der --hash-file /data/pw.hash' &&
 		expect_var "$vars" MokNew 0x7 && expect_var "$vars" MokAuth 0x7 || return 1
-	confirm_in_manager enroll "$vars" --send-on "$YES_ENROLL" 'yes\r' \
+	confirm_in_manager enroll "$vars" --send-on "$MM_YES_ENROLL" 'yes\r' \
 		--send-on 'Password for Enroll MOK \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
 	expect_order -F 'Subject:  /CN=lockshim test mok' "Enroll these keys in MokList (trusted)? Type 'yes'" &&
 		expect_order -F "Type 'yes' to continue: yes" 'Password for Enroll MOK (attempt 1 of 3)' &&
@@ -231,7 +230,7 @@ mok_wrong_passwords() {
 	local vars=$MOK_WORK/wrong.fd
 	cp "$VARS_BASE" "$vars"
 	request_with_mokutil wrong "$vars" 'mokutil --import /data/mok.der --hash-file /data/pw.hash' || return 1
-	confirm_in_manager wrong "$vars" --send-on "$YES_ENROLL" 'yes\r' \
+	confirm_in_manager wrong "$vars" --send-on "$MM_YES_ENROLL" 'yes\r' \
 		--send-on 'attempt 1 of 3' 'wrong-one\r' \
 		--send-on 'attempt 2 of 3' 'wrong-two\r' \
 		--send-on 'attempt 3 of 3' 'wrong-three\r' || return 1
@@ -263,7 +262,7 @@ mok_empty_password_hash() {
 	cp "$VARS_BASE" "$vars"
 	request_with_mokutil empty-hash "$vars" 'mokutil --import /data/mok.der --hash-file /data/empty.hash' &&
 		expect_var "$vars" MokNew 0x7 && expect_var "$vars" MokAuth 0x7 || return 1
-	confirm_in_manager empty-hash "$vars" --send-on "$YES_ENROLL" 'yes\r' "${ENTER_AT_PASSWORDS[@]}" || return 1
+	confirm_in_manager empty-hash "$vars" --send-on "$MM_YES_ENROLL" 'yes\r' "${ENTER_AT_PASSWORDS[@]}" || return 1
 	expect_empty_password_refused "$vars"
 }
 
@@ -276,7 +275,7 @@ mok_legacy_hash_empty_password() {
 		"dd if=/data/legacy-MokNew.var of=$efivars/MokNew-$SHIM_GUID bs=65536
 step dd if=/data/legacy-MokAuth.var of=$efivars/MokAuth-$SHIM_GUID bs=65536" &&
 		expect_log 'MOKUTIL-RC 2 0' && expect_var "$vars" MokNew 0x7 && expect_var "$vars" MokAuth 0x7 || return 1
-	confirm_in_manager legacy-hash "$vars" --send-on "$YES_ENROLL" 'yes\r' "${ENTER_AT_PASSWORDS[@]}" || return 1
+	confirm_in_manager legacy-hash "$vars" --send-on "$MM_YES_ENROLL" 'yes\r' "${ENTER_AT_PASSWORDS[@]}" || return 1
 	expect_empty_password_refused "$vars"
 }
 
@@ -291,7 +290,7 @@ mok_yes_required() {
 		$'step mokutil --import /data/mok.der --hash-file /data/pw.hash\nstep mokutil --disable-validation < /data/sb.pw\nstep mokutil --password --hash-file /data/pw.hash' || return 1
 	expect_log 'MOKUTIL-RC 1 0' && expect_log 'MOKUTIL-RC 2 0' && expect_log 'MOKUTIL-RC 3 0' &&
 		expect_var "$vars" MokNew 0x7 && expect_var "$vars" MokSB 0x7 && expect_var "$vars" MokPW 0x7 || return 1
-	confirm_in_manager yes-required "$vars" --timeout 240 --send-on "$YES_ENROLL" '\r' \
+	confirm_in_manager yes-required "$vars" --timeout 240 --send-on "$MM_YES_ENROLL" '\r' \
 		--send-on 'Password for Enroll MOK \(attempt 1 of 3\)' "$PASSWORD\r" \
 		--answer-chars "$SB_PASSWORD" \
 		--send-on 'Set the MOK password\? Type' 'y\r' \
