@@ -75,6 +75,15 @@ QEMU_CRASH='!!!! X64 Exception Type'
 # The MOK manager's confirmation of a MokNew (answered with 'yes\r').
 MM_YES_ENROLL='Enroll these keys in MokList \(trusted\)\? Type'
 
+# malformed_esl OUT: one SHA-256 signature list whose SignatureSize (16 + 20)
+# does not divide its 48 bytes of entries: a deny list that cannot be parsed
+# whole.
+malformed_esl() {
+	python3 -c 'import sys, uuid, struct
+sys.stdout.buffer.write(uuid.UUID("c1c41626-504c-4092-aca9-41f936934328").bytes_le +
+    struct.pack("<III", 28 + 48, 0, 16 + 20) + bytes(48))' >"$1"
+}
+
 # ---- ESP images --------------------------------------------------------------
 
 make_esp() {

@@ -143,6 +143,17 @@ mok_prepare() {
 		PREP_ERROR="tests/qemu/vars.sh --variant failed: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
 }
 
+# mok_variant NAME --var SPEC...: the path of a VARS store with Secure Boot,
+# the scenario's Boot0000 and BootOrder, and these variables
+# (tests/qemu/vars.sh --variant, cached); says why on failure.
+mok_variant() {
+	local name=$1; shift
+	tests/qemu/vars.sh --variant "$name" \
+		--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/Boot0000.bin" \
+		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin" "$@" "$PKI" ||
+		{ echo "FAIL: vars.sh --variant $name" >&2; return 1; }
+}
+
 # boot_mok NAME VARS KERNEL STEPS [run_qemu options...]: one boot of the ESP
 # with lockshim, the MOK manager, KERNEL as linux.efi and a mokutil guest
 # running STEPS (a shell snippet); VARS is written in place, so it must be
@@ -328,12 +339,10 @@ mok_delete_with_mokutil() {
 mok_corrupt_request() {
 	local vars
 	head -c 60 "$PKI/mok.esl" >"$MOK_WORK/corrupt-moknew.bin"
-	vars=$(tests/qemu/vars.sh --variant mok-corrupt \
-		--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/Boot0000.bin" \
-		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin" \
+	vars=$(mok_variant mok-corrupt \
 		--var "MokNew:$SHIM_GUID:0x7:$MOK_WORK/corrupt-moknew.bin" \
-		--var "MokAuth:$SHIM_GUID:0x7:tests/vectors/mokutil/import_hashfile/MokAuth.bin" \
-		"$PKI") || { echo "FAIL: vars.sh --variant mok-corrupt" >&2; return 1; }
+		--var "MokAuth:$SHIM_GUID:0x7:tests/vectors/mokutil/import_hashfile/MokAuth.bin") ||
+		return 1
 	cp "$vars" "$MOK_WORK/corrupt.fd"
 	confirm_in_manager corrupt "$MOK_WORK/corrupt.fd" || return 1
 	expect_log -F 'MOK manager: malformed MokNew' &&
@@ -467,12 +476,10 @@ mok_trust_mok() {
 
 mok_request_wrong_attributes() {
 	local vars
-	vars=$(tests/qemu/vars.sh --variant mok-wrong-attributes \
-		--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/Boot0000.bin" \
-		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin" \
+	vars=$(mok_variant mok-wrong-attributes \
 		--var "MokNew:$SHIM_GUID:0x3:tests/vectors/mokutil/import_hashfile/MokNew.bin" \
-		--var "MokAuth:$SHIM_GUID:0x7:tests/vectors/mokutil/import_hashfile/MokAuth.bin" \
-		"$PKI") || { echo "FAIL: vars.sh --variant mok-wrong-attributes" >&2; return 1; }
+		--var "MokAuth:$SHIM_GUID:0x7:tests/vectors/mokutil/import_hashfile/MokAuth.bin") ||
+		return 1
 	cp "$vars" "$MOK_WORK/wrong-attributes.fd"
 	# The manager, with nothing to do, offers its menu: continue booting
 	# rather than wait out its 60 s.
@@ -489,16 +496,10 @@ mok_request_wrong_attributes() {
 # Deny lists fail closed, but the owner keeps the MOK manager (verify.h, VERIFY_MOK_MANAGER).
 mokx_malformed_manager_reachable() {
 	local vars=$MOK_WORK/mokx-malformed.fd src
-	# one SHA-256 list whose SignatureSize (16 + 20) does not divide its 48 bytes of entries
-	python3 -c 'import sys, uuid, struct
-sys.stdout.buffer.write(uuid.UUID("c1c41626-504c-4092-aca9-41f936934328").bytes_le +
-    struct.pack("<III", 28 + 48, 0, 16 + 20) + bytes(48))' >"$MOK_WORK/mokx-malformed.esl"
-	src=$(tests/qemu/vars.sh --variant mok-mokx-malformed \
-		--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/Boot0000.bin" \
-		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin" \
+	malformed_esl "$MOK_WORK/mokx-malformed.esl"
+	src=$(mok_variant mok-mokx-malformed \
 		--var "MokTimeout:$SHIM_GUID:0x7:$MOK_WORK/MokTimeout.bin" \
-		--var "MokListX:$SHIM_GUID:0x3:$MOK_WORK/mokx-malformed.esl" \
-		"$PKI") || { echo "FAIL: vars.sh --variant mok-mokx-malformed" >&2; return 1; }
+		--var "MokListX:$SHIM_GUID:0x3:$MOK_WORK/mokx-malformed.esl") || return 1
 	cp "$src" "$vars"
 	# in the manager's menu, continue booting: lockshim then refuses the kernel
 	boot_mok mokx-malformed "$vars" "$MOK_WORK/kernel-db.efi" 'step true' \

@@ -73,10 +73,7 @@ policy_prepare() {
 	local mok=$PKI/mok.esl
 	_variant policy-mok --var "MokList:$SHIM_GUID:0x3:$mok"
 	_variant policy-mok-rt --var "MokList:$SHIM_GUID:0x7:$mok"
-	# one SHA-256 list whose SignatureSize (16 + 20) does not divide its 48 bytes of entries
-	python3 -c 'import sys, uuid, struct
-sys.stdout.buffer.write(uuid.UUID("c1c41626-504c-4092-aca9-41f936934328").bytes_le +
-    struct.pack("<III", 28 + 48, 0, 16 + 20) + bytes(48))' >"$BOOT_WORK/mokx-malformed.esl"
+	malformed_esl "$BOOT_WORK/mokx-malformed.esl"
 	_variant policy-mokx-malformed --var "MokListX:$SHIM_GUID:0x3:$BOOT_WORK/mokx-malformed.esl"
 }
 
