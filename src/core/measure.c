@@ -187,10 +187,9 @@ int measure_mok_list_payload(const struct mok_state_data *state, bool mok_list_x
 	if (*out_size)
 		return 0;
 	/* shim always creates the lists: an empty one holds a SHA-256 list of zeros */
-	entry = (struct esl_entry){ .type = ESL_SHA256,
-				    .owner = esl_owner_shim,
-				    .data = zero,
-				    .size = sizeof(zero) };
+	entry = (struct esl_entry){
+		.type = ESL_SHA256, .owner = esl_owner_shim, .data = zero, .size = sizeof(zero)
+	};
 	return esl_append_entry(&entry, out, out_size);
 }
 
@@ -215,8 +214,8 @@ int measure_mok_state(struct measurer *m, const struct mok_state_data *state)
 	r |= measure_list(m, state, false);
 	r |= measure_list(m, state, true);
 	if (state->mok_sb_state_size) {
-		r |= measure_variable(m, "MokSBState", shim_lock_guid, NULL, 0,
-				      state->mok_sb_state, state->mok_sb_state_size);
+		r |= measure_variable(m, "MokSBState", shim_lock_guid, NULL, 0, state->mok_sb_state,
+				      state->mok_sb_state_size);
 		r |= log_ipl(m, "MokSBState", state->mok_sb_state, state->mok_sb_state_size);
 	}
 	if (state->sbat_level_size)

@@ -7,8 +7,8 @@
 
 #include "safe_math.h"
 
-#define TPM_ALG_SHA256  0x000b
-#define MAX_ALGORITHMS  16
+#define TPM_ALG_SHA256    0x000b
+#define MAX_ALGORITHMS    16
 #define SPEC_ID_SIGNATURE "Spec ID Event03"
 /* TCG_PCR_EVENT: PCRIndex, EventType, SHA-1 digest, EventSize */
 #define PCR_EVENT_HEADER_SIZE (4 + 4 + 20 + 4)
@@ -182,7 +182,7 @@ struct replay {
 	const char *reason;
 };
 
-#define REPLAY_DONE 1
+#define REPLAY_DONE   1
 #define REPLAY_FAILED 2
 
 static int replay_event(const struct tcg_log_event *event, void *ctx)

@@ -19,7 +19,7 @@
 
 #include "measure.h"
 
-#define PCR_COUNT 24
+#define PCR_COUNT    24
 #define EV_NO_ACTION 0x00000003
 
 struct pcr_bank {

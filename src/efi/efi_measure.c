@@ -52,8 +52,8 @@ void efi_measure_mok_state(struct efi_measure *measure, const struct sbat *sbat_
 		state.mok_sb_state = mok_sb_state;
 		state.mok_sb_state_size = size;
 	}
-	state.mok_list_trusted = !EFI_ERROR(efi_mok_variable_read(L"MokListTrusted", &trusted,
-								   &size));
+	state.mok_list_trusted =
+		!EFI_ERROR(efi_mok_variable_read(L"MokListTrusted", &trusted, &size));
 	if (measure_mok_state(&measure->measurer, &state) < 0)
 		log_error(EFI_DEVICE_ERROR, L"TPM: the MOK state was not measured whole");
 }

@@ -13,9 +13,13 @@ static EFI_GUID tcg2_protocol_guid = { 0x607f766c,
 				       { 0x93, 0x0b, 0xe4, 0xd7, 0x6d, 0xb2, 0x72, 0x0f } };
 
 #define TCG2_PE_COFF_IMAGE 0x0000000000000010ULL
-/* offset of TPMPresentFlag: the same in TrEE's 1.0 capability structure and TCG2's 1.1 */
-#define CAPABILITY_PRESENT_OFFSET 13
-#define CAPABILITY_SIZE           28 /* EFI_TCG2_BOOT_SERVICE_CAPABILITY 1.1, packed */
+/*
+ * EFI_TCG2_BOOT_SERVICE_CAPABILITY 1.1 is laid out with natural alignment
+ * (EDK2, shim): TPMPresentFlag at 16, as TrEEPresentFlag in TrEE's 1.0
+ * structure, which firmware answers with for a smaller Size.
+ */
+#define CAPABILITY_PRESENT_OFFSET 16
+#define CAPABILITY_SIZE           36
 
 struct tcg2_event_header {
 	UINT32 header_size;
@@ -33,9 +37,9 @@ struct tcg2_event {
 struct tcg2_protocol {
 	EFI_STATUS(EFIAPI *get_capability)(struct tcg2_protocol *this, void *capability);
 	void *get_event_log;
-	EFI_STATUS(EFIAPI *hash_log_extend_event)(struct tcg2_protocol *this, UINT64 flags,
-						  EFI_PHYSICAL_ADDRESS data, UINT64 size,
-						  struct tcg2_event *event);
+	EFI_STATUS(EFIAPI *hash_log_extend_event)
+	(struct tcg2_protocol *this, UINT64 flags, EFI_PHYSICAL_ADDRESS data, UINT64 size,
+	 struct tcg2_event *event);
 	void *submit_command;
 	void *get_active_pcr_banks;
 	void *set_active_pcr_banks;
@@ -47,12 +51,15 @@ void efi_tpm_open(struct efi_tpm *tpm)
 	UINT8 capability[CAPABILITY_SIZE] = { CAPABILITY_SIZE };
 	struct tcg2_protocol *tcg2 = NULL;
 
+	EFI_STATUS status;
+
 	tpm->tcg2 = NULL;
-	if (EFI_ERROR(LibLocateProtocol(&tcg2_protocol_guid, (void **)&tcg2)) || !tcg2)
+	status = LibLocateProtocol(&tcg2_protocol_guid, (void **)&tcg2);
+	if (EFI_ERROR(status) || !tcg2)
 		return;
 	/* the protocol without a TPM behind it (OVMF without one attached) */
-	if (EFI_ERROR(tcg2->get_capability(tcg2, capability)) ||
-	    !capability[CAPABILITY_PRESENT_OFFSET])
+	status = tcg2->get_capability(tcg2, capability);
+	if (EFI_ERROR(status) || !capability[CAPABILITY_PRESENT_OFFSET])
 		return;
 	tpm->tcg2 = tcg2;
 }
@@ -83,8 +90,7 @@ int efi_tpm_extend(const struct measure_event *event, void *ctx)
 	if (!event->pe_image || (EFI_ERROR(status) && status != EFI_VOLUME_FULL))
 		status = tpm->tcg2->hash_log_extend_event(tpm->tcg2, 0, data, event->data_size, e);
 	if (status == EFI_VOLUME_FULL) {
-		log_error(status, L"TPM: PCR %d extended, but the event log is full",
-			  event->pcr);
+		log_error(status, L"TPM: PCR %d extended, but the event log is full", event->pcr);
 		return 0;
 	}
 	if (EFI_ERROR(status)) {

@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# Measured boot: what lockshim puts in the TPM, seen by the booted kernel.
+# Each scenario boots Debian's stock kernel through lockshim (Boot0000,
+# Secure Boot on) with a software TPM (swtpm, one per run, in a temporary
+# directory) on QEMU's TPM TIS device; the guest (a mokutil guest,
+# tests/initramfs/mokutil-guest.sh) prints the SHA-256 PCRs 4, 7 and 14
+# and the firmware's event log (base64). On the host:
+#   - tpm2_eventlog parses the log without errors, and its replay and ours
+#     (tests/qemu/tpm_log.py) both equal the PCRs the guest read;
+#   - PCR 4 holds the kernel's Authenticode digest (`lockshim hash`);
+#   - PCR 7 names the entry that allowed the kernel, as shim 15.7+ logs it
+#     (MokListRT: the vendor certificate, the MOK certificate, the image
+#     hash in MokList), each once;
+#   - PCR 14's MokList event is the hash of the MokListRT bytes (the vendor
+#     certificate as one X509 list, then MokList);
+#   - `lockshim pcr --predict` on the same state, over the firmware's part
+#     of the log, gives the guest's PCR 4, 7 and 14.
+#
+#   tests/qemu/test_measured_boot.sh [SCENARIO...]   (default: all)
+#
+#   tpm_vendor_kernel    the vendor-signed kernel, no MokList
+#   tpm_mok_kernel       a MOK-signed kernel, MokList = build/pki/mok.esl
+#   tpm_hash_kernel      an unsigned kernel allowed by its hash in MokList
+#
+# Environment and output as for test_mok.sh (sourced for its preparation).
+# Logs: build/qemu/logs/NAME.log; the guest's event log and tpm2_eventlog's
+# YAML beside it (NAME.tpmlog, NAME.yaml).
+
+# shellcheck source=tests/qemu/test_mok.sh
+. "$(dirname "${BASH_SOURCE[0]}")/test_mok.sh" # cds to the repository
+
+SCENARIOS=(
+	tpm_vendor_kernel
+	tpm_mok_kernel
+	tpm_hash_kernel
+)
+
+MOK_WORK=$QEMU_BUILD/measured
+DB_GUID=d719b2cb-3d3a-4596-a3bc-dad00e67656f
+EV_IPL=0x0000000d
+EV_APPLICATION=0x80000003
+EV_AUTHORITY=0x800000e0
+TPM_LOG=tests/qemu/tpm_log.py
+VARS_HASH=
+
+# The guest's report: the PCRs, then the log.
+TPM_STEPS=$(cat <<'EOS'
+step mount -t securityfs securityfs /sys/kernel/security
+for p in 4 7 14; do echo "TPM-PCR $p $(cat /sys/class/tpm/tpm0/pcr-sha256/$p)"; done
+base64 /sys/kernel/security/tpm0/binary_bios_measurements | sed 's/^/TPM-B64 /'
+echo TPM-LOG-END
+EOS
+)
+
+measured_prepare() {
+	mok_prepare
+	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
+	command -v swtpm >/dev/null && command -v tpm2_eventlog >/dev/null || {
+		PREP_ERROR="swtpm or tpm2_eventlog missing: run scripts/bootstrap.sh (swtpm, tpm2-tools)"
+		return 0
+	}
+	local hash
+	hash=$(build/lockshim hash "$BOOT_WORK/kernel-unsigned.efi") &&
+		_prep "MokList holding the unsigned kernel's hash" \
+			python3 "$TPM_LOG" sha256-esl "$hash" "$MOK_WORK/kernel-hash.esl" &&
+		_prep "MokListRT's vendor list" \
+			python3 "$TPM_LOG" x509-esl "$PKI/vendor.der" "$MOK_WORK/vendor.esl" || return 0
+	VARS_HASH=$(mok_variant measured-hash --var "MokList:$SHIM_GUID:0x3:$MOK_WORK/kernel-hash.esl" \
+		2>>"$PREP_LOG") || PREP_ERROR="VARS with the kernel's hash in MokList: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
+}
+
+# boot_tpm NAME VARS KERNEL: boot_mok with a fresh swtpm attached; the
+# guest's log in $MOK_WORK/NAME.tpmlog, its PCRs in TPM_PCR[4|7|14].
+declare -A TPM_PCR
+boot_tpm() {
+	local name=$1 vars=$2 kernel=$3 dir pid rc i
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/lockshim-swtpm.XXXXXX") || return 1
+	swtpm socket --tpm2 --tpmstate "dir=$dir" --ctrl "type=unixio,path=$dir/sock" \
+		--terminate --log "file=$dir/swtpm.log" &
+	pid=$!
+	for (( i = 0; i < 50; i++ )); do
+		[[ -S $dir/sock ]] && break
+		sleep 0.1
+	done
+	cp "$vars" "$MOK_WORK/$name.fd"
+	boot_mok "$name" "$MOK_WORK/$name.fd" "$kernel" "$TPM_STEPS" --stop 'TPM-LOG-END' -- \
+		-chardev "socket,id=chrtpm,path=$dir/sock" -tpmdev emulator,id=tpm0,chardev=chrtpm \
+		-device tpm-tis,tpmdev=tpm0
+	rc=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	rm -rf "$dir"
+	(( rc == 0 )) || return "$rc"
+	expect_log -F 'TPM-LOG-END' || return 1
+	sed -n 's/^TPM-B64 //p' "$LOG" | tr -d '\r' | base64 -d >"$BOOT_LOGS/$name.tpmlog" || {
+		echo "FAIL: the guest's event log does not decode" >&2
+		return 1
+	}
+	TPM_PCR=()
+	while read -r _ pcr value; do
+		TPM_PCR[$pcr]=${value,,}
+	done < <(tr -d '\r' <"$LOG" | grep -E '^TPM-PCR [0-9]+ [0-9A-Fa-f]{64}$')
+	[[ -n ${TPM_PCR[4]:-} && -n ${TPM_PCR[7]:-} && -n ${TPM_PCR[14]:-} ]] || {
+		echo "FAIL: the guest printed no PCR 4, 7 and 14 (no TPM in the guest?)" >&2
+		return 1
+	}
+}
+
+# expect_replay NAME: tpm2_eventlog parses the log; both replays equal the PCRs read.
+expect_replay() {
+	local name=$1 log=$BOOT_LOGS/$1.tpmlog yaml=$BOOT_LOGS/$1.yaml pcr got
+	tpm2_eventlog "$log" >"$yaml" 2>"$yaml.err" && [[ ! -s $yaml.err ]] || {
+		echo "FAIL: tpm2_eventlog: $(head -n 3 "$yaml.err")" >&2
+		return 1
+	}
+	for pcr in 4 7 14; do
+		got=$(python3 "$TPM_LOG" yaml-pcrs "$yaml" | awk -v p="$pcr" '$1 == p { print $2 }')
+		[[ $got == "${TPM_PCR[$pcr]}" ]] || {
+			echo "FAIL: PCR $pcr: tpm2_eventlog replays ${got:-nothing}, the TPM has ${TPM_PCR[$pcr]}" >&2
+			return 1
+		}
+		got=$(python3 "$TPM_LOG" replay "$log" | awk -v p="$pcr" '$1 == p { print $2 }')
+		[[ $got == "${TPM_PCR[$pcr]}" ]] || {
+			echo "FAIL: PCR $pcr: the log replays to ${got:-nothing}, the TPM has ${TPM_PCR[$pcr]}" >&2
+			return 1
+		}
+	done
+	python3 "$TPM_LOG" events "$log" >"$BOOT_LOGS/$name.events"
+	echo "# $name: $(wc -l <"$BOOT_LOGS/$name.events") events; PCR 4/7/14: $(awk '$1 == 4 || $1 == 7 || $1 == 14' "$BOOT_LOGS/$name.events" | wc -l)" >&2
+}
+
+# expect_event NAME PCR TYPE DIGEST|- DATA|- [COUNT]: the log has COUNT (default 1) such events.
+expect_event() {
+	local name=$1 pcr=$2 type=$3 digest=$4 data=$5 want=${6:-1} n
+	n=$(awk -v p="$pcr" -v t="$type" -v d="$digest" -v e="$data" \
+		'$1 == p && $2 == t && (d == "-" || $3 == d) && (e == "-" || $4 == e)' \
+		"$BOOT_LOGS/$name.events" | wc -l)
+	(( n == want )) && return 0
+	echo "FAIL: $n event(s), not $want, in PCR $pcr of type $type${digest/#-/} ${data:0:80}" >&2
+	return 1
+}
+
+# expect_kernel_measured NAME KERNEL: its Authenticode digest in PCR 4, once.
+expect_kernel_measured() {
+	local digest
+	digest=$(build/lockshim hash "$2") &&
+		expect_event "$1" 4 "$EV_APPLICATION" "$digest" -
+}
+
+# expect_authority NAME OWNER FILE: PCR 7 names MokListRT's entry FILE, once,
+# with the owner GUID it has in the list.
+expect_authority() {
+	local data
+	data=$(python3 "$TPM_LOG" variable-data MokListRT "$SHIM_GUID" "$2" "$3") &&
+		expect_event "$1" 7 "$EV_AUTHORITY" - "$data"
+}
+
+# expect_mok_list NAME FILE...: PCR 14's MokList event hashes the files' bytes.
+expect_mok_list() {
+	local name=$1 digest; shift
+	digest=$(cat "$@" | sha256sum | cut -c1-64) &&
+		expect_event "$name" 14 "$EV_IPL" "$digest" "$(printf 'MokList\0' | od -An -tx1 | tr -d ' \n')"
+}
+
+# expect_prediction NAME [pcr --predict OPTIONS...] IMAGE: the prediction is what the guest read.
+expect_prediction() {
+	local name=$1 out pcr got; shift
+	out=$(build/lockshim pcr --predict --event-log "$BOOT_LOGS/$name.tpmlog" \
+		--vendor-cert "$PKI/vendor.der" "$@") || {
+		echo "FAIL: lockshim pcr --predict $*" >&2
+		return 1
+	}
+	for pcr in 4 7 14; do
+		got=$(awk -v p="$pcr" '$1 == p { print $2 }' <<<"$out")
+		[[ $got == "${TPM_PCR[$pcr]}" ]] || {
+			echo "FAIL: PCR $pcr: predicted ${got:-nothing}, the TPM has ${TPM_PCR[$pcr]}" >&2
+			return 1
+		}
+	done
+}
+
+tpm_vendor_kernel() {
+	local name=${FUNCNAME[0]}
+	boot_tpm "$name" "$VARS_BASE" "$BOOT_WORK/kernel-vendor.efi" || return 1
+	expect_replay "$name" &&
+		expect_kernel_measured "$name" "$BOOT_WORK/kernel-vendor.efi" &&
+		expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" &&
+		expect_event "$name" 7 "$EV_AUTHORITY" - - 3 && # db for lockshim (firmware), SbatLevel, vendor
+		expect_mok_list "$name" "$MOK_WORK/vendor.esl" &&
+		expect_prediction "$name" "$BOOT_WORK/kernel-vendor.efi"
+}
+
+tpm_mok_kernel() {
+	local name=${FUNCNAME[0]}
+	boot_tpm "$name" "$VARS_ENROLLED" "$MOK_WORK/kernel-mok.efi" || return 1
+	expect_replay "$name" &&
+		expect_kernel_measured "$name" "$MOK_WORK/kernel-mok.efi" &&
+		expect_authority "$name" "$(build/lockshim esl "$PKI/mok.esl" | awk '{ print $2 }')" \
+			"$PKI/mok.der" &&
+		expect_mok_list "$name" "$MOK_WORK/vendor.esl" "$PKI/mok.esl" &&
+		expect_prediction "$name" --mok "$PKI/mok.esl" "$MOK_WORK/kernel-mok.efi"
+}
+
+tpm_hash_kernel() {
+	local name=${FUNCNAME[0]} hash
+	boot_tpm "$name" "$VARS_HASH" "$BOOT_WORK/kernel-unsigned.efi" || return 1
+	hash=$(build/lockshim hash "$BOOT_WORK/kernel-unsigned.efi") &&
+		printf '%s' "$hash" | xxd -r -p >"$MOK_WORK/kernel.sha256" || return 1
+	expect_replay "$name" &&
+		expect_kernel_measured "$name" "$BOOT_WORK/kernel-unsigned.efi" &&
+		expect_authority "$name" "$SHIM_GUID" "$MOK_WORK/kernel.sha256" &&
+		expect_mok_list "$name" "$MOK_WORK/vendor.esl" "$MOK_WORK/kernel-hash.esl" &&
+		expect_prediction "$name" --mok "$MOK_WORK/kernel-hash.esl" "$BOOT_WORK/kernel-unsigned.efi"
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -uo pipefail
+	scenario_main measured_prepare "$@"
+fi
