@@ -21,6 +21,7 @@
 #   tpm_vendor_kernel    the vendor-signed kernel, no MokList
 #   tpm_mok_kernel       a MOK-signed kernel, MokList = build/pki/mok.esl
 #   tpm_hash_kernel      an unsigned kernel allowed by its hash in MokList
+#   tpm_db_hash_kernel   an unsigned kernel allowed by its hash in db
 #
 # Environment and output as for test_mok.sh (sourced for its preparation).
 # Logs: build/qemu/logs/NAME.log; the guest's event log and tpm2_eventlog's
@@ -33,6 +34,7 @@ SCENARIOS=(
 	tpm_vendor_kernel
 	tpm_mok_kernel
 	tpm_hash_kernel
+	tpm_db_hash_kernel
 )
 
 MOK_WORK=$QEMU_BUILD/measured
@@ -41,7 +43,7 @@ EV_IPL=0x0000000d
 EV_APPLICATION=0x80000003
 EV_AUTHORITY=0x800000e0
 TPM_LOG=tests/qemu/tpm_log.py
-VARS_HASH=
+VARS_HASH= VARS_DB_HASH=
 
 # The guest's report: the PCRs, then the log.
 TPM_STEPS=$(cat <<'EOS'
@@ -64,9 +66,13 @@ measured_prepare() {
 		_prep "MokList holding the unsigned kernel's hash" \
 			python3 "$TPM_LOG" sha256-esl "$hash" "$MOK_WORK/kernel-hash.esl" &&
 		_prep "MokListRT's vendor list" \
-			python3 "$TPM_LOG" x509-esl "$PKI/vendor.der" "$MOK_WORK/vendor.esl" || return 0
+			python3 "$TPM_LOG" x509-esl "$PKI/vendor.der" "$MOK_WORK/vendor.esl" &&
+		_prep "db's hash list, as vars.sh --db-hash writes it" \
+			hash-to-efi-sig-list "$BOOT_WORK/kernel-unsigned.efi" "$MOK_WORK/db-hash.esl" || return 0
 	VARS_HASH=$(mok_variant measured-hash --var "MokList:$SHIM_GUID:0x3:$MOK_WORK/kernel-hash.esl" \
 		2>>"$PREP_LOG") || PREP_ERROR="VARS with the kernel's hash in MokList: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
+	VARS_DB_HASH=$(mok_variant measured-db-hash --db-hash "$BOOT_WORK/kernel-unsigned.efi" \
+		2>>"$PREP_LOG") || PREP_ERROR="VARS with the kernel's hash in db: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
 }
 
 # boot_tpm NAME VARS KERNEL: boot_mok with a fresh swtpm attached; the
@@ -147,11 +153,11 @@ expect_kernel_measured() {
 		expect_event "$1" 4 "$EV_APPLICATION" "$digest" -
 }
 
-# expect_authority NAME OWNER FILE: PCR 7 names MokListRT's entry FILE, once,
-# with the owner GUID it has in the list.
+# expect_authority NAME OWNER FILE [VARIABLE GUID]: PCR 7 names the entry
+# FILE of MokListRT (or VARIABLE), once, with the owner GUID it has in the list.
 expect_authority() {
 	local data
-	data=$(python3 "$TPM_LOG" variable-data MokListRT "$SHIM_GUID" "$2" "$3") &&
+	data=$(python3 "$TPM_LOG" variable-data "${4:-MokListRT}" "${5:-$SHIM_GUID}" "$2" "$3") &&
 		expect_event "$1" 7 "$EV_AUTHORITY" - "$data"
 }
 
@@ -211,6 +217,20 @@ tpm_hash_kernel() {
 		expect_authority "$name" "$SHIM_GUID" "$MOK_WORK/kernel.sha256" &&
 		expect_mok_list "$name" "$MOK_WORK/vendor.esl" "$MOK_WORK/kernel-hash.esl" &&
 		expect_prediction "$name" --mok "$MOK_WORK/kernel-hash.esl" "$BOOT_WORK/kernel-unsigned.efi"
+}
+
+tpm_db_hash_kernel() {
+	local name=${FUNCNAME[0]} hash
+	boot_tpm "$name" "$VARS_DB_HASH" "$BOOT_WORK/kernel-unsigned.efi" || return 1
+	hash=$(build/lockshim hash "$BOOT_WORK/kernel-unsigned.efi") &&
+		printf '%s' "$hash" | xxd -r -p >"$MOK_WORK/kernel.sha256" || return 1
+	expect_replay "$name" &&
+		expect_kernel_measured "$name" "$BOOT_WORK/kernel-unsigned.efi" &&
+		expect_authority "$name" "$(build/lockshim esl "$MOK_WORK/db-hash.esl" | awk '{ print $2 }')" \
+			"$MOK_WORK/kernel.sha256" db "$DB_GUID" &&
+		expect_mok_list "$name" "$MOK_WORK/vendor.esl" &&
+		expect_prediction "$name" --db "$PKI/db.esl" --db "$MOK_WORK/db-hash.esl" \
+			"$BOOT_WORK/kernel-unsigned.efi"
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

@@ -12,7 +12,7 @@
 # a longer dbx):
 #
 #   tests/qemu/vars.sh --variant NAME [--var VNAME:GUID:ATTRS:FILE]...
-#                      [--dbx-hash IMAGE]... [PKI_DIR]
+#                      [--dbx-hash IMAGE]... [--db-hash IMAGE]... [PKI_DIR]
 #
 #   build/qemu/vars-NAME.fd     (only this file is written; NAME is letters,
 #                               digits, '.', '_', '-', not secboot or setup)
@@ -29,6 +29,8 @@
 #                   the payload, and the store, are byte-identical for the same
 #                   hashes). Without it dbx is PKI_DIR/dbx.auth, as in
 #                   vars-secboot.fd.
+#     --db-hash IMAGE    likewise for db: IMAGE's hash, then PKI_DIR/db.esl
+#                   (the db certificate), so IMAGE runs unsigned.
 #   Prints the path of build/qemu/vars-NAME.fd on stdout.
 #
 # Enrollment: a blank OVMF_VARS_4M.fd boots (setup mode, no boot entries)
@@ -57,23 +59,24 @@ cd "$(dirname "$0")/../.."
 
 die() { echo "vars.sh: $*" >&2; exit 1; }
 usage() {
-	die "usage: vars.sh [PKI_DIR] | vars.sh --variant NAME [--var VNAME:GUID:ATTRS:FILE]... [--dbx-hash IMAGE]... [PKI_DIR]"
+	die "usage: vars.sh [PKI_DIR] | vars.sh --variant NAME [--var VNAME:GUID:ATTRS:FILE]... [--dbx-hash IMAGE]... [--db-hash IMAGE]... [PKI_DIR]"
 }
 
 pki='' variant=''
-var_specs=() dbx_images=()
+var_specs=() dbx_images=() db_images=()
 while (( $# )); do
 	case $1 in
 	--variant) (( $# >= 2 )) || usage; variant=$2; shift 2 ;;
 	--var) (( $# >= 2 )) || usage; var_specs+=("$2"); shift 2 ;;
 	--dbx-hash) (( $# >= 2 )) || usage; dbx_images+=("$2"); shift 2 ;;
+	--db-hash) (( $# >= 2 )) || usage; db_images+=("$2"); shift 2 ;;
 	-*) usage ;;
 	*) [[ -z $pki ]] || usage; pki=$1; shift ;;
 	esac
 done
 pki=${pki:-build/pki}
-if [[ -z $variant ]] && (( ${#var_specs[@]} + ${#dbx_images[@]} )); then
-	die "--var and --dbx-hash need --variant NAME"
+if [[ -z $variant ]] && (( ${#var_specs[@]} + ${#dbx_images[@]} + ${#db_images[@]} )); then
+	die "--var, --dbx-hash and --db-hash need --variant NAME"
 fi
 if [[ -n $variant ]]; then
 	[[ $variant =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || die "bad variant name '$variant'"
@@ -224,12 +227,25 @@ if (( ${#dbx_images[@]} )); then
 		die "sign-efi-sig-list dbx failed"
 	dbx_auth=$work/dbx.auth
 fi
+# db: the base payload, or the image hashes then the db certificate.
+db_auth=$pki/db.auth
+if (( ${#db_images[@]} )); then
+	hash-to-efi-sig-list "${db_images[@]}" "$work/db-hashes.esl" >"$work/db-hashes.out" ||
+		die "hash-to-efi-sig-list ${db_images[*]} failed"
+	sed -n 's/^HASH IS /vars.sh: db += SHA-256 /p' "$work/db-hashes.out" >&2
+	cat "$work/db-hashes.esl" "$pki/db.esl" >"$work/db.esl"
+	sign-efi-sig-list -t '2024-01-01 00:00:00' -k "$pki/KEK.key" -c "$pki/KEK.crt" \
+		db "$work/db.esl" "$work/db.auth" >/dev/null ||
+		die "sign-efi-sig-list db failed"
+	db_auth=$work/db.auth
+fi
 
 hash=$(
 	{
 		echo "lockshim-vars-variant 1"
 		echo "blank $(sha "$OVMF_VARS_BLANK")"
-		for f in PK KEK db; do echo "$f $(sha "$pki/$f.auth")"; done
+		for f in PK KEK; do echo "$f $(sha "$pki/$f.auth")"; done
+		echo "db $(sha "$db_auth")"
 		echo "dbx $(sha "$dbx_auth")"
 		for line in "${key_lines[@]}"; do echo "$line"; done
 	} | sha256sum | cut -c1-64
@@ -239,7 +255,7 @@ cached=$LOCKSHIM_CACHE/vars-variant-$hash.fd
 if [[ ! -s $cached ]]; then
 	echo "vars.sh: creating variant $variant (key $hash)" >&2
 	enroll "$work" "enroll-$variant" \
-		KEK="$pki/KEK.auth" db="$pki/db.auth" dbx="$dbx_auth" \
+		KEK="$pki/KEK.auth" db="$db_auth" dbx="$dbx_auth" \
 		"${extra_specs[@]}" PK="$pki/PK.auth"
 	install_fd "$work/vars.fd" "$cached"
 fi
