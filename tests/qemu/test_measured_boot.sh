@@ -22,6 +22,9 @@
 #   tpm_mok_kernel       a MOK-signed kernel, MokList = build/pki/mok.esl
 #   tpm_hash_kernel      an unsigned kernel allowed by its hash in MokList
 #   tpm_db_hash_kernel   an unsigned kernel allowed by its hash in db
+#   tpm_sdboot_mok_kernel  lockshim -> systemd-boot (vendor) -> a MOK-signed
+#                        kernel through the firmware's LoadImage: each image
+#                        in PCR 4 once, each authority in PCR 7 once
 #
 # Environment and output as for test_mok.sh (sourced for its preparation).
 # Logs: build/qemu/logs/NAME.log; the guest's event log and tpm2_eventlog's
@@ -35,6 +38,7 @@ SCENARIOS=(
 	tpm_mok_kernel
 	tpm_hash_kernel
 	tpm_db_hash_kernel
+	tpm_sdboot_mok_kernel
 )
 
 MOK_WORK=$QEMU_BUILD/measured
@@ -43,7 +47,8 @@ EV_IPL=0x0000000d
 EV_APPLICATION=0x80000003
 EV_AUTHORITY=0x800000e0
 TPM_LOG=tests/qemu/tpm_log.py
-VARS_HASH= VARS_DB_HASH=
+VARS_HASH= VARS_DB_HASH= VARS_SDBOOT=
+SDBOOT_ESP_PATH='\EFI\systemd\systemd-bootx64.efi'
 
 # The guest's report: the PCRs, then the log.
 TPM_STEPS=$(cat <<'EOS'
@@ -73,30 +78,55 @@ measured_prepare() {
 		2>>"$PREP_LOG") || PREP_ERROR="VARS with the kernel's hash in MokList: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
 	VARS_DB_HASH=$(mok_variant measured-db-hash --db-hash "$BOOT_WORK/kernel-unsigned.efi" \
 		2>>"$PREP_LOG") || PREP_ERROR="VARS with the kernel's hash in db: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
+	sdboot_prepare
 }
 
-# boot_tpm NAME VARS KERNEL: boot_mok with a fresh swtpm attached; the
-# guest's log in $MOK_WORK/NAME.tpmlog, its PCRs in TPM_PCR[4|7|14].
-declare -A TPM_PCR
-boot_tpm() {
-	local name=$1 vars=$2 kernel=$3 dir pid rc i
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/lockshim-swtpm.XXXXXX") || return 1
-	swtpm socket --tpm2 --tpmstate "dir=$dir" --ctrl "type=unixio,path=$dir/sock" \
-		--terminate --log "file=$dir/swtpm.log" &
-	pid=$!
+# Debian's systemd-boot, vendor-signed, named by Boot0000's optional data;
+# MokList holds the MOK certificate.
+sdboot_prepare() {
+	local dir
+	dir=$(tests/qemu/debian-package.sh systemd-boot-efi \
+		usr/lib/systemd/boot/efi/systemd-bootx64.efi 2>>"$PREP_LOG") ||
+		{ PREP_ERROR="systemd-boot-efi (tests/qemu/debian-package.sh) failed"; return 0; }
+	_prep "vendor-signed systemd-boot" sign_efi vendor "$dir/systemd-bootx64.efi" \
+		"$MOK_WORK/systemd-boot.efi" &&
+		_prep "systemd-boot's Boot0000" python3 tests/qemu/mkloadoption.py \
+			"$MOK_WORK/sdboot-Boot0000.bin" lockshim '\EFI\lockshim\lockshimx64.efi' \
+			"$SDBOOT_ESP_PATH" || return 0
+	VARS_SDBOOT=$(tests/qemu/vars.sh --variant measured-sdboot \
+		--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/sdboot-Boot0000.bin" \
+		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin" \
+		--var "MokList:$SHIM_GUID:0x3:$PKI/mok.esl" "$PKI" 2>>"$PREP_LOG" | tail -n1) &&
+		[[ -s $VARS_SDBOOT ]] || PREP_ERROR="VARS for systemd-boot: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
+}
+
+# swtpm_start: a fresh software TPM in a temporary directory; the QEMU
+# arguments that attach it are in TPM_QEMU_ARGS. swtpm_stop ends it.
+swtpm_start() {
+	local i
+	TPM_DIR=$(mktemp -d "${TMPDIR:-/tmp}/lockshim-swtpm.XXXXXX") || return 1
+	swtpm socket --tpm2 --tpmstate "dir=$TPM_DIR" --ctrl "type=unixio,path=$TPM_DIR/sock" \
+		--terminate --log "file=$TPM_DIR/swtpm.log" &
+	TPM_PID=$!
 	for (( i = 0; i < 50; i++ )); do
-		[[ -S $dir/sock ]] && break
+		[[ -S $TPM_DIR/sock ]] && break
 		sleep 0.1
 	done
-	cp "$vars" "$MOK_WORK/$name.fd"
-	boot_mok "$name" "$MOK_WORK/$name.fd" "$kernel" "$TPM_STEPS" --stop 'TPM-LOG-END' -- \
-		-chardev "socket,id=chrtpm,path=$dir/sock" -tpmdev emulator,id=tpm0,chardev=chrtpm \
-		-device tpm-tis,tpmdev=tpm0
-	rc=$?
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	rm -rf "$dir"
-	(( rc == 0 )) || return "$rc"
+	TPM_QEMU_ARGS=(-chardev "socket,id=chrtpm,path=$TPM_DIR/sock"
+		-tpmdev emulator,id=tpm0,chardev=chrtpm -device tpm-tis,tpmdev=tpm0)
+}
+
+swtpm_stop() {
+	kill "$TPM_PID" 2>/dev/null
+	wait "$TPM_PID" 2>/dev/null
+	rm -rf "$TPM_DIR"
+}
+
+# tpm_collect NAME: the guest's log (from $LOG) in $BOOT_LOGS/NAME.tpmlog,
+# its PCRs in TPM_PCR[4|7|14].
+declare -A TPM_PCR
+tpm_collect() {
+	local name=$1
 	expect_log -F 'TPM-LOG-END' || return 1
 	sed -n 's/^TPM-B64 //p' "$LOG" | tr -d '\r' | base64 -d >"$BOOT_LOGS/$name.tpmlog" || {
 		echo "FAIL: the guest's event log does not decode" >&2
@@ -110,6 +140,19 @@ boot_tpm() {
 		echo "FAIL: the guest printed no PCR 4, 7 and 14 (no TPM in the guest?)" >&2
 		return 1
 	}
+}
+
+# boot_tpm NAME VARS KERNEL: boot_mok with a fresh swtpm attached, then tpm_collect.
+boot_tpm() {
+	local name=$1 vars=$2 kernel=$3 rc
+	swtpm_start || return 1
+	cp "$vars" "$MOK_WORK/$name.fd"
+	boot_mok "$name" "$MOK_WORK/$name.fd" "$kernel" "$TPM_STEPS" --stop 'TPM-LOG-END' -- \
+		"${TPM_QEMU_ARGS[@]}"
+	rc=$?
+	swtpm_stop
+	(( rc == 0 )) || return "$rc"
+	tpm_collect "$name"
 }
 
 # expect_replay NAME: tpm2_eventlog parses the log; both replays equal the PCRs read.
@@ -231,6 +274,42 @@ tpm_db_hash_kernel() {
 		expect_mok_list "$name" "$MOK_WORK/vendor.esl" &&
 		expect_prediction "$name" --db "$PKI/db.esl" --db "$MOK_WORK/db-hash.esl" \
 			"$BOOT_WORK/kernel-unsigned.efi"
+}
+
+# lockshim starts systemd-boot, which loads a MOK-signed kernel through the
+# firmware's LoadImage under its own security override (asking lockshim's
+# SHIM_LOCK Verify) on top of lockshim's: whichever answers, each image is
+# in PCR 4 once and each entry that allowed one in PCR 7 once.
+tpm_sdboot_mok_kernel() {
+	local name=${FUNCNAME[0]} w=$MOK_WORK rc
+	printf 'timeout 0\ndefault mok*\neditor no\n' >"$w/$name-loader.conf"
+	printf 'title MOK kernel\nlinux /EFI/debian/vmlinuz-mok.efi\ninitrd /EFI/debian/initrd.img\noptions console=ttyS0 panic=-1\n' \
+		>"$w/$name-entry.conf"
+	printf '%s\n' "$TPM_STEPS" >"$w/$name.steps"
+	tests/initramfs/mokutil-guest.sh --base "$w/mokutil-guest.img" --steps "$w/$name.steps" \
+		"$w/$name-initrd.img" >/dev/null &&
+		make_esp "$w/$name.img" "$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
+			"$w/systemd-boot.efi" EFI/systemd/systemd-bootx64.efi \
+			"$w/$name-loader.conf" loader/loader.conf "$w/$name-entry.conf" loader/entries/mok.conf \
+			"$w/kernel-mok.efi" EFI/debian/vmlinuz-mok.efi \
+			"$w/$name-initrd.img" EFI/debian/initrd.img || return 1
+	swtpm_start || return 1
+	run_qemu --esp "$w/$name.img" --vars "$VARS_SDBOOT" --log "$BOOT_LOGS/$name.log" \
+		--timeout "$QEMU_TIMEOUT" --stop 'TPM-LOG-END' --stop 'lockshim: refusing' \
+		--stop 'No bootable option' --stop "$CRASH" --stop 'Kernel panic' -- "${TPM_QEMU_ARGS[@]}"
+	rc=$?
+	swtpm_stop
+	rm -f "$w/$name.img" "$w/$name-initrd.img"
+	qemu_outcome "$name" || return 1
+	(( rc == 0 )) || return "$rc"
+	tpm_collect "$name" && expect_replay "$name" &&
+		expect_kernel_measured "$name" "$w/systemd-boot.efi" &&
+		expect_kernel_measured "$name" "$w/kernel-mok.efi" &&
+		expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" &&
+		expect_authority "$name" "$(build/lockshim esl "$PKI/mok.esl" | awk '{ print $2 }')" \
+			"$PKI/mok.der" &&
+		expect_mok_list "$name" "$MOK_WORK/vendor.esl" "$PKI/mok.esl" &&
+		expect_prediction "$name" --mok "$PKI/mok.esl" "$w/systemd-boot.efi" "$w/kernel-mok.efi"
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
