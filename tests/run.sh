@@ -16,7 +16,8 @@
 # non-zero without printing a `not ok` line (a crash, a sanitizer report, a
 # setup error) adds one failure under its own name; one that exits 0 without
 # any ok/not ok line counts as one pass under its own name. Output is shown
-# as it comes. The run ends with the wall time and then exactly the line
+# as it comes. The run ends with the slowest programs, the wall time and
+# then exactly the line
 #   N passed, N failed
 # and exits 1 if anything failed (or nothing ran at all). A whole run also
 # leaves the figures in build/check.json (make bench reports them), its
@@ -36,17 +37,18 @@ esac
 
 unit_dir=${UNIT_TEST_DIR:-build/tests}
 passed=0 failed=0
-declare -a failures=()
+declare -a failures=() durations=()
 start=$(date +%s.%N)
 
 # run_one LABEL CMD...: run a test program, echo its output, count its lines.
 run_one() {
 	local label=$1; shift
-	local out rc p=0 f=0 line
+	local out rc p=0 f=0 line t0=$SECONDS
 	out=$(mktemp)
 	echo "== $label"
 	"$@" 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
+	durations+=("$(( SECONDS - t0 )) $label")
 	while IFS= read -r line; do
 		case $line in
 		"not ok "*) f=$(( f + 1 )); failures+=("$label: ${line#not ok }") ;;
@@ -94,6 +96,9 @@ if (( ${#failures[@]} )); then
 	echo "Failures:"
 	printf '  %s\n' "${failures[@]}"
 fi
+# Where the time went: the slowest programs (the budget is make check's).
+echo "Slowest:"
+printf '%s\n' "${durations[@]}" | sort -rn | head -n 8 | awk '{ printf "  %4ds %s\n", $1, $2 }'
 awk -v a="$start" -v b="$end" 'BEGIN { s = b - a; printf "Wall time: %dm%04.1fs\n", s / 60, s - 60 * int(s / 60) }'
 if (( unit && qemu )); then
 	awk -v a="${CHECK_STARTED:-$start}" -v b="$end" -v p="$passed" -v f="$failed" -v d="$(date -u +%FT%TZ)" \

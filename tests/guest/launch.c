@@ -22,6 +22,10 @@
  *                        another EFI memory descriptor, so a table whose
  *                        total_size goes beyond the header crosses it
  *   table_address=HEX    install this address as the table (no file)
+ *   acpi_rsdp=v1         append "acpi_rsdp=0x<address>" to the options: the
+ *                        firmware's ACPI 1.0 RSDP, which the kernel would not
+ *                        pick itself (it takes the ACPI 2.0 one), so the boot
+ *                        log shows whether acpi_rsdp= was followed
  *
  * Prints "launch: ..." lines on the console. Built by tests/guest/build.sh.
  */
@@ -35,7 +39,7 @@ static EFI_GUID lockshim_table_guid = {
 #define MAX_LINE 1024
 
 static CHAR8 cfg_image[MAX_LINE], cfg_options[MAX_LINE], cfg_table[MAX_LINE];
-static CHAR8 cfg_memory[32], cfg_placement[32], cfg_address[32];
+static CHAR8 cfg_memory[32], cfg_placement[32], cfg_address[32], cfg_acpi_rsdp[8];
 
 static EFI_STATUS read_file(EFI_FILE_HANDLE root, CHAR16 *path, void **data, UINTN *size)
 {
@@ -115,6 +119,7 @@ static void parse_cfg(const CHAR8 *text, UINTN size)
 		VALUE("table_memory", cfg_memory);
 		VALUE("table_placement", cfg_placement);
 		VALUE("table_address", cfg_address);
+		VALUE("acpi_rsdp", cfg_acpi_rsdp);
 #undef VALUE
 	}
 }
@@ -254,6 +259,28 @@ static EFI_STATUS install_table(EFI_FILE_HANDLE root)
 	return st;
 }
 
+/* Append " acpi_rsdp=0x<ACPI 1.0 RSDP>" to cfg_options. */
+static EFI_STATUS append_acpi_rsdp_v1(void)
+{
+	static const char digits[] = "0123456789abcdef";
+	CHAR8 arg[40] = " acpi_rsdp=0x";
+	UINTN len = strlena(cfg_options), n = strlena(arg);
+	void *rsdp;
+	UINT64 a;
+	int shift;
+
+	if (EFI_ERROR(LibGetSystemConfigurationTable(&AcpiTableGuid, &rsdp)))
+		return EFI_NOT_FOUND;
+	a = (UINT64)(UINTN)rsdp;
+	for (shift = 60; shift >= 0; shift -= 4)
+		arg[n++] = digits[(a >> shift) & 0xf];
+	arg[n] = 0;
+	if (len + n >= sizeof(cfg_options))
+		return EFI_BUFFER_TOO_SMALL;
+	CopyMem(cfg_options + len, arg, n + 1);
+	return EFI_SUCCESS;
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	EFI_LOADED_IMAGE *self, *child_info;
@@ -286,6 +313,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	st = install_table(root);
 	if (EFI_ERROR(st))
 		goto fail;
+	if (str_eq(cfg_acpi_rsdp, "v1")) {
+		st = append_acpi_rsdp_v1();
+		if (EFI_ERROR(st)) {
+			Print(L"launch: no ACPI 1.0 RSDP to give as acpi_rsdp=: %r\n", st);
+			goto fail;
+		}
+	}
 
 	image_path = to_ucs2(cfg_image);
 	dp = FileDevicePath(self->DeviceHandle, image_path);

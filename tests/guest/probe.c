@@ -14,6 +14,8 @@
  *   lockdown           none | integrity | confidentiality | unavailable
  *   capabilities       present | absent (CAP_SYS_RAWIO in that set)
  *   keys               present (one line per key in a system keyring)
+ *   ACPI table         present | absent (the test SSDT an initrd may carry,
+ *                      OEM table ID LSEARLY1: tests/qemu/test_lockdown_early.sh)
  * The probe draws no conclusion itself: the test harness compares the
  * lines with what each scenario expects.
  *
@@ -46,6 +48,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#define ACPI_TEST_TABLE_ID "LSEARLY1"
 static int kmsg_fd = -1;
 static int nchecks;
 
@@ -323,6 +326,8 @@ int main(int argc, char **argv)
 	probe_ioperm();
 	probe_open("open:/dev/mem", "/dev/mem");
 	probe_open("open:/dev/port", "/dev/port");
+	probe_uio();
+	probe_acpi_table(ACPI_TEST_TABLE_ID);
 
 	probe_sig_enforce_off();
 	probe_kexec_load();

@@ -9,6 +9,8 @@
  *   probe_kexec.c    kexec_load, kexec_file_load, the kexec into a next kernel
  *   probe_modules.c  modules (finit_module, sig_enforce) and the keyrings
  *                    their signatures are checked against
+ *   probe_acpi.c     the ACPI tables the kernel installed
+ *   probe_uio.c      PCI memory mapped to user space (uio_pci_generic)
  */
 #ifndef LOCKSHIM_PROBE_H
 #define LOCKSHIM_PROBE_H
@@ -49,5 +51,11 @@ int kexec_into(const char *image, const char *initrd, const char *cmdline);
 void probe_sig_enforce_off(void);
 file_check_fn probe_module;
 void probe_keyrings(void);
+
+/* probe_acpi.c */
+void probe_acpi_table(const char *oem_table_id);
+
+/* probe_uio.c */
+void probe_uio(void);
 
 #endif

@@ -2,7 +2,7 @@
 # Build the probe initramfs for the kernel lockdown tests
 # (tests/qemu/test_lockdown.sh):
 #
-#   tests/initramfs/build-probe.sh KERNEL_DIR [OUT]
+#   tests/initramfs/build-probe.sh KERNEL_DIR [OUT [NAME=IMAGE]...]
 #
 # KERNEL_DIR is kernel/build.sh's output directory; OUT defaults to
 # build/initramfs/probe-initrd.img. Environment: PKI (default build/pki, from
@@ -23,6 +23,8 @@
 #                        (slot unsigned: left unsigned)
 #   /kexec/<slot>.efi    KERNEL_DIR/bzImage, signed with sbsign by the same
 #                        keys (unsigned: as built)
+#   /kexec/NAME.efi      each IMAGE given as NAME=IMAGE, as it is (e.g. an
+#                        older kernel that a deny list revokes)
 #   /bin/busybox + links
 # The slots are whatever KERNEL_DIR/modules/ holds: unsigned vendor mok rogue db.
 # The kernel's console is ttyS0 (CONFIG_CMDLINE), so /dev/console is the
@@ -33,8 +35,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . tests/qemu/lib.sh
 
-kdir=${1:?usage: build-probe.sh KERNEL_DIR [OUT]}
+kdir=${1:?usage: build-probe.sh KERNEL_DIR [OUT [NAME=IMAGE]...]}
 out=${2:-build/initramfs/probe-initrd.img}
+shift $(( $# < 2 ? $# : 2 ))
+extra_kexec=("$@")
 pki=${PKI:-build/pki}
 guest=${GUEST:-build/guest}
 busybox=${BUSYBOX:-/bin/busybox}
@@ -62,6 +66,7 @@ inputs=$( {
 	echo "build-probe 1 $kdir ${slots[*]}"
 	sha256sum "$kdir/bzImage" "${mods[@]}" "$guest/probe" "$busybox" "$0"
 	for s in "${slots[@]}"; do [[ $s == unsigned ]] || sha256sum "$pki/$s.crt"; done
+	for e in "${extra_kexec[@]}"; do echo "${e%%=*}"; sha256sum "${e#*=}"; done
 } | sha256sum | cut -c1-64)
 if [[ -f $out && -f $out.inputs && $(cat "$out.inputs") == "$inputs" ]]; then
 	echo "$out"
@@ -93,6 +98,11 @@ for s in "${slots[@]}"; do
 		sign_efi "$s" "$kdir/bzImage" "$root/kexec/$s.efi" >/dev/null ||
 			die "sbsign of bzImage with $s failed"
 	fi
+done
+
+for e in "${extra_kexec[@]}"; do
+	[[ $e == *=* && ${e%%=*} =~ ^[a-z0-9_]+$ && -s ${e#*=} ]] || die "bad NAME=IMAGE: $e"
+	cp "${e#*=}" "$root/kexec/${e%%=*}.efi"
 done
 
 cat >"$root/init" <<'INIT'

@@ -8,7 +8,11 @@
 #   test_lockdown_table.sh    what a valid table does, and lockshim's own
 #   test_lockdown_invalid.sh  each validation rule broken once: fail closed
 #   test_lockdown_cmdline.sh  hostile command lines cannot undo a lock
-#   test_lockdown_kexec.sh    kexec under a locked table
+#   test_lockdown_kexec.sh    kexec under a locked table; a revoked image
+#   test_lockdown_early.sh    the early-boot window: ACPI tables from the
+#                             initrd and acpi_rsdp=, before the hooks exist
+#   test_lockdown_no_table.sh Secure Boot without lockshim's table: another
+#                             loader (Debian's shim 16.1), or SB off
 #
 # Environment:
 #   LOCKSHIM_EFI   the loader (default build/lockshimx64.efi); copies are
@@ -33,7 +37,10 @@
 #
 # Slots: the probe initramfs holds the test module and the kernel image
 # (for kexec_file_load) unsigned and signed by vendor, mok, rogue and db
-# (build/pki). rogue is trusted nowhere; db is the firmware's db key.
+# (build/pki). rogue is trusted nowhere; db is the firmware's db key. It also
+# holds /kexec/vendor_old.efi: an "older" kernel (the same build with another
+# .sbat, so another Authenticode digest) signed by vendor, which
+# $SB_MOK_REVOKED_VARS revokes by its digest in MokListX.
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 . tests/qemu/lib.sh
@@ -54,6 +61,12 @@ SLOTS=(unsigned vendor mok rogue db)
 
 SB_MOK_VARS=$LD_WORK/vars-secboot-mok.fd # vars_secboot_mok
 SB_MOK_UNTRUSTED_VARS=$LD_WORK/vars-secboot-mok-untrusted.fd # vars_secboot_mok
+SB_MOK_REVOKED_VARS=$LD_WORK/vars-secboot-mok-revoked.fd # vars_secboot_mok
+OLD_KERNEL=$LD_WORK/kernel-old-vendor.efi # old_kernel
+# The probe initramfs behind an uncompressed cpio holding an SSDT
+# (acpi_initrd_table): what acpi_table_upgrade() installs, unless locked.
+ACPI_INITRD=$LD_WORK/acpi-probe-initrd.img
+ACPI_TABLE_ID=LSEARLY1
 KDIR=
 
 # ---- preparation ---------------------------------------------------------------
@@ -74,10 +87,12 @@ lockdown_prepare() {
 	echo "# kernel: $KDIR ($(( SECONDS - t0 ))s)" >&2
 	_prep "test PKI (tests/pki.sh)" tests/pki.sh "$PKI" &&
 		_prep "OVMF variable stores (tests/qemu/vars.sh)" tests/qemu/vars.sh "$PKI" &&
-		_prep "VARS with a MokList (tests/qemu/vars.sh --variant lockdown-mok)" vars_secboot_mok &&
 		_prep "guest programs (tests/guest/build.sh)" tests/guest/build.sh "$GUEST" &&
+		_prep "an older vendor-signed kernel, revoked in MokListX" old_kernel &&
 		_prep "probe initramfs (tests/initramfs/build-probe.sh)" \
-			tests/initramfs/build-probe.sh "$KDIR" "$PROBE_INITRD" &&
+			tests/initramfs/build-probe.sh "$KDIR" "$PROBE_INITRD" "vendor_old=$OLD_KERNEL" &&
+		_prep "probe initramfs behind an SSDT" acpi_initrd_table &&
+		_prep "VARS with a MokList (tests/qemu/vars.sh --variant lockdown-mok)" vars_secboot_mok &&
 		_prep "unsigned kernel" cp "$KDIR/bzImage" "$LD_WORK/kernel-unsigned.efi" &&
 		_prep "vendor-signed kernel" sign_efi vendor "$KDIR/bzImage" "$LD_WORK/kernel-vendor.efi" &&
 		_prep "db-signed launcher" sign_efi db "$GUEST/launch.efi" "$LD_WORK/launch-db.efi" ||
@@ -91,17 +106,51 @@ lockdown_prepare() {
 
 # VARS with Secure Boot on and build/pki/mok.esl as MokList (NV|BS),
 # variants of tests/qemu/vars.sh's: $SB_MOK_VARS with MokListTrusted (NV|BS,
-# 1: the owner's mokutil --trust-mok), $SB_MOK_UNTRUSTED_VARS without.
+# 1: the owner's mokutil --trust-mok), $SB_MOK_UNTRUSTED_VARS without, and
+# $SB_MOK_REVOKED_VARS as $SB_MOK_VARS plus MokListX holding the older
+# kernel's digest.
 vars_secboot_mok() {
 	local path
+	local -a mok=(--var "MokList:$MOK_GUID:0x3:$PKI/mok.esl")
+	local -a trusted=(--var "MokListTrusted:$MOK_GUID:0x3:$LD_WORK/MokListTrusted.bin")
 	printf '\x01' >"$LD_WORK/MokListTrusted.bin"
-	path=$(tests/qemu/vars.sh --variant lockdown-mok-trusted \
-		--var "MokList:$MOK_GUID:0x3:$PKI/mok.esl" \
-		--var "MokListTrusted:$MOK_GUID:0x3:$LD_WORK/MokListTrusted.bin" "$PKI" | tail -n1) &&
+	path=$(tests/qemu/vars.sh --variant lockdown-mok-trusted "${mok[@]}" "${trusted[@]}" "$PKI" | tail -n1) &&
 		[[ -s $path ]] && cp "$path" "$SB_MOK_VARS" &&
-		path=$(tests/qemu/vars.sh --variant lockdown-mok \
-			--var "MokList:$MOK_GUID:0x3:$PKI/mok.esl" "$PKI" | tail -n1) &&
-		[[ -s $path ]] && cp "$path" "$SB_MOK_UNTRUSTED_VARS"
+		path=$(tests/qemu/vars.sh --variant lockdown-mok "${mok[@]}" "$PKI" | tail -n1) &&
+		[[ -s $path ]] && cp "$path" "$SB_MOK_UNTRUSTED_VARS" &&
+		path=$(tests/qemu/vars.sh --variant lockdown-mok-revoked "${mok[@]}" "${trusted[@]}" \
+			--var "MokListX:$MOK_GUID:0x3:$LD_WORK/mokx-old.esl" "$PKI" | tail -n1) &&
+		[[ -s $path ]] && cp "$path" "$SB_MOK_REVOKED_VARS"
+}
+
+# $OLD_KERNEL: the test kernel with tests/qemu/kernel-old.sbat.csv as its
+# .sbat (SBAT revokes nothing of it: only its digest differs), signed by
+# vendor; $LD_WORK/mokx-old.esl: its digest, as lockshim computes it.
+old_kernel() {
+	local hash
+	build/lockshim add-sbat tests/qemu/kernel-old.sbat.csv "$KDIR/bzImage.raw" "$LD_WORK/kernel-old.efi" &&
+		sign_efi vendor "$LD_WORK/kernel-old.efi" "$OLD_KERNEL" &&
+		hash=$(build/lockshim hash "$OLD_KERNEL") &&
+		python3 tests/cli/mkesl.py SHA256 "$LD_WORK/mokx-old.esl" "$hash"
+}
+
+# $ACPI_INITRD: an uncompressed cpio with kernel/firmware/acpi/lockshim.aml,
+# an SSDT of only its 36-byte header (OEM table ID $ACPI_TABLE_ID, no AML),
+# then the probe initramfs, as Documentation/admin-guide/acpi/
+# initrd_table_override.rst builds one.
+acpi_initrd_table() {
+	local dir=$LD_WORK/acpi-cpio
+	rm -rf "$dir" && mkdir -p "$dir/kernel/firmware/acpi" || return 1
+	python3 - "$dir/kernel/firmware/acpi/lockshim.aml" "$ACPI_TABLE_ID" <<-'EOF' || return 1
+		import struct, sys
+		hdr = bytearray(struct.pack('<4sIBB6s8sI4sI', b'SSDT', 36, 2, 0, b'LOCKSH',
+		                            sys.argv[2].encode(), 1, b'LKSH', 1))
+		hdr[9] = -sum(hdr) & 0xff
+		open(sys.argv[1], 'wb').write(hdr)
+	EOF
+	(cd "$dir" && find kernel | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0 --reproducible) \
+		>"$ACPI_INITRD.tmp" &&
+		cat "$PROBE_INITRD" >>"$ACPI_INITRD.tmp" && mv "$ACPI_INITRD.tmp" "$ACPI_INITRD"
 }
 
 # need_lockshim: the scenario boots lockshim; fail (with why) if there is none.
@@ -120,22 +169,29 @@ mktable() {
 # ---- booting -------------------------------------------------------------------
 
 # lockdown_boot NAME VARS LOADER KERNEL [LAUNCH_CFG_TEXT [EXTRA SRC ESPPATH]...]
-# ESP: LOADER as BOOTX64.EFI, KERNEL as vmlinuz.efi, the probe initramfs as
-# initrd.img, LAUNCH_CFG_TEXT (if any) as launch.cfg, plus extra files.
+# ESP: LOADER as BOOTX64.EFI (none if LOADER is -), KERNEL as vmlinuz.efi,
+# the probe initramfs ($PROBE_INITRD) as initrd.img, LAUNCH_CFG_TEXT (if any)
+# as launch.cfg, plus extra files.
 # The log is $LD_LOGS/lockdown-NAME.log (also $LOG).
 lockdown_boot() {
 	local name=$1 vars=$2 loader=$3 kernel=$4 cfg=${5:-}; shift 5 2>/dev/null || shift $#
-	local img=$LD_WORK/$name.img
-	local -a files=("$loader" EFI/BOOT/BOOTX64.EFI "$kernel" EFI/BOOT/vmlinuz.efi
-		"$PROBE_INITRD" EFI/BOOT/initrd.img)
+	local -a files=("$kernel" EFI/BOOT/vmlinuz.efi "$PROBE_INITRD" EFI/BOOT/initrd.img)
+	[[ $loader == - ]] || files+=("$loader" EFI/BOOT/BOOTX64.EFI)
 	if [[ -n $cfg ]]; then
 		printf '%s\n' "$cfg" >"$LD_WORK/$name.cfg"
 		files+=("$LD_WORK/$name.cfg" EFI/BOOT/launch.cfg)
 	fi
-	files+=("$@")
+	lockdown_run "$name" "$vars" "${files[@]}" "$@"
+}
+
+# lockdown_run NAME VARS [SRC ESPPATH]...: boot an ESP of these files until
+# the probe ends; the log is $LD_LOGS/lockdown-NAME.log (also $LOG).
+lockdown_run() {
+	local name=$1 vars=$2; shift 2
+	local img=$LD_WORK/$name.img
 	local -a tee=()
 	(( LOCKDOWN_TEE )) && tee=(--tee)
-	make_esp "$img" "${files[@]}" || return 1
+	make_esp "$img" "$@" || return 1
 	run_qemu --esp "$img" --vars "$vars" --log "$LD_LOGS/lockdown-$name.log" \
 		--timeout "$QEMU_TIMEOUT" --grace 0.5 \
 		--stop "$END_RE" --stop 'Kernel panic' --stop 'lockshim: refusing' \
@@ -202,7 +258,8 @@ expect_bootlog() { expect_log -F "PROBE bootlog line lockshim: $1"; }
 in_list() { local x=$1; shift; [[ " $* " == *" $x "* ]]; }
 
 # expect_unlocked: lockdown none, CAP_SYS_RAWIO everywhere, every operation
-# allowed, whatever signs the module or image.
+# allowed (PCI memory mapped through uio_pci_generic too), whatever signs the
+# module or image.
 expect_unlocked() {
 	local s
 	expect_probe lockdown none &&
@@ -214,7 +271,9 @@ expect_unlocked() {
 		expect_probe open:/dev/mem allowed &&
 		expect_probe open:/dev/port allowed &&
 		expect_probe kexec_load allowed &&
-		expect_probe write:module.sig_enforce=0 allowed 'was N' || return 1
+		expect_probe write:module.sig_enforce=0 allowed 'was N' &&
+		expect_probe uio:bind allowed &&
+		expect_probe uio:mmap allowed || return 1
 	for s in "${SLOTS[@]}"; do
 		expect_probe "kexec_file_load:$s" allowed &&
 			expect_probe "finit_module:lstest_$s" allowed || return 1
@@ -224,8 +283,8 @@ expect_unlocked() {
 # expect_locked: lockdown integrity; CAP_SYS_RAWIO gone from init's bounding
 # set and the probe's, and not to be regained; the raw I/O interfaces refused
 # by the capability check (EPERM, and no lockdown message: lockdown was not
-# even asked); kexec_load refused by lockdown; unsigned and rogue-signed
-# modules and images refused.
+# even asked); kexec_load and binding uio_pci_generic refused by lockdown;
+# unsigned and rogue-signed modules and images refused.
 expect_locked() {
 	expect_probe lockdown integrity &&
 		expect_probe capbnd:init absent &&
@@ -239,6 +298,8 @@ expect_locked() {
 		expect_probe open:/dev/mem refused 'errno=EPERM.*lockdown_msg=no' &&
 		expect_probe open:/dev/port refused 'errno=EPERM.*lockdown_msg=no' &&
 		expect_probe kexec_load refused 'errno=EPERM.*lockdown_msg=yes' &&
+		expect_probe uio:bind refused 'errno=EPERM.*lockdown_msg=yes' &&
+		expect_no_log -F 'PROBE uio:mmap ' &&
 		expect_probe write:module.sig_enforce=0 refused 'was Y.*errno=EROFS' &&
 		expect_probe kexec_file_load:unsigned refused &&
 		expect_probe kexec_file_load:rogue refused &&

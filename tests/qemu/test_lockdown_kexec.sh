@@ -11,6 +11,11 @@
 #   table_locked_kexec_without_efi_refused  + efi=noruntime: no EFI state (so no
 #                           table) would reach the next kernel: locked as
 #                           invalid, the kexec into it refused
+#   sb_on_revoked_kernel_kexec_refused  SB on, an older vendor-signed kernel
+#                           revoked by its digest in MokListX: lockshim
+#                           refuses to boot it, and the kernel it boots
+#                           refuses to kexec it (the same image is loaded
+#                           when nothing revokes it)
 #
 # Prints `ok - NAME (T s, QEMU Q s)` / `not ok - NAME` per scenario; logs
 # build/qemu/logs/lockdown-NAME.log. Environment, how the kernel is started,
@@ -23,6 +28,7 @@ SCENARIOS=(
 	table_locked_kexec
 	table_locked_kexec_boot_services
 	table_locked_kexec_without_efi_refused
+	sb_on_revoked_kernel_kexec_refused
 )
 
 # Boot 1 (launch.efi, locked table, retain_initrd lockshim.kexec=1): the
@@ -97,6 +103,33 @@ table_locked_kexec_without_efi_refused() {
 		expect_log -F 'PROBE done ok' &&
 		expect_log -F 'LOCKSHIM-PROBE-KEXEC-FAILED' &&
 		expect_log -F 'LOCKSHIM-PROBE-END status=99'
+}
+
+# Revocation reaches kexec: the digest lockshim refuses to boot is refused
+# by kexec_file_load too, although a trusted key (vendor) signs the image.
+# Boot 1: lockshim refuses the older kernel (MokListX). Boot 2: lockshim
+# boots the current one, which loads the table's denied digest into the
+# blacklist, and the probe's kexec_file_load of the older one fails on it.
+# Boot 3: without MokListX the same image is loaded (what refuses it in boot
+# 2 is the revocation, nothing else).
+sb_on_revoked_kernel_kexec_refused() {
+	local name=${FUNCNAME[0]} hash
+	need_lockshim || return 1
+	hash=$(build/lockshim hash "$OLD_KERNEL") || return 1
+	lockdown_run "$name-boot" "$SB_MOK_REVOKED_VARS" "$LD_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
+		"$OLD_KERNEL" EFI/BOOT/vmlinuz.efi "$PROBE_INITRD" EFI/BOOT/initrd.img 2>/dev/null
+	expect_log -F 'lockshim: refusing \EFI\BOOT\vmlinuz.efi: image SHA-256 digest is in MokListX' &&
+		expect_no_log -F 'Linux version' || return 1
+	lockdown_boot "$name" "$SB_MOK_REVOKED_VARS" "$LD_WORK/lockshim-db.efi" \
+		"$LD_WORK/kernel-vendor.efi" || return 1
+	expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_bootlog 'table keys: 2 trusted certificates, 1 denied entries' &&
+		expect_locked && expect_trust "vendor mok" "vendor mok" &&
+		expect_probe kexec_file_load:vendor_old refused \
+			"errno=EKEYREJECTED.*kmsg=\"PEFILE: Image digest $hash is blacklisted" || return 1
+	lockdown_boot "$name-unrevoked" "$SB_MOK_VARS" "$LD_WORK/lockshim-db.efi" \
+		"$LD_WORK/kernel-vendor.efi" || return 1
+	expect_locked && expect_probe kexec_file_load:vendor_old allowed
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
