@@ -42,16 +42,10 @@ for first in lockshim shim; do
 	cp "$vars" "$CMP/$name.fd"
 	debian_chain_esp "$CMP/$name.img" "${first}x64.efi" "$CMP/${first}x64.efi" "$CMP/grub.cfg" \
 		"$CMP/kernel-debian.efi" boot/vmlinuz "$CMP/initrd.img" boot/initrd.img || die "ESP"
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/lockshim-swtpm.XXXXXX")
-	swtpm socket --tpm2 --tpmstate "dir=$dir" --ctrl "type=unixio,path=$dir/sock" --terminate &
-	pid=$!
-	for (( i = 0; i < 50; i++ )); do [[ -S $dir/sock ]] && break; sleep 0.1; done
-	run_qemu --esp "$CMP/$name.img" --vars "$CMP/$name.fd" --log "$BOOT_LOGS/$name.log" \
+	run_qemu --esp "$CMP/$name.img" --vars "$CMP/$name.fd" --log "$BOOT_LOGS/$name.log" --tpm \
 		--timeout 180 --stop 'TPM-LOG-END' --stop '^error: ' --stop 'Press any key' \
-		--stop "$QEMU_CRASH" -- \
-		-chardev "socket,id=chrtpm,path=$dir/sock" -tpmdev emulator,id=tpm0,chardev=chrtpm \
-		-device tpm-tis,tpmdev=tpm0
-	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir" "$CMP/$name.img"
+		--stop "$QEMU_CRASH"
+	rm -f "$CMP/$name.img"
 	qemu_outcome "$name"
 	sed -n 's/^TPM-B64 //p' "$LOG" | tr -d '\r' | base64 -d >"$BOOT_LOGS/$name.tpmlog" ||
 		die "$name: no event log (see $LOG)"

@@ -25,6 +25,10 @@
 #   tpm_sdboot_mok_kernel  lockshim -> systemd-boot (vendor) -> a MOK-signed
 #                        kernel through the firmware's LoadImage: each image
 #                        in PCR 4 once, each authority in PCR 7 once
+#   tpm_companion_kernel the companion kernel (kernel/build.sh, vendor-signed)
+#                        with the probe initramfs (tests/guest/probe_tpm.c
+#                        prints the PCRs and the log), lockshim its default
+#                        loader, no boot entry
 #
 # Environment and output as for test_mok.sh (sourced for its preparation).
 # Logs: build/qemu/logs/NAME.log; the guest's event log and tpm2_eventlog's
@@ -32,6 +36,8 @@
 
 # shellcheck source=tests/qemu/test_mok.sh
 . "$(dirname "${BASH_SOURCE[0]}")/test_mok.sh" # cds to the repository
+# shellcheck source=tests/qemu/lockdown.sh
+. tests/qemu/lockdown.sh # the companion kernel and its probe
 
 SCENARIOS=(
 	tpm_vendor_kernel
@@ -39,6 +45,7 @@ SCENARIOS=(
 	tpm_hash_kernel
 	tpm_db_hash_kernel
 	tpm_sdboot_mok_kernel
+	tpm_companion_kernel
 )
 
 MOK_WORK=$QEMU_BUILD/measured
@@ -79,6 +86,8 @@ measured_prepare() {
 	VARS_DB_HASH=$(mok_variant measured-db-hash --db-hash "$BOOT_WORK/kernel-unsigned.efi" \
 		2>>"$PREP_LOG") || PREP_ERROR="VARS with the kernel's hash in db: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
 	sdboot_prepare
+	[[ -z $PREP_ERROR ]] && lockdown_prepare
+	LD_RUN_OPTS=(--tpm)
 }
 
 # Debian's systemd-boot, vendor-signed, named by Boot0000's optional data;
@@ -100,59 +109,35 @@ sdboot_prepare() {
 		[[ -s $VARS_SDBOOT ]] || PREP_ERROR="VARS for systemd-boot: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
 }
 
-# swtpm_start: a fresh software TPM in a temporary directory; the QEMU
-# arguments that attach it are in TPM_QEMU_ARGS. swtpm_stop ends it.
-swtpm_start() {
-	local i
-	TPM_DIR=$(mktemp -d "${TMPDIR:-/tmp}/lockshim-swtpm.XXXXXX") || return 1
-	swtpm socket --tpm2 --tpmstate "dir=$TPM_DIR" --ctrl "type=unixio,path=$TPM_DIR/sock" \
-		--terminate --log "file=$TPM_DIR/swtpm.log" &
-	TPM_PID=$!
-	for (( i = 0; i < 50; i++ )); do
-		[[ -S $TPM_DIR/sock ]] && break
-		sleep 0.1
-	done
-	TPM_QEMU_ARGS=(-chardev "socket,id=chrtpm,path=$TPM_DIR/sock"
-		-tpmdev emulator,id=tpm0,chardev=chrtpm -device tpm-tis,tpmdev=tpm0)
-}
-
-swtpm_stop() {
-	kill "$TPM_PID" 2>/dev/null
-	wait "$TPM_PID" 2>/dev/null
-	rm -rf "$TPM_DIR"
-}
-
-# tpm_collect NAME: the guest's log (from $LOG) in $BOOT_LOGS/NAME.tpmlog,
-# its PCRs in TPM_PCR[4|7|14].
+# tpm_collect NAME: the guest's log (from $LOG: the mokutil guest's TPM-*
+# lines, or the probe's PROBE tpm lines) in $BOOT_LOGS/NAME.tpmlog, its PCRs
+# in TPM_PCR[4|7|14].
 declare -A TPM_PCR
 tpm_collect() {
 	local name=$1
-	expect_log -F 'TPM-LOG-END' || return 1
-	sed -n 's/^TPM-B64 //p' "$LOG" | tr -d '\r' | base64 -d >"$BOOT_LOGS/$name.tpmlog" || {
+	expect_log '^(TPM-LOG-END|PROBE tpm log-end )' || return 1
+	tr -d '\r' <"$LOG" | sed -nE 's/^(TPM-B64|PROBE tpm log) //p' | base64 -d \
+		>"$BOOT_LOGS/$name.tpmlog" || {
 		echo "FAIL: the guest's event log does not decode" >&2
 		return 1
 	}
 	TPM_PCR=()
-	while read -r _ pcr value; do
+	while read -r pcr value; do
 		TPM_PCR[$pcr]=${value,,}
-	done < <(tr -d '\r' <"$LOG" | grep -E '^TPM-PCR [0-9]+ [0-9A-Fa-f]{64}$')
+	done < <(tr -d '\r' <"$LOG" | sed -nE 's/^(TPM-PCR|PROBE tpm pcr) ([0-9]+ [0-9A-Fa-f]{64})$/\2/p')
 	[[ -n ${TPM_PCR[4]:-} && -n ${TPM_PCR[7]:-} && -n ${TPM_PCR[14]:-} ]] || {
 		echo "FAIL: the guest printed no PCR 4, 7 and 14 (no TPM in the guest?)" >&2
 		return 1
 	}
 }
 
-# boot_tpm NAME VARS KERNEL: boot_mok with a fresh swtpm attached, then tpm_collect.
+# boot_tpm NAME VARS KERNEL: boot_mok with a fresh swtpm attached (run_qemu
+# --tpm), then tpm_collect.
 boot_tpm() {
-	local name=$1 vars=$2 kernel=$3 rc
-	swtpm_start || return 1
+	local name=$1 vars=$2 kernel=$3
 	cp "$vars" "$MOK_WORK/$name.fd"
-	boot_mok "$name" "$MOK_WORK/$name.fd" "$kernel" "$TPM_STEPS" --stop 'TPM-LOG-END' -- \
-		"${TPM_QEMU_ARGS[@]}"
-	rc=$?
-	swtpm_stop
-	(( rc == 0 )) || return "$rc"
-	tpm_collect "$name"
+	boot_mok "$name" "$MOK_WORK/$name.fd" "$kernel" "$TPM_STEPS" --stop 'TPM-LOG-END' --tpm &&
+		tpm_collect "$name"
 }
 
 # expect_replay NAME: tpm2_eventlog parses the log; both replays equal the PCRs read.
@@ -293,12 +278,10 @@ tpm_sdboot_mok_kernel() {
 			"$w/$name-loader.conf" loader/loader.conf "$w/$name-entry.conf" loader/entries/mok.conf \
 			"$w/kernel-mok.efi" EFI/debian/vmlinuz-mok.efi \
 			"$w/$name-initrd.img" EFI/debian/initrd.img || return 1
-	swtpm_start || return 1
-	run_qemu --esp "$w/$name.img" --vars "$VARS_SDBOOT" --log "$BOOT_LOGS/$name.log" \
+	run_qemu --esp "$w/$name.img" --vars "$VARS_SDBOOT" --log "$BOOT_LOGS/$name.log" --tpm \
 		--timeout "$QEMU_TIMEOUT" --stop 'TPM-LOG-END' --stop 'lockshim: refusing' \
-		--stop 'No bootable option' --stop "$CRASH" --stop 'Kernel panic' -- "${TPM_QEMU_ARGS[@]}"
+		--stop 'No bootable option' --stop "$CRASH" --stop 'Kernel panic'
 	rc=$?
-	swtpm_stop
 	rm -f "$w/$name.img" "$w/$name-initrd.img"
 	qemu_outcome "$name" || return 1
 	(( rc == 0 )) || return "$rc"
@@ -310,6 +293,22 @@ tpm_sdboot_mok_kernel() {
 			"$PKI/mok.der" &&
 		expect_mok_list "$name" "$MOK_WORK/vendor.esl" "$PKI/mok.esl" &&
 		expect_prediction "$name" --mok "$PKI/mok.esl" "$w/systemd-boot.efi" "$w/kernel-mok.efi"
+}
+
+# The companion kernel as lockshim's default loader: the same records as
+# Debian's kernel (tpm_vendor_kernel), its 6.12 EFI stub measuring only
+# into PCR 9.
+tpm_companion_kernel() {
+	local name=${FUNCNAME[0]}
+	need_lockshim &&
+		lockdown_boot "$name" "$QEMU_BUILD/vars-secboot.fd" "$LD_WORK/lockshim-db.efi" \
+			"$LD_WORK/kernel-vendor.efi" || return 1
+	tpm_collect "$name" && expect_replay "$name" &&
+		expect_kernel_measured "$name" "$LD_WORK/kernel-vendor.efi" &&
+		expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" &&
+		expect_event "$name" 7 "$EV_AUTHORITY" - - 3 &&
+		expect_mok_list "$name" "$MOK_WORK/vendor.esl" &&
+		expect_prediction "$name" "$LD_WORK/kernel-vendor.efi"
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
