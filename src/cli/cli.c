@@ -265,7 +265,7 @@ static int parse_predict_args(int argc, char **argv, struct predict_args *args)
 
 		if (db && i + 1 < argc) {
 			if (db == &args->policy.vendor && sk_X509_num(db->certs) > 0)
-				return usage(), -1; /* lockshim embeds one */
+				break; /* lockshim embeds one: a usage error */
 			if (policy_add_list_file(&args->policy, db, argv[i + 1]) < 0 ||
 			    predict_state_bytes(args, argv[i], argv[i + 1]) < 0)
 				return -1;
@@ -281,15 +281,17 @@ static int parse_predict_args(int argc, char **argv, struct predict_args *args)
 		} else if (strcmp(argv[i], "--mok-list-trusted") == 0) {
 			args->state.mok_list_trusted = true;
 		} else if (argv[i][0] == '-') {
-			return usage(), -1;
+			break; /* no images: a usage error */
 		} else {
 			args->images = argv + i;
 			args->n_images = argc - i;
 			break;
 		}
 	}
-	if (!predict || !args->n_images)
-		return usage(), -1;
+	if (!predict || !args->n_images) {
+		usage();
+		return -1;
+	}
 	return 0;
 }
 

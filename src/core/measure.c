@@ -45,10 +45,10 @@ int measure_event_sha256(const struct measure_event *event, uint8_t digest[32])
 		if (r == 0 && len == 32)
 			return 0;
 	}
-	return EVP_Digest(event->data, event->data_size, digest, &len, EVP_sha256(), NULL) == 1 &&
-			       len == 32 ?
-		       0 :
-		       -1;
+	if (EVP_Digest(event->data, event->data_size, digest, &len, EVP_sha256(), NULL) != 1 ||
+	    len != 32)
+		return -1;
+	return 0;
 }
 
 /* Was this PCR 7 record (its SHA-256 @digest) extended already? */
