@@ -29,6 +29,10 @@
 #                        with the probe initramfs (tests/guest/probe_tpm.c
 #                        prints the PCRs and the log), lockshim its default
 #                        loader, no boot entry
+#   tpm_launch_loads_kernel  lockshim -> launch.efi (vendor), which loads the
+#                        companion kernel, db-signed, through the firmware's
+#                        LoadImage with no override of its own: lockshim's
+#                        override measures it, once, with its device path
 #
 # Environment and output as for test_mok.sh (sourced for its preparation).
 # Logs: build/qemu/logs/NAME.log; the guest's event log and tpm2_eventlog's
@@ -46,6 +50,7 @@ SCENARIOS=(
 	tpm_db_hash_kernel
 	tpm_sdboot_mok_kernel
 	tpm_companion_kernel
+	tpm_launch_loads_kernel
 )
 
 MOK_WORK=$QEMU_BUILD/measured
@@ -86,7 +91,13 @@ measured_prepare() {
 	VARS_DB_HASH=$(mok_variant measured-db-hash --db-hash "$BOOT_WORK/kernel-unsigned.efi" \
 		2>>"$PREP_LOG") || PREP_ERROR="VARS with the kernel's hash in db: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
 	sdboot_prepare
-	[[ -z $PREP_ERROR ]] && lockdown_prepare
+	[[ -z $PREP_ERROR ]] && lockdown_prepare &&
+		_prep "launch.efi with .sbat" build/lockshim add-sbat tests/guest/sbat.csv \
+			"$GUEST/launch.efi" "$MOK_WORK/launch-sbat.efi" &&
+		_prep "vendor-signed launch.efi" sign_efi vendor "$MOK_WORK/launch-sbat.efi" \
+			"$MOK_WORK/launch-vendor.efi" &&
+		_prep "db-signed companion kernel" sign_efi db "$LD_WORK/kernel-unsigned.efi" \
+			"$MOK_WORK/companion-db.efi"
 	LD_RUN_OPTS=(--tpm)
 }
 
@@ -181,12 +192,13 @@ expect_kernel_measured() {
 		expect_event "$1" 4 "$EV_APPLICATION" "$digest" -
 }
 
-# expect_authority NAME OWNER FILE [VARIABLE GUID]: PCR 7 names the entry
-# FILE of MokListRT (or VARIABLE), once, with the owner GUID it has in the list.
+# expect_authority NAME OWNER FILE [VARIABLE GUID [COUNT]]: PCR 7 names the
+# entry FILE of MokListRT (or VARIABLE), once (or COUNT times), with the owner
+# GUID it has in the list.
 expect_authority() {
 	local data
 	data=$(python3 "$TPM_LOG" variable-data "${4:-MokListRT}" "${5:-$SHIM_GUID}" "$2" "$3") &&
-		expect_event "$1" 7 "$EV_AUTHORITY" - "$data"
+		expect_event "$1" 7 "$EV_AUTHORITY" - "$data" "${6:-1}"
 }
 
 # expect_mok_list NAME FILE...: PCR 14's MokList event hashes the files' bytes.
@@ -309,6 +321,34 @@ tpm_companion_kernel() {
 		expect_event "$name" 7 "$EV_AUTHORITY" - - 3 &&
 		expect_mok_list "$name" "$MOK_WORK/vendor.esl" &&
 		expect_prediction "$name" "$LD_WORK/kernel-vendor.efi"
+}
+
+# lockshim starts launch.efi (as its default loader), which starts the
+# companion kernel, signed with the db key, with the firmware's LoadImage and
+# no security override of its own: lockshim's (efi_security_override.c)
+# decides and measures it, with the device path the firmware gives, and does
+# not hand it on to the firmware's handlers, whose db check would pass and
+# whose measurement would then log it a second time.
+tpm_launch_loads_kernel() {
+	local name=${FUNCNAME[0]} kernel=$MOK_WORK/companion-db.efi digest
+	need_lockshim &&
+		lockdown_boot "$name" "$QEMU_BUILD/vars-secboot.fd" "$LD_WORK/lockshim-db.efi" \
+			"$MOK_WORK/launch-vendor.efi" \
+			$'image=\\EFI\\BOOT\\kernel.efi\noptions=initrd=\\EFI\\BOOT\\initrd.img' \
+			"$kernel" EFI/BOOT/kernel.efi || return 1
+	digest=$(build/lockshim hash "$kernel") || return 1
+	expect_log -F 'lockshim: loading ' &&
+		tpm_collect "$name" && expect_replay "$name" &&
+		expect_kernel_measured "$name" "$MOK_WORK/launch-vendor.efi" &&
+		expect_kernel_measured "$name" "$kernel" &&
+		# the firmware's device path: 32 bytes of header, then a non-zero path length
+		awk -v d="$digest" '$1 == 4 && $3 == d && substr($4, 49, 16) != "0000000000000000" { f = 1 } END { exit !f }' \
+			"$BOOT_LOGS/$name.events" &&
+		# db for lockshim (firmware), SbatLevel, vendor for launch.efi, db for the kernel
+		expect_event "$name" 7 "$EV_AUTHORITY" - - 4 &&
+		expect_authority "$name" "$(build/lockshim esl "$PKI/db.esl" | awk '{ print $2 }')" \
+			"$PKI/db.der" db "$DB_GUID" 2 &&
+		expect_prediction "$name" --db "$PKI/db.esl" "$MOK_WORK/launch-vendor.efi" "$kernel"
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
