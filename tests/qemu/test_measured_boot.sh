@@ -29,6 +29,9 @@
 #                        with the probe initramfs (tests/guest/probe_tpm.c
 #                        prints the PCRs and the log), lockshim its default
 #                        loader, no boot entry
+#   tpm_mok_manager      the owner enters the MOK manager (MokTimeout, a key)
+#                        and continues: the manager in PCR 4 and its db entry
+#                        in PCR 7, then the kernel
 #   tpm_launch_loads_kernel  lockshim -> launch.efi (vendor), which loads the
 #                        companion kernel, db-signed, through the firmware's
 #                        LoadImage with no override of its own: lockshim's
@@ -49,6 +52,7 @@ SCENARIOS=(
 	tpm_hash_kernel
 	tpm_db_hash_kernel
 	tpm_sdboot_mok_kernel
+	tpm_mok_manager
 	tpm_companion_kernel
 	tpm_launch_loads_kernel
 )
@@ -305,6 +309,26 @@ tpm_sdboot_mok_kernel() {
 			"$PKI/mok.der" &&
 		expect_mok_list "$name" "$MOK_WORK/vendor.esl" "$PKI/mok.esl" &&
 		expect_prediction "$name" --mok "$PKI/mok.esl" "$w/systemd-boot.efi" "$w/kernel-mok.efi"
+}
+
+# MokTimeout set: a key press starts the MOK manager (db-signed), the owner
+# continues booting, lockshim boots the kernel. Both images are measured.
+tpm_mok_manager() {
+	local name=${FUNCNAME[0]}
+	cp "$VARS_TIMEOUT" "$MOK_WORK/$name.fd"
+	boot_mok "$name" "$MOK_WORK/$name.fd" "$BOOT_WORK/kernel-vendor.efi" "$TPM_STEPS" \
+		--stop 'TPM-LOG-END' --tpm --send-on 'press any key for the MOK manager' ' ' \
+		--send-on 'Choice \(continues booting' '3' || return 1
+	expect_order -F '==== MOK manager ====' 'TPM-LOG-END' &&
+		tpm_collect "$name" && expect_replay "$name" &&
+		expect_kernel_measured "$name" "$MOK_WORK/mmx64-db.efi" &&
+		expect_kernel_measured "$name" "$BOOT_WORK/kernel-vendor.efi" &&
+		# db for lockshim (the firmware's) and for the manager (lockshim's): the same entry
+		expect_authority "$name" "$(build/lockshim esl "$PKI/db.esl" | awk '{ print $2 }')" \
+			"$PKI/db.der" db "$DB_GUID" 2 &&
+		expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" &&
+		expect_prediction "$name" --db "$PKI/db.esl" "$MOK_WORK/mmx64-db.efi" \
+			"$BOOT_WORK/kernel-vendor.efi"
 }
 
 # The companion kernel as lockshim's default loader: the same records as
