@@ -251,30 +251,30 @@ tpm_mok_kernel() {
 		expect_prediction "$name" --mok "$PKI/mok.esl" "$MOK_WORK/kernel-mok.efi"
 }
 
-tpm_hash_kernel() {
-	local name=${FUNCNAME[0]} hash
-	boot_tpm "$name" "$VARS_HASH" "$BOOT_WORK/kernel-unsigned.efi" || return 1
-	hash=$(build/lockshim hash "$BOOT_WORK/kernel-unsigned.efi") &&
-		printf '%s' "$hash" | xxd -r -p >"$MOK_WORK/kernel.sha256" || return 1
+# hash_kernel_boots NAME VARS ESL VARIABLE GUID: the unsigned kernel, its
+# hash the ESL in VARIABLE (MokList, db), is allowed by that entry (logged
+# as VARIABLE, with ESL's owner) and measured; PCR 14's MokList holds
+# MokList's ESL too.
+hash_kernel_boots() {
+	local name=$1 vars=$2 esl=$3 variable=$4 guid=$5 kernel=$BOOT_WORK/kernel-unsigned.efi
+	local -a mok=("$MOK_WORK/vendor.esl") predict=(--db "$PKI/db.esl" --db "$esl")
+	[[ $variable == db ]] || { mok+=("$esl"); predict=(--mok "$esl"); }
+	boot_tpm "$name" "$vars" "$kernel" || return 1
+	build/lockshim hash "$kernel" | xxd -r -p >"$MOK_WORK/kernel.sha256" || return 1
 	expect_replay "$name" &&
-		expect_kernel_measured "$name" "$BOOT_WORK/kernel-unsigned.efi" &&
-		expect_authority "$name" "$SHIM_GUID" "$MOK_WORK/kernel.sha256" &&
-		expect_mok_list "$name" "$MOK_WORK/vendor.esl" "$MOK_WORK/kernel-hash.esl" &&
-		expect_prediction "$name" --mok "$MOK_WORK/kernel-hash.esl" "$BOOT_WORK/kernel-unsigned.efi"
+		expect_kernel_measured "$name" "$kernel" &&
+		expect_authority "$name" "$(build/lockshim esl "$esl" | awk '{ print $2 }')" \
+			"$MOK_WORK/kernel.sha256" "$variable" "$guid" &&
+		expect_mok_list "$name" "${mok[@]}" &&
+		expect_prediction "$name" "${predict[@]}" "$kernel"
+}
+
+tpm_hash_kernel() {
+	hash_kernel_boots "${FUNCNAME[0]}" "$VARS_HASH" "$MOK_WORK/kernel-hash.esl" MokListRT "$SHIM_GUID"
 }
 
 tpm_db_hash_kernel() {
-	local name=${FUNCNAME[0]} hash
-	boot_tpm "$name" "$VARS_DB_HASH" "$BOOT_WORK/kernel-unsigned.efi" || return 1
-	hash=$(build/lockshim hash "$BOOT_WORK/kernel-unsigned.efi") &&
-		printf '%s' "$hash" | xxd -r -p >"$MOK_WORK/kernel.sha256" || return 1
-	expect_replay "$name" &&
-		expect_kernel_measured "$name" "$BOOT_WORK/kernel-unsigned.efi" &&
-		expect_authority "$name" "$(build/lockshim esl "$MOK_WORK/db-hash.esl" | awk '{ print $2 }')" \
-			"$MOK_WORK/kernel.sha256" db "$DB_GUID" &&
-		expect_mok_list "$name" "$MOK_WORK/vendor.esl" &&
-		expect_prediction "$name" --db "$PKI/db.esl" --db "$MOK_WORK/db-hash.esl" \
-			"$BOOT_WORK/kernel-unsigned.efi"
+	hash_kernel_boots "${FUNCNAME[0]}" "$VARS_DB_HASH" "$MOK_WORK/db-hash.esl" db "$DB_GUID"
 }
 
 # lockshim starts systemd-boot, which loads a MOK-signed kernel through the

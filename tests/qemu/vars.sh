@@ -210,33 +210,34 @@ work=$QEMU_BUILD/enroll-$variant
 rm -rf "$work"
 mkdir -p "$work"
 
-# dbx: the base payload, or the image hashes then the revoked certificate.
-dbx_auth=$pki/dbx.auth
-if (( ${#dbx_images[@]} )); then
-	[[ -s $pki/revoked.esl && -s $pki/KEK.key && -s $pki/KEK.crt ]] ||
-		die "$pki/revoked.esl, KEK.key or KEK.crt missing (run tests/pki.sh $pki)"
-	for img in "${dbx_images[@]}"; do
-		[[ -s $img ]] || die "--dbx-hash: $img missing or empty"
+# hashes_auth VAR BASE_ESL IMAGE...: $work/VAR.auth, the payload that sets VAR
+# (db or dbx) to the images' Authenticode SHA-256 then BASE_ESL, signed with
+# KEK at a fixed time (so the same hashes make the same payload, and store).
+hashes_auth() {
+	local var=$1 base=$2 img; shift 2
+	[[ -s $base && -s $pki/KEK.key && -s $pki/KEK.crt ]] ||
+		die "$base, KEK.key or KEK.crt missing (run tests/pki.sh $pki)"
+	for img in "$@"; do
+		[[ -s $img ]] || die "--$var-hash: $img missing or empty"
 	done
-	hash-to-efi-sig-list "${dbx_images[@]}" "$work/hashes.esl" >"$work/hashes.out" ||
-		die "hash-to-efi-sig-list ${dbx_images[*]} failed"
-	sed -n 's/^HASH IS /vars.sh: dbx += SHA-256 /p' "$work/hashes.out" >&2
-	cat "$work/hashes.esl" "$pki/revoked.esl" >"$work/dbx.esl"
+	hash-to-efi-sig-list "$@" "$work/$var-hashes.esl" >"$work/$var-hashes.out" ||
+		die "hash-to-efi-sig-list $* failed"
+	sed -n "s/^HASH IS /vars.sh: $var += SHA-256 /p" "$work/$var-hashes.out" >&2
+	cat "$work/$var-hashes.esl" "$base" >"$work/$var.esl"
 	sign-efi-sig-list -t '2024-01-01 00:00:00' -k "$pki/KEK.key" -c "$pki/KEK.crt" \
-		dbx "$work/dbx.esl" "$work/dbx.auth" >/dev/null ||
-		die "sign-efi-sig-list dbx failed"
+		"$var" "$work/$var.esl" "$work/$var.auth" >/dev/null ||
+		die "sign-efi-sig-list $var failed"
+}
+
+# dbx: the base payload, or the image hashes then the revoked certificate;
+# db: likewise with the db certificate.
+dbx_auth=$pki/dbx.auth db_auth=$pki/db.auth
+if (( ${#dbx_images[@]} )); then
+	hashes_auth dbx "$pki/revoked.esl" "${dbx_images[@]}"
 	dbx_auth=$work/dbx.auth
 fi
-# db: the base payload, or the image hashes then the db certificate.
-db_auth=$pki/db.auth
 if (( ${#db_images[@]} )); then
-	hash-to-efi-sig-list "${db_images[@]}" "$work/db-hashes.esl" >"$work/db-hashes.out" ||
-		die "hash-to-efi-sig-list ${db_images[*]} failed"
-	sed -n 's/^HASH IS /vars.sh: db += SHA-256 /p' "$work/db-hashes.out" >&2
-	cat "$work/db-hashes.esl" "$pki/db.esl" >"$work/db.esl"
-	sign-efi-sig-list -t '2024-01-01 00:00:00' -k "$pki/KEK.key" -c "$pki/KEK.crt" \
-		db "$work/db.esl" "$work/db.auth" >/dev/null ||
-		die "sign-efi-sig-list db failed"
+	hashes_auth db "$pki/db.esl" "${db_images[@]}"
 	db_auth=$work/db.auth
 fi
 
