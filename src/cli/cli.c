@@ -8,7 +8,8 @@
  *                   [--sbat-level LEVEL | --no-sbat] [--shim-lock] [--json] IMAGE
  *   lockshim pcr --predict [--event-log LOG] [--db F]... [--dbx F]... [--mok F]...
  *                   [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...
- *                   [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted] IMAGE...
+ *                   [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted]
+ *                   {IMAGE | --shim-lock IMAGE}...
  *   lockshim hash IMAGE
  *   lockshim esl FILE
  *   lockshim add-sbat CSV IMAGE OUT
@@ -26,7 +27,9 @@
  * lockshim starts each IMAGE in turn, from the events lockshim measures
  * (measure.c); with LOG (the firmware's event log of this machine,
  * /sys/kernel/security/tpm0/binary_bios_measurements) on top of what the
- * firmware measured up to lockshim itself, else from zero. --mok-sb-state:
+ * firmware measured up to lockshim itself, else from zero. --shim-lock
+ * IMAGE: an image a second stage asks about through SHIM_LOCK's Verify (once
+ * per call: Debian's GRUB asks twice for a kernel). --mok-sb-state:
  * MokSBState is 1 (validation off: images unverified, no PCR 7 authority);
  * --mok-list-trusted: the MokListTrusted variable exists.
  * add-sbat writes IMAGE with CSV as its .sbat section to OUT. Exit status:
@@ -67,7 +70,8 @@ static int usage(void)
 		"                       [--sbat-level LEVEL | --no-sbat] [--shim-lock] [--json] IMAGE\n"
 		"       lockshim pcr --predict [--event-log LOG] [--db F]... [--dbx F]... [--mok F]...\n"
 		"                  [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...\n"
-		"                  [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted] IMAGE...\n"
+		"                  [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted]\n"
+		"                  {IMAGE | --shim-lock IMAGE}...\n"
 		"       lockshim hash IMAGE\n"
 		"       lockshim esl FILE\n"
 		"       lockshim add-sbat CSV IMAGE OUT\n"
@@ -233,7 +237,11 @@ struct predict_args {
 	const char *log_path;
 	const char *level_path;
 	uint8_t mok_sb_state;
-	char **images;
+	/* in boot order: what lockshim starts, and what a second stage asks about */
+	struct predict_image {
+		const char *path;
+		enum verify_request request;
+	} * images; /* argc of them at most */
 	int n_images;
 };
 
@@ -264,8 +272,10 @@ static int parse_predict_args(int argc, char **argv, struct predict_args *args)
 		struct sig_db *db = policy_list_option(&args->policy, argv[i]);
 
 		if (db && i + 1 < argc) {
-			if (db == &args->policy.vendor && sk_X509_num(db->certs) > 0)
-				break; /* lockshim embeds one: a usage error */
+			if (db == &args->policy.vendor && sk_X509_num(db->certs) > 0) {
+				predict = false; /* lockshim embeds one: a usage error */
+				break;
+			}
 			if (policy_add_list_file(&args->policy, db, argv[i + 1]) < 0 ||
 			    predict_state_bytes(args, argv[i], argv[i + 1]) < 0)
 				return -1;
@@ -280,12 +290,15 @@ static int parse_predict_args(int argc, char **argv, struct predict_args *args)
 			args->mok_sb_state = 1;
 		} else if (strcmp(argv[i], "--mok-list-trusted") == 0) {
 			args->state.mok_list_trusted = true;
+		} else if (strcmp(argv[i], "--shim-lock") == 0 && i + 1 < argc) {
+			args->images[args->n_images++] =
+				(struct predict_image){ argv[++i], VERIFY_FOR_LOADER };
 		} else if (argv[i][0] == '-') {
-			break; /* no images: a usage error */
-		} else {
-			args->images = argv + i;
-			args->n_images = argc - i;
+			predict = false; /* a usage error */
 			break;
+		} else {
+			args->images[args->n_images++] =
+				(struct predict_image){ argv[i], VERIFY_TO_START };
 		}
 	}
 	if (!predict || !args->n_images) {
@@ -295,10 +308,14 @@ static int parse_predict_args(int argc, char **argv, struct predict_args *args)
 	return 0;
 }
 
-/* One image as lockshim starts it: verified, refused or measured as the loader does. */
+/*
+ * One image as the loader decides on it (lockshim starts it, or a second
+ * stage asks through SHIM_LOCK): refused, or measured as the loader does.
+ */
 static int predict_image(struct measurer *m, const struct verify_policy *policy, bool enforcing,
-			 const char *path)
+			 const struct predict_image *which)
 {
+	const char *path = which->path;
 	struct verdict verdict;
 	uint8_t *image;
 	size_t size;
@@ -306,7 +323,7 @@ static int predict_image(struct measurer *m, const struct verify_policy *policy,
 
 	if (read_file(path, &image, &size) < 0)
 		return EXIT_USAGE;
-	verify_image(image, size, policy, VERIFY_TO_START, &verdict);
+	verify_image(image, size, policy, which->request, &verdict);
 	if (enforcing && !verdict.allowed) {
 		fprintf(stderr, "lockshim: %s would be refused: %s\n", path, verdict.message);
 		r = EXIT_REFUSED;
@@ -342,7 +359,8 @@ static int cmd_pcr(int argc, char **argv)
 	verify_policy_init(&args.policy);
 	pcr_bank_reset(&bank);
 	measurer_init(&m, pcr_bank_extend_event, &bank);
-	if (parse_predict_args(argc, argv, &args) < 0 ||
+	args.images = calloc((size_t)argc, sizeof(*args.images));
+	if (!args.images || parse_predict_args(argc, argv, &args) < 0 ||
 	    load_sbat_level(args.level_path, &level, &level_text) < 0)
 		goto out;
 	if (args.log_path) {
@@ -373,7 +391,7 @@ static int cmd_pcr(int argc, char **argv)
 		goto out;
 	}
 	for (int i = 0; i < args.n_images; i++) {
-		r = predict_image(&m, &args.policy, !args.mok_sb_state, args.images[i]);
+		r = predict_image(&m, &args.policy, !args.mok_sb_state, &args.images[i]);
 		if (r)
 			goto out;
 	}
@@ -389,6 +407,7 @@ out:
 	OPENSSL_free(args.vendor_dbx);
 	free(log);
 	free(level_text);
+	free(args.images);
 	verify_policy_free(&args.policy);
 	return r;
 }

@@ -62,6 +62,13 @@ run_cli pcr --predict --vendor-cert "$pki/vendor.der" --mok "$pki/mok.der" "$wor
 	ok "pcr: --mok CERT counts as mokutil enrolls it (owner SHIM_LOCK) in PCR 14's MokList" ||
 	not_ok "pcr: --mok CERT (exit $rc: $out; expected: $want14)"
 
+objcopy --remove-section .sbat "$BUILD/lockshimx64.efi" "$work/nosbat-unsigned.efi" &&
+	scripts/sign.sh --key "$pki/vendor.key" --cert "$pki/vendor.crt" --output "$work/nosbat.efi" \
+		"$work/nosbat-unsigned.efi" >/dev/null || { not_ok "pcr: an image without .sbat"; exit 1; }
+expect 1 'no .sbat' "pcr: an image lockshim starts needs .sbat" -- \
+	pcr --predict --vendor-cert "$pki/vendor.der" "$work/nosbat.efi"
+expect 0 '^4 [0-9a-f]{64}' "pcr: --shim-lock: an image a second stage asks about may lack .sbat" -- \
+	pcr --predict --vendor-cert "$pki/vendor.der" "$work/vendor.efi" --shim-lock "$work/nosbat.efi"
 expect 1 'would be refused' "pcr: a rogue-signed image is refused, nothing predicted" -- \
 	pcr --predict --vendor-cert "$pki/vendor.der" "$work/rogue.efi"
 expect 2 'usage' "pcr: without --predict: usage" -- pcr --vendor-cert "$pki/vendor.der" "$work/vendor.efi"

@@ -7,7 +7,9 @@
 # starting Debian's signed GRUB, which boots Debian's signed kernel with a
 # mokutil guest that prints the event log (test_measured_boot.sh's steps).
 #
-#   tests/qemu/measured-boot-shim.sh     prints both logs' PCR 4, 7 and 14 events
+#   tests/qemu/measured-boot-shim.sh     prints both logs' PCR 4, 7 and 14 events,
+#                                        the PCRs, and lockshim's prediction over
+#                                        each boot's firmware events
 #
 # Not a test: a comparison for people (and the note of issue 16). Logs:
 # build/qemu/logs/compare-{lockshim,shim}.{log,tpmlog,events}.
@@ -56,4 +58,9 @@ for first in lockshim shim; do
 	echo "== $first: replayed"
 	python3 "$TPM_LOG" replay "$BOOT_LOGS/$name.tpmlog" | awk '$1 == 4 || $1 == 7 || $1 == 14'
 	tr -d '\r' <"$LOG" | grep -E '^TPM-PCR '
+	# lockshim's events over this boot's firmware part: equal under both first stages
+	echo "== lockshim pcr --predict over $first's firmware events"
+	build/lockshim pcr --predict --event-log "$BOOT_LOGS/$name.tpmlog" \
+		--vendor-cert "$DEBIAN_CHAIN_BUILD/vendor.der" --vendor-dbx "$DEBIAN_CHAIN_BUILD/vendor-dbx.esl" \
+		"$grub" --shim-lock "$CMP/kernel-debian.efi" --shim-lock "$CMP/kernel-debian.efi"
 done
