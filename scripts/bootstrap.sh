@@ -14,7 +14,7 @@ packages=(
 	clang-format             # the C format (.clang-format, make format)
 	mtools                   # FAT images without loop devices
 	busybox-static           # test initramfs
-	mokutil swtpm
+	mokutil swtpm tpm2-tools  # MOK tests; measured boot (TPM emulator, event log replay)
 	linux-source-6.12 bc flex bison libelf-dev patch  # the companion kernel
 )
 

@@ -6,6 +6,10 @@
  *   lockshim verify [--db F]... [--dbx F]... [--mok F]... [--mokx F]...
  *                   [--vendor-cert F]... [--vendor-dbx F]...
  *                   [--sbat-level LEVEL | --no-sbat] [--shim-lock] [--json] IMAGE
+ *   lockshim pcr --predict [--event-log LOG] [--db F]... [--dbx F]... [--mok F]...
+ *                   [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...
+ *                   [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted]
+ *                   {IMAGE | --shim-lock IMAGE}...
  *   lockshim hash IMAGE
  *   lockshim esl FILE
  *   lockshim add-sbat CSV IMAGE OUT
@@ -17,6 +21,17 @@
  * --shim-lock decides as for a second stage asking through the SHIM_LOCK
  * protocol (GRUB's `linux`, systemd-boot's entries): .sbat checked only when
  * present.
+ * pcr --predict prints the SHA-256 PCR 4, 7 and 14 values a Secure Boot
+ * with that state (the MOK lists as the variables hold them, the vendor
+ * certificate and dbx lockshim was built with, SbatLevel) gives when
+ * lockshim starts each IMAGE in turn, from the events lockshim measures
+ * (measure.c); with LOG (the firmware's event log of this machine,
+ * /sys/kernel/security/tpm0/binary_bios_measurements) on top of what the
+ * firmware measured up to lockshim itself, else from zero. --shim-lock
+ * IMAGE: an image a second stage asks about through SHIM_LOCK's Verify (once
+ * per call: Debian's GRUB asks twice for a kernel). --mok-sb-state:
+ * MokSBState is 1 (validation off: images unverified, no PCR 7 authority);
+ * --mok-list-trusted: the MokListTrusted variable exists.
  * add-sbat writes IMAGE with CSV as its .sbat section to OUT. Exit status:
  * 0 allowed (or done), 1 refused (or rejected), 2 unusable arguments or
  * files.
@@ -29,12 +44,14 @@
 #include <openssl/x509.h>
 
 #include "file.h"
+#include "measure.h"
 #include "pe.h"
 #include "pe_add_section.h"
 #include "policy_args.h"
 #include "sbat.h"
 #include "sbat_level.h"
 #include "signature_list.h"
+#include "tcg_log.h"
 #include "verify.h"
 
 /* Linked in by src/sbat_data.S, as in the loader. */
@@ -51,6 +68,10 @@ static int usage(void)
 		"usage: lockshim verify [--db F]... [--dbx F]... [--mok F]... [--mokx F]...\n"
 		"                       [--vendor-cert F]... [--vendor-dbx F]...\n"
 		"                       [--sbat-level LEVEL | --no-sbat] [--shim-lock] [--json] IMAGE\n"
+		"       lockshim pcr --predict [--event-log LOG] [--db F]... [--dbx F]... [--mok F]...\n"
+		"                  [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...\n"
+		"                  [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted]\n"
+		"                  {IMAGE | --shim-lock IMAGE}...\n"
 		"       lockshim hash IMAGE\n"
 		"       lockshim esl FILE\n"
 		"       lockshim add-sbat CSV IMAGE OUT\n"
@@ -208,6 +229,189 @@ out:
 	return r;
 }
 
+/* What `lockshim pcr --predict` was asked. */
+struct predict_args {
+	struct verify_policy policy;
+	struct mok_state_data state;
+	uint8_t *mok_list, *mok_list_x, *vendor_dbx; /* OPENSSL_malloc'd */
+	const char *log_path;
+	const char *level_path;
+	uint8_t mok_sb_state;
+	/* in boot order: what lockshim starts, and what a second stage asks about */
+	struct predict_image {
+		const char *path;
+		enum verify_request request;
+	} * images; /* argc of them at most */
+	int n_images;
+};
+
+/* The raw bytes a list option stands for in the MOK state (NULL: only the policy needs it). */
+static int predict_state_bytes(struct predict_args *args, const char *option, const char *path)
+{
+	struct {
+		const char *option;
+		uint8_t **data;
+		size_t *size;
+	} lists[] = {
+		{ "--mok", &args->mok_list, &args->state.mok_list_size },
+		{ "--mokx", &args->mok_list_x, &args->state.mok_list_x_size },
+		{ "--vendor-dbx", &args->vendor_dbx, &args->state.vendor_dbx_size },
+	};
+
+	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
+		if (strcmp(option, lists[l].option) == 0)
+			return policy_list_file_bytes(path, lists[l].data, lists[l].size);
+	return 0;
+}
+
+static int parse_predict_args(int argc, char **argv, struct predict_args *args)
+{
+	bool predict = false;
+
+	for (int i = 1; i < argc; i++) {
+		struct sig_db *db = policy_list_option(&args->policy, argv[i]);
+
+		if (db && i + 1 < argc) {
+			if (db == &args->policy.vendor && sk_X509_num(db->certs) > 0) {
+				predict = false; /* lockshim embeds one: a usage error */
+				break;
+			}
+			if (policy_add_list_file(&args->policy, db, argv[i + 1]) < 0 ||
+			    predict_state_bytes(args, argv[i], argv[i + 1]) < 0)
+				return -1;
+			i++;
+		} else if (strcmp(argv[i], "--predict") == 0) {
+			predict = true;
+		} else if (strcmp(argv[i], "--event-log") == 0 && i + 1 < argc) {
+			args->log_path = argv[++i];
+		} else if (strcmp(argv[i], "--sbat-level") == 0 && i + 1 < argc) {
+			args->level_path = argv[++i];
+		} else if (strcmp(argv[i], "--mok-sb-state") == 0) {
+			args->mok_sb_state = 1;
+		} else if (strcmp(argv[i], "--mok-list-trusted") == 0) {
+			args->state.mok_list_trusted = true;
+		} else if (strcmp(argv[i], "--shim-lock") == 0 && i + 1 < argc) {
+			args->images[args->n_images++] =
+				(struct predict_image){ argv[++i], VERIFY_FOR_LOADER };
+		} else if (argv[i][0] == '-') {
+			predict = false; /* a usage error */
+			break;
+		} else {
+			args->images[args->n_images++] =
+				(struct predict_image){ argv[i], VERIFY_TO_START };
+		}
+	}
+	if (!predict || !args->n_images) {
+		usage();
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One image as the loader decides on it (lockshim starts it, or a second
+ * stage asks through SHIM_LOCK): refused, or measured as the loader does.
+ */
+static int predict_image(struct measurer *m, const struct verify_policy *policy, bool enforcing,
+			 const struct predict_image *which)
+{
+	const char *path = which->path;
+	struct verdict verdict;
+	uint8_t *image;
+	size_t size;
+	int r = 0;
+
+	if (read_file(path, &image, &size) < 0)
+		return EXIT_USAGE;
+	verify_image(image, size, policy, which->request, &verdict);
+	if (enforcing && !verdict.allowed) {
+		fprintf(stderr, "lockshim: %s would be refused: %s\n", path, verdict.message);
+		r = EXIT_REFUSED;
+	} else if ((enforcing && measure_authority(m, policy, &verdict) < 0) ||
+		   measure_image(m, image, size, 0, NULL, 0) < 0) {
+		fprintf(stderr, "lockshim: %s: cannot measure\n", path);
+		r = EXIT_USAGE;
+	}
+	free(image);
+	return r;
+}
+
+static void print_pcr(const struct pcr_bank *bank, int pcr)
+{
+	printf("%d ", pcr);
+	for (int i = 0; i < 32; i++)
+		printf("%02x", bank->pcr[pcr][i]);
+	printf("\n");
+}
+
+static int cmd_pcr(int argc, char **argv)
+{
+	struct predict_args args = {};
+	struct pcr_bank bank;
+	struct measurer m;
+	struct sbat level;
+	uint8_t *level_text = NULL, *log = NULL;
+	unsigned char *der = NULL;
+	const char *reason;
+	size_t log_size;
+	int r = EXIT_USAGE, der_len;
+
+	verify_policy_init(&args.policy);
+	pcr_bank_reset(&bank);
+	measurer_init(&m, pcr_bank_extend_event, &bank);
+	args.images = calloc((size_t)argc, sizeof(*args.images));
+	if (!args.images || parse_predict_args(argc, argv, &args) < 0 ||
+	    load_sbat_level(args.level_path, &level, &level_text) < 0)
+		goto out;
+	if (args.log_path) {
+		if (read_file(args.log_path, &log, &log_size) < 0)
+			goto out;
+		if (tcg_log_replay_firmware(log, log_size, &bank, &reason) < 0) {
+			fprintf(stderr, "lockshim: %s: %s\n", args.log_path, reason);
+			goto out;
+		}
+	}
+	if (sk_X509_num(args.policy.vendor.certs) > 0 &&
+	    (der_len = i2d_X509(sk_X509_value(args.policy.vendor.certs, 0), &der)) > 0) {
+		args.state.vendor_cert = der;
+		args.state.vendor_cert_size = (size_t)der_len;
+	}
+	args.state.mok_list = args.mok_list;
+	args.state.mok_list_x = args.mok_list_x;
+	args.state.vendor_dbx = args.vendor_dbx;
+	args.state.sbat_level = (const uint8_t *)level.text;
+	args.state.sbat_level_size = level.size;
+	if (args.mok_sb_state) {
+		args.state.mok_sb_state = &args.mok_sb_state;
+		args.state.mok_sb_state_size = 1;
+	}
+	args.policy.sbat_level = args.mok_sb_state ? NULL : &level;
+	if (measure_mok_state(&m, &args.state) < 0) {
+		fprintf(stderr, "lockshim: cannot measure the MOK state\n");
+		goto out;
+	}
+	for (int i = 0; i < args.n_images; i++) {
+		r = predict_image(&m, &args.policy, !args.mok_sb_state, &args.images[i]);
+		if (r)
+			goto out;
+	}
+	print_pcr(&bank, PCR_BOOT_APPLICATIONS);
+	print_pcr(&bank, PCR_SECURE_BOOT_POLICY);
+	print_pcr(&bank, PCR_MOK);
+	r = EXIT_SUCCESS;
+out:
+	measurer_free(&m);
+	OPENSSL_free(der);
+	OPENSSL_free(args.mok_list);
+	OPENSSL_free(args.mok_list_x);
+	OPENSSL_free(args.vendor_dbx);
+	free(log);
+	free(level_text);
+	free(args.images);
+	verify_policy_free(&args.policy);
+	return r;
+}
+
 static int cmd_add_sbat(int argc, char **argv)
 {
 	uint8_t *csv, *image, *out = NULL;
@@ -315,6 +519,8 @@ int main(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "verify") == 0)
 		return cmd_verify(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "pcr") == 0)
+		return cmd_pcr(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "hash") == 0)
 		return cmd_hash(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "esl") == 0)

@@ -63,7 +63,7 @@ int policy_add_list_file(struct verify_policy *policy, struct sig_db *db, const 
 		return -1;
 	cert = parse_certificate(data, size);
 	if (cert) {
-		added = sig_db_add_cert(db, cert);
+		added = sig_db_add_cert(db, cert, NULL);
 		X509_free(cert);
 		free(data);
 		return added;
@@ -83,4 +83,36 @@ int policy_add_list_file(struct verify_policy *policy, struct sig_db *db, const 
 			rejected, reason);
 	verify_policy_list_loaded(policy, db, LIST_READ, rejected, reason);
 	return 0;
+}
+
+int policy_list_file_bytes(const char *path, uint8_t **esl, size_t *size)
+{
+	unsigned char *der = NULL;
+	size_t file_size;
+	uint8_t *data, *grown;
+	int der_len, r = -1;
+	X509 *cert;
+
+	if (read_file(path, &data, &file_size) < 0)
+		return -1;
+	cert = parse_certificate(data, file_size);
+	if (!cert) {
+		grown = OPENSSL_realloc(*esl, *size + file_size + 1);
+		if (grown) {
+			memcpy(grown + *size, data, file_size);
+			*esl = grown;
+			*size += file_size;
+			r = 0;
+		}
+	} else if ((der_len = i2d_X509(cert, &der)) > 0) {
+		struct esl_entry entry = { ESL_X509, esl_owner_shim, der, (size_t)der_len };
+
+		r = esl_append_entry(&entry, esl, size);
+	}
+	if (r < 0)
+		fprintf(stderr, "%s: %s: out of memory\n", program_name, path);
+	OPENSSL_free(der);
+	X509_free(cert);
+	free(data);
+	return r;
 }

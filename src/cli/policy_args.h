@@ -21,4 +21,12 @@ struct sig_db *policy_list_option(struct verify_policy *policy, const char *arg)
  */
 int policy_add_list_file(struct verify_policy *policy, struct sig_db *db, const char *path);
 
+/*
+ * The list file at @path as a signature-list variable would hold it,
+ * appended to the OPENSSL_malloc'd buffer *@esl of *@size bytes: a signature list
+ * as it is, a certificate as one X509 list owned by shim's GUID (as mokutil
+ * enrolls it). Returns 0, or -1 having said why.
+ */
+int policy_list_file_bytes(const char *path, uint8_t **esl, size_t *size);
+
 #endif

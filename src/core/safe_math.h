@@ -50,4 +50,10 @@ static inline void write_le32(uint8_t *p, uint32_t v)
 	write_le16(p + 2, (uint16_t)(v >> 16));
 }
 
+static inline void write_le64(uint8_t *p, uint64_t v)
+{
+	write_le32(p, (uint32_t)v);
+	write_le32(p + 4, (uint32_t)(v >> 32));
+}
+
 #endif

@@ -207,13 +207,37 @@ void sig_db_init(struct sig_db *db, const char *name)
 void sig_db_free(struct sig_db *db)
 {
 	sk_X509_pop_free(db->certs, X509_free);
+	OPENSSL_free(db->cert_owners);
 	OPENSSL_free(db->digests);
 	sig_db_init(db, db->name);
 }
 
-int sig_db_add_cert(struct sig_db *db, X509 *cert)
+/* Room for one more element in the OPENSSL_malloc'd array *@array of *@capacity. */
+static int grow(void **array, size_t *capacity, size_t used, size_t element_size)
 {
+	size_t n = *capacity ? *capacity * 2 : 16;
+	void *grown;
+
+	if (used < *capacity)
+		return 0;
+	if (n > SIZE_MAX / element_size)
+		return -1;
+	grown = OPENSSL_realloc(*array, n * element_size);
+	if (!grown)
+		return -1;
+	*array = grown;
+	*capacity = n;
+	return 0;
+}
+
+int sig_db_add_cert(struct sig_db *db, X509 *cert, const uint8_t *owner)
+{
+	size_t n = (size_t)(db->certs ? sk_X509_num(db->certs) : 0);
+
 	if (!db->certs && !(db->certs = sk_X509_new_null()))
+		return -1;
+	if (grow((void **)&db->cert_owners, &db->cert_owners_capacity, n,
+		 sizeof(*db->cert_owners)) < 0)
 		return -1;
 	if (!X509_up_ref(cert))
 		return -1;
@@ -221,27 +245,19 @@ int sig_db_add_cert(struct sig_db *db, X509 *cert)
 		X509_free(cert);
 		return -1;
 	}
+	memcpy(db->cert_owners[n], owner ? owner : esl_owner_shim, ESL_OWNER_SIZE);
 	return 0;
 }
 
-static int sig_db_add_digest(struct sig_db *db, enum esl_type type, const uint8_t *digest,
-			     size_t size)
+static int sig_db_add_digest(struct sig_db *db, enum esl_type type, const uint8_t *owner,
+			     const uint8_t *digest, size_t size)
 {
 	if (size > EVP_MAX_MD_SIZE)
 		return -1;
-	if (db->n_digests == db->capacity) {
-		size_t capacity = db->capacity ? db->capacity * 2 : 16;
-		struct esl_digest *grown;
-
-		if (capacity > SIZE_MAX / sizeof(*grown))
-			return -1;
-		grown = OPENSSL_realloc(db->digests, capacity * sizeof(*grown));
-		if (!grown)
-			return -1;
-		db->digests = grown;
-		db->capacity = capacity;
-	}
+	if (grow((void **)&db->digests, &db->capacity, db->n_digests, sizeof(*db->digests)) < 0)
+		return -1;
 	db->digests[db->n_digests].type = type;
+	memcpy(db->digests[db->n_digests].owner, owner, ESL_OWNER_SIZE);
 	memcpy(db->digests[db->n_digests].digest, digest, size);
 	db->digests[db->n_digests].size = (unsigned int)size;
 	db->n_digests++;
@@ -256,11 +272,11 @@ static int add_entry(const struct esl_entry *e, void *ctx)
 	int r;
 
 	if (e->type != ESL_X509)
-		return sig_db_add_digest(db, e->type, e->data, e->size) < 0 ? -1 : 0;
+		return sig_db_add_digest(db, e->type, e->owner, e->data, e->size) < 0 ? -1 : 0;
 	cert = d2i_X509(NULL, &p, (long)e->size); /* esl_walk checked it decodes */
 	if (!cert)
 		return -1;
-	r = sig_db_add_cert(db, cert);
+	r = sig_db_add_cert(db, cert, e->owner);
 	X509_free(cert);
 	return r;
 }
@@ -270,14 +286,20 @@ int sig_db_add_esl(struct sig_db *db, const uint8_t *data, size_t size, const ch
 	return esl_walk(data, size, add_entry, db, reason);
 }
 
-bool sig_db_has_digest(const struct sig_db *db, enum esl_type type, const uint8_t *digest,
-		       unsigned int size)
+long sig_db_find_digest(const struct sig_db *db, enum esl_type type, const uint8_t *digest,
+			unsigned int size)
 {
 	for (size_t i = 0; i < db->n_digests; i++)
 		if (db->digests[i].type == type && db->digests[i].size == size &&
 		    CRYPTO_memcmp(db->digests[i].digest, digest, size) == 0)
-			return true;
-	return false;
+			return (long)i;
+	return -1;
+}
+
+bool sig_db_has_digest(const struct sig_db *db, enum esl_type type, const uint8_t *digest,
+		       unsigned int size)
+{
+	return sig_db_find_digest(db, type, digest, size) >= 0;
 }
 
 bool sig_db_is_empty(const struct sig_db *db)

@@ -74,6 +74,7 @@ int esl_cert_tbs_digest(X509 *cert, const EVP_MD *md, uint8_t *out, unsigned int
  */
 struct esl_digest {
 	enum esl_type type;
+	uint8_t owner[ESL_OWNER_SIZE]; /* the entry's owner, as stored (the TPM's PCR 7 record) */
 	uint8_t digest[EVP_MAX_MD_SIZE];
 	unsigned int size;
 };
@@ -81,6 +82,8 @@ struct esl_digest {
 struct sig_db {
 	const char *name; /* "db", "MokList", "vendor", ... for verdicts */
 	STACK_OF(X509) *certs;
+	uint8_t (*cert_owners)[ESL_OWNER_SIZE]; /* the owner of certs[i], as stored */
+	size_t cert_owners_capacity;
 	struct esl_digest *digests;
 	size_t n_digests;
 	size_t capacity;
@@ -95,12 +98,20 @@ void sig_db_free(struct sig_db *db);
  */
 int sig_db_add_esl(struct sig_db *db, const uint8_t *data, size_t size, const char **reason);
 
-/* Add one certificate (takes a new reference). Returns 0 or -1. */
-int sig_db_add_cert(struct sig_db *db, X509 *cert);
+/*
+ * Add one certificate (takes a new reference), owned by @owner
+ * (ESL_OWNER_SIZE bytes; NULL: shim's GUID, as mokutil enrolls a
+ * certificate file). Returns 0 or -1.
+ */
+int sig_db_add_cert(struct sig_db *db, X509 *cert, const uint8_t *owner);
 
 /* Is a digest of @type equal to @digest in @db? */
 bool sig_db_has_digest(const struct sig_db *db, enum esl_type type, const uint8_t *digest,
 		       unsigned int size);
+
+/* The index in db->digests of that digest, or -1. */
+long sig_db_find_digest(const struct sig_db *db, enum esl_type type, const uint8_t *digest,
+			unsigned int size);
 
 bool sig_db_is_empty(const struct sig_db *db);
 

@@ -136,16 +136,16 @@ static size_t digest_kind(const EVP_MD *md)
 	return 0; /* authenticode.c accepts only these three */
 }
 
-/* Is the image's digest of kind @k in @db? */
-static int image_digest_in(struct verification *ver, size_t k, const struct sig_db *db, bool *found)
+/* Where the image's digest of kind @k is in @db (*@index, -1 when it is not). */
+static int image_digest_in(struct verification *ver, size_t k, const struct sig_db *db, long *index)
 {
-	*found = false;
+	*index = -1;
 	if (!has_digest_type(db, image_digest_types[k]))
 		return 0;
 	if (image_digest(ver, k) < 0)
 		return -1;
-	*found = sig_db_has_digest(db, image_digest_types[k], ver->image_digest[k].digest,
-				   ver->image_digest[k].size);
+	*index = sig_db_find_digest(db, image_digest_types[k], ver->image_digest[k].digest,
+				    ver->image_digest[k].size);
 	return 0;
 }
 
@@ -153,18 +153,21 @@ static int image_digest_in(struct verification *ver, size_t k, const struct sig_
 static int check_image_digest(struct verification *ver, const struct sig_db *db, bool allow)
 {
 	char message[sizeof(ver->verdict->message)];
-	bool found;
+	long index;
 
 	for (size_t k = 0; k < 3; k++) {
-		if (image_digest_in(ver, k, db, &found) < 0)
+		if (image_digest_in(ver, k, db, &index) < 0)
 			return -1;
-		if (!found)
+		if (index < 0)
 			continue;
 		hex_of(ver->image_digest[k].digest, ver->image_digest[k].size, ver->verdict->entry,
 		       sizeof(ver->verdict->entry));
 		BIO_snprintf(message, sizeof(message), "image %s digest is in %s", digest_names[k],
 			     db->name);
 		decide(ver->verdict, allow, db, message);
+		if (allow)
+			ver->verdict->authority =
+				(struct verdict_authority){ db, false, (size_t)index };
 		return 1;
 	}
 	return 0;
@@ -216,14 +219,18 @@ static int check_cert_denied(struct verification *ver, X509 *cert)
 
 /*
  * The certificate of @chain (signer first) that @db lists: the entry that
- * made it trusted. A partial chain may go on past it, so it need not be last.
+ * made it trusted, at db->certs[*@index] (-1 if none is, then the chain's
+ * last). A partial chain may go on past it, so it need not be last.
  */
-static X509 *first_listed(STACK_OF(X509) *chain, const struct sig_db *db)
+static X509 *first_listed(STACK_OF(X509) *chain, const struct sig_db *db, int *index)
 {
 	for (int i = 0; i < sk_X509_num(chain); i++)
 		for (int j = 0; j < sk_X509_num(db->certs); j++)
-			if (X509_cmp(sk_X509_value(chain, i), sk_X509_value(db->certs, j)) == 0)
+			if (X509_cmp(sk_X509_value(chain, i), sk_X509_value(db->certs, j)) == 0) {
+				*index = j;
 				return sk_X509_value(chain, i);
+			}
+	*index = -1;
 	return sk_X509_value(chain, sk_X509_num(chain) - 1);
 }
 
@@ -257,6 +264,7 @@ static int check_signature_denied(struct verification *ver,
 		STACK_OF(X509) *chain = NULL;
 		X509_STORE *store;
 		const char *reason;
+		int index;
 
 		if (sk_X509_num(deny[l]->certs) <= 0)
 			continue;
@@ -269,7 +277,7 @@ static int check_signature_denied(struct verification *ver,
 		X509_STORE_free(store);
 		if (r < 0)
 			continue;
-		subject_of(first_listed(chain, deny[l]), ver->verdict->entry,
+		subject_of(first_listed(chain, deny[l], &index), ver->verdict->entry,
 			   sizeof(ver->verdict->entry));
 		sk_X509_pop_free(chain, X509_free);
 		BIO_snprintf(message, sizeof(message), "certificate %s is in %s",
@@ -291,7 +299,7 @@ static int check_signature_allowed(struct verification *ver,
 	char message[sizeof(ver->verdict->message)], signer[200];
 	STACK_OF(X509) *chain = NULL;
 	X509_STORE *store;
-	int r;
+	int r, index;
 
 	if (sk_X509_num(db->certs) <= 0)
 		return 0;
@@ -308,12 +316,15 @@ static int check_signature_allowed(struct verification *ver,
 	r = check_chain_denied(ver, chain);
 	if (r == 0) {
 		subject_of(sk_X509_value(chain, 0), signer, sizeof(signer));
-		subject_of(first_listed(chain, db), ver->verdict->entry,
+		subject_of(first_listed(chain, db, &index), ver->verdict->entry,
 			   sizeof(ver->verdict->entry));
 		BIO_snprintf(message, sizeof(message),
 			     "signed by %s, trusted through %s certificate %s", signer, db->name,
 			     ver->verdict->entry);
 		decide(ver->verdict, true, db, message);
+		if (index >= 0)
+			ver->verdict->authority =
+				(struct verdict_authority){ db, true, (size_t)index };
 		r = 1;
 	}
 	sk_X509_pop_free(chain, X509_free);

@@ -70,11 +70,23 @@ enum list_read {
 int verify_policy_list_loaded(struct verify_policy *policy, const struct sig_db *db,
 			      enum list_read read, int rejected, const char *why);
 
+/*
+ * The allow-list entry that let an image run, as the verification found it
+ * (the TPM's PCR 7 authority record, measure.c, is made from it and from no
+ * second search): db->certs[index] when @cert, else db->digests[index].
+ */
+struct verdict_authority {
+	const struct sig_db *db; /* NULL: no entry (refused, or no entry to name) */
+	bool cert;
+	size_t index;
+};
+
 struct verdict {
 	bool allowed;
 	const char *list;  /* the list whose entry decided, or NULL */
 	char entry[256];   /* that entry: a certificate subject or a hex digest; or empty */
 	char message[384]; /* one line for the console */
+	struct verdict_authority authority; /* set when allowed by an entry */
 };
 
 /*

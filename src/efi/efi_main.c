@@ -18,6 +18,7 @@
 #include "efi_handoff.h"
 #include "efi_initrd.h"
 #include "efi_log.h"
+#include "efi_measure.h"
 #include "efi_mok.h"
 #include "efi_policy.h"
 #include "efi_sbat.h"
@@ -177,12 +178,14 @@ static EFI_STATUS read_verified(EFI_HANDLE device, const CHAR16 *path,
 				const struct efi_verifier *verifier, enum verify_request request,
 				const char *verb, struct efi_file_data *file)
 {
+	/* the TPM's record names the file alone, as shim's does */
+	_cleanup_pool_ EFI_DEVICE_PATH *file_node = FileDevicePath(NULL, (CHAR16 *)path);
 	EFI_STATUS status;
 
 	status = efi_file_read(device, path, file);
 	if (EFI_ERROR(status))
 		return log_error(status, L"cannot read %s: %r", path, status);
-	status = efi_verify_image(verifier, file->data, file->size, request, path, verb);
+	status = efi_verify_image(verifier, file->data, file->size, request, path, verb, file_node);
 	if (EFI_ERROR(status))
 		efi_file_data_free(file);
 	return status;
@@ -391,7 +394,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	_cleanup_(next_stage_free) struct next_stage location = {};
 	_cleanup_(efi_shim_lock_uninstall) EFI_HANDLE shim_lock = NULL;
 	_cleanup_(efi_file_data_free) struct efi_file_data file = {};
-	struct efi_verifier verifier = { .policy = &policy };
+	_cleanup_(efi_measure_close) struct efi_measure measure = {};
+	struct efi_verifier verifier = { .policy = &policy, .measurer = &measure.measurer };
 	struct secure_boot_state sb;
 	char cpu[CRYPTO_CPU_DESCRIBE_SIZE];
 	EFI_STATUS status;
@@ -401,6 +405,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	crypto_cpu_init(); /* no constructors under UEFI: before any OpenSSL call */
 	verify_policy_init(&policy);
 	Print(L"lockshim %a\n", LOCKSHIM_VERSION);
+	efi_measure_open(&measure);
 	log_info(L"crypto: %a", crypto_cpu_describe(cpu, sizeof(cpu)));
 	efi_mok_variables_sanitize(); /* before anything reads the MOK state */
 	secure_boot_state_read(&sb);
@@ -415,6 +420,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	status = efi_policy_load(&policy);
 	if (EFI_ERROR(status))
 		return status; /* no usable vendor certificate: nothing could be verified */
+	/* as shim, before anything runs: the MOK manager too */
+	efi_measure_mok_state(&measure, &sbat_level.level);
 	/* before any image starts, as shim installs it; removed if lockshim returns */
 	status = efi_shim_lock_install(&verifier, &shim_lock);
 	if (EFI_ERROR(status))

@@ -64,6 +64,19 @@ void efi_mok_variables_sanitize(void)
 	}
 }
 
+EFI_STATUS efi_mok_variable_read(const CHAR16 *name, void **data, UINTN *size)
+{
+	UINT32 attributes = 0;
+	EFI_STATUS status = efi_var_read(name, &shim_lock_guid, data, size, &attributes);
+
+	if (EFI_ERROR(status) || attributes == MOK_STATE_ATTRIBUTES)
+		return status;
+	FreePool(*data);
+	*data = NULL;
+	*size = 0;
+	return EFI_NOT_FOUND;
+}
+
 /*
  * A one-byte MOK state as the MOK manager wrote it (NV+BS, so no OS did),
  * else LOCKSHIM_VAR_ABSENT. One that is there but cannot be read is taken

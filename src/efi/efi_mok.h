@@ -34,6 +34,13 @@ void efi_mok_variables_sanitize(void);
  */
 UINT8 efi_mok_sb_state(void);
 
+/*
+ * The MOK variable @name (MokList, MokSBState, ...) in a new pool buffer,
+ * when the MOK manager wrote it (non-volatile, boot-services only);
+ * EFI_NOT_FOUND when absent or written by anyone else.
+ */
+EFI_STATUS efi_mok_variable_read(const CHAR16 *name, void **data, UINTN *size);
+
 /* Has the owner told lockshim not to trust db for kernels (MokDBState = 1, likewise)? */
 BOOLEAN efi_mok_db_ignored(void);
 

@@ -91,7 +91,7 @@ EFI_STATUS efi_policy_load(struct verify_policy *policy)
 	int r;
 
 	cert = d2i_X509(NULL, &p, vendor_cert_end - vendor_cert);
-	r = cert ? sig_db_add_cert(&policy->vendor, cert) : -1;
+	r = cert ? sig_db_add_cert(&policy->vendor, cert, NULL) : -1;
 	X509_free(cert);
 	if (r < 0) {
 		return log_error(EFI_LOAD_ERROR,

@@ -57,33 +57,34 @@ static struct {
  *  - the policy includes db (unless the owner asked to leave it out), so it
  *    trusts no less than the firmware would, and never more than lockshim
  *    trusts for what it starts itself;
- *  - an image it allows is still shown to the firmware's own handlers, for
- *    what they record: EDK2 measures the image into the TPM in one of them.
- *    Only their verdict, from db, is overridden;
+ *  - an image it allows is measured by lockshim (efi_verify_image: PCR 4,
+ *    and the entry that allowed it in PCR 7, as shim's LoadImage hook does)
+ *    and not shown to the firmware's handlers: EDK2 runs them in order and
+ *    stops at the first failure, so its db check, failing for a vendor or
+ *    MOK image, would skip its measurement, and passing would measure the
+ *    image a second time;
  *  - the firmware's own images (from its volumes, without a file buffer)
- *    go to the original handlers untouched.
+ *    go to the original handlers untouched, measurements included.
  */
 static BOOLEAN policy_allows(const EFI_DEVICE_PATH *file, const void *buffer, UINTN size)
 {
 	_cleanup_pool_ CHAR16 *name = file ? DevicePathToStr((EFI_DEVICE_PATH *)file) : NULL;
 
 	return !EFI_ERROR(efi_verify_image(override.verifier, buffer, size, VERIFY_FOR_LOADER,
-					   name ? name : L"an image of the second stage",
-					   "loading"));
+					   name ? name : L"an image of the second stage", "loading",
+					   file));
 }
 
 static EFI_STATUS EFIAPI security2_hook(const struct security2_protocol *this,
 					const EFI_DEVICE_PATH *file, VOID *file_buffer,
 					UINTN file_size, BOOLEAN boot_policy)
 {
+	/* lockshim verified and measured these very bytes */
 	if (override.buffer && file_buffer == override.buffer && file_size == override.size)
-		return EFI_SUCCESS; /* lockshim verified these very bytes */
+		return EFI_SUCCESS;
 	if (!override.verifier || !file_buffer || !file_size)
 		return override.original2(this, file, file_buffer, file_size, boot_policy);
-	if (!policy_allows(file, file_buffer, file_size))
-		return EFI_ACCESS_DENIED; /* not loaded at all */
-	override.original2(this, file, file_buffer, file_size, boot_policy);
-	return EFI_SUCCESS;
+	return policy_allows(file, file_buffer, file_size) ? EFI_SUCCESS : EFI_ACCESS_DENIED;
 }
 
 static BOOLEAN same_path(const EFI_DEVICE_PATH *a, const EFI_DEVICE_PATH *b)
@@ -112,10 +113,8 @@ static EFI_STATUS EFIAPI security_hook(const struct security_protocol *this, UIN
 		return override.original(this, status, file);
 	if (efi_file_read_device_path(file, &data) == EFI_NOT_FOUND)
 		return override.original(this, status, file); /* not on a file system */
-	if (!data.data || !policy_allows(file, data.data, data.size))
-		return EFI_ACCESS_DENIED;
-	override.original(this, status, file);
-	return EFI_SUCCESS;
+	return data.data && policy_allows(file, data.data, data.size) ? EFI_SUCCESS :
+									EFI_ACCESS_DENIED;
 }
 
 static void hooks_hold(void)

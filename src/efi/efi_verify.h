@@ -11,12 +11,15 @@
 
 #include <efi.h>
 
+#include "measure.h"
 #include "verify.h"
 
 /* What decisions are made with; lives as long as lockshim runs. */
 struct efi_verifier {
 	const struct verify_policy *policy;
 	BOOLEAN enforcing; /* Secure Boot enforced: a refusal stops the image */
+	/* the TPM (efi_tpm.c): each image let run is measured; NULL: not measured */
+	struct measurer *measurer;
 };
 
 /*
@@ -25,8 +28,16 @@ struct efi_verifier {
  * "booting", "starting", "allowing"). Returns EFI_SUCCESS when it may run
  * (allowed, or Secure Boot not enforced) and EFI_SECURITY_VIOLATION when it
  * is refused.
+ *
+ * An image that may run is measured here, the one place every image
+ * lockshim lets run passes (measure.h): the entry that allowed it into
+ * PCR 7 (under enforcement, as shim logs only what it verified), the image
+ * into PCR 4, logged with @path (lockshim's own starts, the firmware's
+ * loads) or without (SHIM_LOCK's Verify), as shim logs them. A measurement
+ * that fails is said and does not stop the boot, as under shim.
  */
 EFI_STATUS efi_verify_image(const struct efi_verifier *verifier, const void *data, UINTN size,
-			    enum verify_request request, const CHAR16 *what, const char *verb);
+			    enum verify_request request, const CHAR16 *what, const char *verb,
+			    const EFI_DEVICE_PATH *path);
 
 #endif

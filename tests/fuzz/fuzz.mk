@@ -23,7 +23,7 @@ FUZZ_MAX_LEN ?= 65536
 FUZZ_TIMEOUT ?= 10
 FUZZ_RSS_MB  ?= 2048
 FUZZ_FLAGS   ?=
-FUZZ_ALL_TARGETS := fuzz_pe fuzz_esl fuzz_verify fuzz_sbat
+FUZZ_ALL_TARGETS := fuzz_pe fuzz_esl fuzz_verify fuzz_sbat fuzz_tcg_log
 FUZZ_TARGETS ?= $(FUZZ_ALL_TARGETS)
 
 FUZZ_DIR      := $(BUILD)/fuzz
@@ -36,6 +36,7 @@ fuzz_pe_SRCS     := src/core/pe.c src/core/authenticode.c
 fuzz_esl_SRCS    := src/core/signature_list.c
 fuzz_sbat_SRCS   := src/core/sbat.c src/core/sbat_level.c src/core/reason.c
 fuzz_verify_SRCS := $(CORE_SRCS)
+fuzz_tcg_log_SRCS := $(CORE_SRCS)
 
 FUZZ_BINS := $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
 

@@ -49,7 +49,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	verify_policy_init(&policy); /* kept to the end: LeakSanitizer sees it as reachable */
 
 	vendor = d2i_X509(NULL, &p, sizeof(fuzz_vendor_cert));
-	if (!vendor || sig_db_add_cert(&policy.vendor, vendor) != 0) {
+	if (!vendor || sig_db_add_cert(&policy.vendor, vendor, NULL) != 0) {
 		fprintf(stderr, "fuzz_verify: cannot load the vendor certificate\n");
 		abort();
 	}

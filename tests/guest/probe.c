@@ -16,6 +16,7 @@
  *   keys               present (one line per key in a system keyring)
  *   ACPI table         present | absent (the test SSDT an initrd may carry,
  *                      OEM table ID LSEARLY1: tests/qemu/test_lockdown_early.sh)
+ *   tpm                pcr | log | log-end | absent | unreadable (probe_tpm.c)
  * The probe draws no conclusion itself: the test harness compares the
  * lines with what each scenario expects.
  *
@@ -335,6 +336,7 @@ int main(int argc, char **argv)
 	each_file(module_dir, ".ko", "finit_module", probe_module);
 
 	probe_keyrings();
+	probe_tpm();
 
 	out("done", "ok", "checks=%d", nchecks + 1);
 	if (into)

@@ -11,6 +11,7 @@
  *                    their signatures are checked against
  *   probe_acpi.c     the ACPI tables the kernel installed
  *   probe_uio.c      PCI memory mapped to user space (uio_pci_generic)
+ *   probe_tpm.c      the TPM's PCRs and the firmware's event log
  */
 #ifndef LOCKSHIM_PROBE_H
 #define LOCKSHIM_PROBE_H
@@ -57,5 +58,8 @@ void probe_acpi_table(const char *oem_table_id);
 
 /* probe_uio.c */
 void probe_uio(void);
+
+/* probe_tpm.c */
+void probe_tpm(void);
 
 #endif

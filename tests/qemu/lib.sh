@@ -29,6 +29,9 @@
 #       --answer-chars PASSWORD  answer each "Enter password character N" prompt
 #                          (the MOK manager's) with the Nth character of PASSWORD
 #       --tee              also show the serial output live (cleaned) on stdout
+#       --tpm              attach a fresh TPM 2.0 (swtpm, its state in the run's
+#                          temporary directory, ended with the run) on the TPM
+#                          TIS device
 #       -- ARGS...         extra QEMU arguments
 #     Sets QEMU_OUTCOME to "stopped" (a --stop pattern matched), "exited"
 #     (QEMU ended by itself: shutdown, reset with -no-reboot, debug-exit) or
@@ -240,7 +243,7 @@ _qemu_slot_open() {
 }
 
 run_qemu() {
-	local esp= vars= persist=0 log=$QEMU_BUILD/logs/run.log timeout=60 tee=0 grace=0.5
+	local esp= vars= persist=0 log=$QEMU_BUILD/logs/run.log timeout=60 tee=0 grace=0.5 tpm=0
 	local -a stops=() sends=() extra=()
 	local answer_chars=
 	while (( $# )); do
@@ -255,6 +258,7 @@ run_qemu() {
 		--send-on) sends+=("$2" "$3"); shift 3 ;;
 		--answer-chars) answer_chars=$2; shift 2 ;;
 		--tee) tee=1; shift ;;
+		--tpm) tpm=1; shift ;;
 		--) shift; extra=("$@"); break ;;
 		*) echo "run_qemu: unknown option $1" >&2; return 1 ;;
 		esac
@@ -263,6 +267,9 @@ run_qemu() {
 	if [[ ! -f $esp ]]; then echo "run_qemu: ESP image '${esp}' missing" >&2; return 1; fi
 	if [[ ! -f $vars ]]; then echo "run_qemu: VARS file '${vars}' missing" >&2; return 1; fi
 	if [[ ! -f $OVMF_CODE ]]; then echo "run_qemu: $OVMF_CODE missing (install ovmf)" >&2; return 1; fi
+	if (( tpm )) && ! command -v swtpm >/dev/null; then
+		echo "run_qemu: --tpm: swtpm missing (scripts/bootstrap.sh installs it)" >&2; return 1
+	fi
 
 	mkdir -p "$(dirname "$log")" "$LOCKSHIM_CACHE"
 	local raw=$log.raw work
@@ -291,6 +298,17 @@ run_qemu() {
 	else
 		echo "run_qemu: all ${LOCKSHIM_JOBS:-2} QEMU slots ($LOCKSHIM_CACHE/qemu*.lock) stayed busy" >&2
 		rm -rf "$work"; return 1
+	fi
+
+	# the TPM once the slot is ours: nothing to end on the way out before
+	local tpm_pid= i
+	if (( tpm )); then
+		swtpm socket --tpm2 --tpmstate "dir=$work" --ctrl "type=unixio,path=$work/swtpm.sock" \
+			--terminate --log "file=$work/swtpm.log" &
+		tpm_pid=$!
+		for (( i = 0; i < 50; i++ )); do [[ -S $work/swtpm.sock ]] && break; sleep 0.1; done
+		cmd+=(-chardev "socket,id=chrtpm,path=$work/swtpm.sock"
+			-tpmdev emulator,id=tpm0,chardev=chrtpm -device tpm-tis,tpmdev=tpm0)
 	fi
 
 	# Serial input comes from a FIFO that we hold open read-write (so neither
@@ -368,6 +386,7 @@ run_qemu() {
 	exec {infd}>&-
 	flock -u "$lockfd"; exec {lockfd}>&-
 
+	if [[ -n $tpm_pid ]]; then kill "$tpm_pid" 2>/dev/null; wait "$tpm_pid" 2>/dev/null; fi
 	clean_serial <"$raw" >"$log"
 	QEMU_ELAPSED=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 	QEMU_SECONDS=$(awk -v a="${QEMU_SECONDS:-0}" -v b="$QEMU_ELAPSED" 'BEGIN { printf "%.1f", a + b }')

@@ -59,6 +59,7 @@ CRASH=$QEMU_CRASH
 END_RE='LOCKSHIM-PROBE-END'
 SLOTS=(unsigned vendor mok rogue db)
 
+LD_RUN_OPTS=() # more run_qemu options for every boot (test_measured_boot.sh: --tpm)
 SB_MOK_VARS=$LD_WORK/vars-secboot-mok.fd # vars_secboot_mok
 SB_MOK_UNTRUSTED_VARS=$LD_WORK/vars-secboot-mok-untrusted.fd # vars_secboot_mok
 SB_MOK_REVOKED_VARS=$LD_WORK/vars-secboot-mok-revoked.fd # vars_secboot_mok
@@ -195,7 +196,8 @@ lockdown_run() {
 	run_qemu --esp "$img" --vars "$vars" --log "$LD_LOGS/lockdown-$name.log" \
 		--timeout "$QEMU_TIMEOUT" --grace 0.5 \
 		--stop "$END_RE" --stop 'Kernel panic' --stop 'lockshim: refusing' \
-		--stop 'No bootable option' --stop 'launch: failed' --stop "$CRASH" "${tee[@]}"
+		--stop 'No bootable option' --stop 'launch: failed' --stop "$CRASH" "${tee[@]}" \
+		"${LD_RUN_OPTS[@]}"
 	local rc=$?
 	rm -f "$img"
 	qemu_outcome "$name" "no end of the probe" || return 1

@@ -12,7 +12,7 @@
 # a longer dbx):
 #
 #   tests/qemu/vars.sh --variant NAME [--var VNAME:GUID:ATTRS:FILE]...
-#                      [--dbx-hash IMAGE]... [PKI_DIR]
+#                      [--dbx-hash IMAGE]... [--db-hash IMAGE]... [PKI_DIR]
 #
 #   build/qemu/vars-NAME.fd     (only this file is written; NAME is letters,
 #                               digits, '.', '_', '-', not secboot or setup)
@@ -29,6 +29,8 @@
 #                   the payload, and the store, are byte-identical for the same
 #                   hashes). Without it dbx is PKI_DIR/dbx.auth, as in
 #                   vars-secboot.fd.
+#     --db-hash IMAGE    likewise for db: IMAGE's hash, then PKI_DIR/db.esl
+#                   (the db certificate), so IMAGE runs unsigned.
 #   Prints the path of build/qemu/vars-NAME.fd on stdout.
 #
 # Enrollment: a blank OVMF_VARS_4M.fd boots (setup mode, no boot entries)
@@ -57,23 +59,24 @@ cd "$(dirname "$0")/../.."
 
 die() { echo "vars.sh: $*" >&2; exit 1; }
 usage() {
-	die "usage: vars.sh [PKI_DIR] | vars.sh --variant NAME [--var VNAME:GUID:ATTRS:FILE]... [--dbx-hash IMAGE]... [PKI_DIR]"
+	die "usage: vars.sh [PKI_DIR] | vars.sh --variant NAME [--var VNAME:GUID:ATTRS:FILE]... [--dbx-hash IMAGE]... [--db-hash IMAGE]... [PKI_DIR]"
 }
 
 pki='' variant=''
-var_specs=() dbx_images=()
+var_specs=() dbx_images=() db_images=()
 while (( $# )); do
 	case $1 in
 	--variant) (( $# >= 2 )) || usage; variant=$2; shift 2 ;;
 	--var) (( $# >= 2 )) || usage; var_specs+=("$2"); shift 2 ;;
 	--dbx-hash) (( $# >= 2 )) || usage; dbx_images+=("$2"); shift 2 ;;
+	--db-hash) (( $# >= 2 )) || usage; db_images+=("$2"); shift 2 ;;
 	-*) usage ;;
 	*) [[ -z $pki ]] || usage; pki=$1; shift ;;
 	esac
 done
 pki=${pki:-build/pki}
-if [[ -z $variant ]] && (( ${#var_specs[@]} + ${#dbx_images[@]} )); then
-	die "--var and --dbx-hash need --variant NAME"
+if [[ -z $variant ]] && (( ${#var_specs[@]} + ${#dbx_images[@]} + ${#db_images[@]} )); then
+	die "--var, --dbx-hash and --db-hash need --variant NAME"
 fi
 if [[ -n $variant ]]; then
 	[[ $variant =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || die "bad variant name '$variant'"
@@ -207,29 +210,43 @@ work=$QEMU_BUILD/enroll-$variant
 rm -rf "$work"
 mkdir -p "$work"
 
-# dbx: the base payload, or the image hashes then the revoked certificate.
-dbx_auth=$pki/dbx.auth
-if (( ${#dbx_images[@]} )); then
-	[[ -s $pki/revoked.esl && -s $pki/KEK.key && -s $pki/KEK.crt ]] ||
-		die "$pki/revoked.esl, KEK.key or KEK.crt missing (run tests/pki.sh $pki)"
-	for img in "${dbx_images[@]}"; do
-		[[ -s $img ]] || die "--dbx-hash: $img missing or empty"
+# hashes_auth VAR BASE_ESL IMAGE...: $work/VAR.auth, the payload that sets VAR
+# (db or dbx) to the images' Authenticode SHA-256 then BASE_ESL, signed with
+# KEK at a fixed time (so the same hashes make the same payload, and store).
+hashes_auth() {
+	local var=$1 base=$2 img; shift 2
+	[[ -s $base && -s $pki/KEK.key && -s $pki/KEK.crt ]] ||
+		die "$base, KEK.key or KEK.crt missing (run tests/pki.sh $pki)"
+	for img in "$@"; do
+		[[ -s $img ]] || die "--$var-hash: $img missing or empty"
 	done
-	hash-to-efi-sig-list "${dbx_images[@]}" "$work/hashes.esl" >"$work/hashes.out" ||
-		die "hash-to-efi-sig-list ${dbx_images[*]} failed"
-	sed -n 's/^HASH IS /vars.sh: dbx += SHA-256 /p' "$work/hashes.out" >&2
-	cat "$work/hashes.esl" "$pki/revoked.esl" >"$work/dbx.esl"
+	hash-to-efi-sig-list "$@" "$work/$var-hashes.esl" >"$work/$var-hashes.out" ||
+		die "hash-to-efi-sig-list $* failed"
+	sed -n "s/^HASH IS /vars.sh: $var += SHA-256 /p" "$work/$var-hashes.out" >&2
+	cat "$work/$var-hashes.esl" "$base" >"$work/$var.esl"
 	sign-efi-sig-list -t '2024-01-01 00:00:00' -k "$pki/KEK.key" -c "$pki/KEK.crt" \
-		dbx "$work/dbx.esl" "$work/dbx.auth" >/dev/null ||
-		die "sign-efi-sig-list dbx failed"
+		"$var" "$work/$var.esl" "$work/$var.auth" >/dev/null ||
+		die "sign-efi-sig-list $var failed"
+}
+
+# dbx: the base payload, or the image hashes then the revoked certificate;
+# db: likewise with the db certificate.
+dbx_auth=$pki/dbx.auth db_auth=$pki/db.auth
+if (( ${#dbx_images[@]} )); then
+	hashes_auth dbx "$pki/revoked.esl" "${dbx_images[@]}"
 	dbx_auth=$work/dbx.auth
+fi
+if (( ${#db_images[@]} )); then
+	hashes_auth db "$pki/db.esl" "${db_images[@]}"
+	db_auth=$work/db.auth
 fi
 
 hash=$(
 	{
 		echo "lockshim-vars-variant 1"
 		echo "blank $(sha "$OVMF_VARS_BLANK")"
-		for f in PK KEK db; do echo "$f $(sha "$pki/$f.auth")"; done
+		for f in PK KEK; do echo "$f $(sha "$pki/$f.auth")"; done
+		echo "db $(sha "$db_auth")"
 		echo "dbx $(sha "$dbx_auth")"
 		for line in "${key_lines[@]}"; do echo "$line"; done
 	} | sha256sum | cut -c1-64
@@ -239,7 +256,7 @@ cached=$LOCKSHIM_CACHE/vars-variant-$hash.fd
 if [[ ! -s $cached ]]; then
 	echo "vars.sh: creating variant $variant (key $hash)" >&2
 	enroll "$work" "enroll-$variant" \
-		KEK="$pki/KEK.auth" db="$pki/db.auth" dbx="$dbx_auth" \
+		KEK="$pki/KEK.auth" db="$db_auth" dbx="$dbx_auth" \
 		"${extra_specs[@]}" PK="$pki/PK.auth"
 	install_fd "$work/vars.fd" "$cached"
 fi

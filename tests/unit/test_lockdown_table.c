@@ -41,9 +41,9 @@ int main(void)
 
 	CHECK_EQ(sizeof(struct lockshim_table), 80, "ABI header is 80 bytes");
 	verify_policy_init(&policy);
-	sig_db_add_cert(&policy.vendor, vendor);
-	sig_db_add_cert(&policy.mok, mok);
-	sig_db_add_cert(&policy.db, db);
+	sig_db_add_cert(&policy.vendor, vendor, NULL);
+	sig_db_add_cert(&policy.mok, mok, NULL);
+	sig_db_add_cert(&policy.db, db, NULL);
 	memset(revoked, 0x5a, sizeof(revoked));
 	{
 		/* a one-entry SHA-256 list for MokListX */

@@ -1,0 +1,381 @@
+#!/usr/bin/env bash
+# Measured boot: what lockshim puts in the TPM, seen by the booted kernel.
+# Each scenario boots Debian's stock kernel through lockshim (Boot0000,
+# Secure Boot on) with a software TPM (swtpm, one per run, in a temporary
+# directory) on QEMU's TPM TIS device; the guest (a mokutil guest,
+# tests/initramfs/mokutil-guest.sh) prints the SHA-256 PCRs 4, 7 and 14
+# and the firmware's event log (base64). On the host:
+#   - tpm2_eventlog parses the log without errors, and its replay and ours
+#     (tests/qemu/tpm_log.py) both equal the PCRs the guest read;
+#   - PCR 4 holds the kernel's Authenticode digest (`lockshim hash`);
+#   - PCR 7 names the entry that allowed the kernel, as shim 15.7+ logs it
+#     (MokListRT: the vendor certificate, the MOK certificate, the image
+#     hash in MokList), each once;
+#   - PCR 14's MokList event is the hash of the MokListRT bytes (the vendor
+#     certificate as one X509 list, then MokList);
+#   - `lockshim pcr --predict` on the same state, over the firmware's part
+#     of the log, gives the guest's PCR 4, 7 and 14.
+#
+#   tests/qemu/test_measured_boot.sh [SCENARIO...]   (default: all)
+#
+#   tpm_vendor_kernel    the vendor-signed kernel, no MokList
+#   tpm_mok_kernel       a MOK-signed kernel, MokList = build/pki/mok.esl
+#   tpm_hash_kernel      an unsigned kernel allowed by its hash in MokList
+#   tpm_db_hash_kernel   an unsigned kernel allowed by its hash in db
+#   tpm_sdboot_mok_kernel  lockshim -> systemd-boot (vendor) -> a MOK-signed
+#                        kernel through the firmware's LoadImage: each image
+#                        in PCR 4 once, each authority in PCR 7 once
+#   tpm_companion_kernel the companion kernel (kernel/build.sh, vendor-signed)
+#                        with the probe initramfs (tests/guest/probe_tpm.c
+#                        prints the PCRs and the log), lockshim its default
+#                        loader, no boot entry
+#   tpm_mok_manager      the owner enters the MOK manager (MokTimeout, a key)
+#                        and continues: the manager in PCR 4 and its db entry
+#                        in PCR 7, then the kernel
+#   tpm_launch_loads_kernel  lockshim -> launch.efi (vendor), which loads the
+#                        companion kernel, db-signed, through the firmware's
+#                        LoadImage with no override of its own: lockshim's
+#                        override measures it, once, with its device path
+#
+# Environment and output as for test_mok.sh (sourced for its preparation).
+# Logs: build/qemu/logs/NAME.log; the guest's event log and tpm2_eventlog's
+# YAML beside it (NAME.tpmlog, NAME.yaml).
+
+# shellcheck source=tests/qemu/test_mok.sh
+. "$(dirname "${BASH_SOURCE[0]}")/test_mok.sh" # cds to the repository
+# shellcheck source=tests/qemu/lockdown.sh
+. tests/qemu/lockdown.sh # the companion kernel and its probe
+
+SCENARIOS=(
+	tpm_vendor_kernel
+	tpm_mok_kernel
+	tpm_hash_kernel
+	tpm_db_hash_kernel
+	tpm_sdboot_mok_kernel
+	tpm_mok_manager
+	tpm_companion_kernel
+	tpm_launch_loads_kernel
+)
+
+MOK_WORK=$QEMU_BUILD/measured
+DB_GUID=d719b2cb-3d3a-4596-a3bc-dad00e67656f
+EV_IPL=0x0000000d
+EV_APPLICATION=0x80000003
+EV_AUTHORITY=0x800000e0
+TPM_LOG=tests/qemu/tpm_log.py
+VARS_HASH= VARS_DB_HASH= VARS_SDBOOT=
+SDBOOT_ESP_PATH='\EFI\systemd\systemd-bootx64.efi'
+
+# The guest's report: the PCRs, then the log.
+TPM_STEPS=$(cat <<'EOS'
+step mount -t securityfs securityfs /sys/kernel/security
+for p in 4 7 14; do echo "TPM-PCR $p $(cat /sys/class/tpm/tpm0/pcr-sha256/$p)"; done
+base64 /sys/kernel/security/tpm0/binary_bios_measurements | sed 's/^/TPM-B64 /'
+echo TPM-LOG-END
+EOS
+)
+
+measured_prepare() {
+	mok_prepare
+	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
+	command -v swtpm >/dev/null && command -v tpm2_eventlog >/dev/null || {
+		PREP_ERROR="swtpm or tpm2_eventlog missing: run scripts/bootstrap.sh (swtpm, tpm2-tools)"
+		return 0
+	}
+	local hash
+	hash=$(build/lockshim hash "$BOOT_WORK/kernel-unsigned.efi") &&
+		_prep "MokList holding the unsigned kernel's hash" \
+			python3 "$TPM_LOG" sha256-esl "$hash" "$MOK_WORK/kernel-hash.esl" &&
+		_prep "MokListRT's vendor list" \
+			python3 "$TPM_LOG" x509-esl "$PKI/vendor.der" "$MOK_WORK/vendor.esl" &&
+		_prep "db's hash list, as vars.sh --db-hash writes it" \
+			hash-to-efi-sig-list "$BOOT_WORK/kernel-unsigned.efi" "$MOK_WORK/db-hash.esl" || return 0
+	VARS_HASH=$(mok_variant measured-hash --var "MokList:$SHIM_GUID:0x3:$MOK_WORK/kernel-hash.esl" \
+		2>>"$PREP_LOG") || PREP_ERROR="VARS with the kernel's hash in MokList: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
+	VARS_DB_HASH=$(mok_variant measured-db-hash --db-hash "$BOOT_WORK/kernel-unsigned.efi" \
+		2>>"$PREP_LOG") || PREP_ERROR="VARS with the kernel's hash in db: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
+	sdboot_prepare
+	[[ -z $PREP_ERROR ]] && lockdown_prepare &&
+		_prep "launch.efi with .sbat" build/lockshim add-sbat tests/guest/sbat.csv \
+			"$GUEST/launch.efi" "$MOK_WORK/launch-sbat.efi" &&
+		_prep "vendor-signed launch.efi" sign_efi vendor "$MOK_WORK/launch-sbat.efi" \
+			"$MOK_WORK/launch-vendor.efi" &&
+		_prep "db-signed companion kernel" sign_efi db "$LD_WORK/kernel-unsigned.efi" \
+			"$MOK_WORK/companion-db.efi"
+	LD_RUN_OPTS=(--tpm)
+}
+
+# Debian's systemd-boot, vendor-signed, named by Boot0000's optional data;
+# MokList holds the MOK certificate.
+sdboot_prepare() {
+	local dir
+	dir=$(tests/qemu/debian-package.sh systemd-boot-efi \
+		usr/lib/systemd/boot/efi/systemd-bootx64.efi 2>>"$PREP_LOG") ||
+		{ PREP_ERROR="systemd-boot-efi (tests/qemu/debian-package.sh) failed"; return 0; }
+	_prep "vendor-signed systemd-boot" sign_efi vendor "$dir/systemd-bootx64.efi" \
+		"$MOK_WORK/systemd-boot.efi" &&
+		_prep "systemd-boot's Boot0000" python3 tests/qemu/mkloadoption.py \
+			"$MOK_WORK/sdboot-Boot0000.bin" lockshim '\EFI\lockshim\lockshimx64.efi' \
+			"$SDBOOT_ESP_PATH" || return 0
+	VARS_SDBOOT=$(tests/qemu/vars.sh --variant measured-sdboot \
+		--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/sdboot-Boot0000.bin" \
+		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin" \
+		--var "MokList:$SHIM_GUID:0x3:$PKI/mok.esl" "$PKI" 2>>"$PREP_LOG" | tail -n1) &&
+		[[ -s $VARS_SDBOOT ]] || PREP_ERROR="VARS for systemd-boot: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
+}
+
+# tpm_collect NAME: the guest's log (from $LOG: the mokutil guest's TPM-*
+# lines, or the probe's PROBE tpm lines) in $BOOT_LOGS/NAME.tpmlog, its PCRs
+# in TPM_PCR[4|7|14].
+declare -A TPM_PCR
+tpm_collect() {
+	local name=$1
+	expect_log '^(TPM-LOG-END|PROBE tpm log-end )' || return 1
+	tr -d '\r' <"$LOG" | sed -nE 's/^(TPM-B64|PROBE tpm log) //p' | base64 -d \
+		>"$BOOT_LOGS/$name.tpmlog" || {
+		echo "FAIL: the guest's event log does not decode" >&2
+		return 1
+	}
+	TPM_PCR=()
+	while read -r pcr value; do
+		TPM_PCR[$pcr]=${value,,}
+	done < <(tr -d '\r' <"$LOG" | sed -nE 's/^(TPM-PCR|PROBE tpm pcr) ([0-9]+ [0-9A-Fa-f]{64})$/\2/p')
+	[[ -n ${TPM_PCR[4]:-} && -n ${TPM_PCR[7]:-} && -n ${TPM_PCR[14]:-} ]] || {
+		echo "FAIL: the guest printed no PCR 4, 7 and 14 (no TPM in the guest?)" >&2
+		return 1
+	}
+}
+
+# boot_tpm NAME VARS KERNEL: boot_mok with a fresh swtpm attached (run_qemu
+# --tpm), then tpm_collect.
+boot_tpm() {
+	local name=$1 vars=$2 kernel=$3
+	cp "$vars" "$MOK_WORK/$name.fd"
+	boot_mok "$name" "$MOK_WORK/$name.fd" "$kernel" "$TPM_STEPS" --stop 'TPM-LOG-END' --tpm &&
+		tpm_collect "$name"
+}
+
+# expect_replay NAME: tpm2_eventlog parses the log; both replays equal the PCRs read.
+expect_replay() {
+	local name=$1 log=$BOOT_LOGS/$1.tpmlog yaml=$BOOT_LOGS/$1.yaml pcr got
+	tpm2_eventlog "$log" >"$yaml" 2>"$yaml.err" && [[ ! -s $yaml.err ]] || {
+		echo "FAIL: tpm2_eventlog: $(head -n 3 "$yaml.err")" >&2
+		return 1
+	}
+	for pcr in 4 7 14; do
+		got=$(python3 "$TPM_LOG" yaml-pcrs "$yaml" | awk -v p="$pcr" '$1 == p { print $2 }')
+		[[ $got == "${TPM_PCR[$pcr]}" ]] || {
+			echo "FAIL: PCR $pcr: tpm2_eventlog replays ${got:-nothing}, the TPM has ${TPM_PCR[$pcr]}" >&2
+			return 1
+		}
+		got=$(python3 "$TPM_LOG" replay "$log" | awk -v p="$pcr" '$1 == p { print $2 }')
+		[[ $got == "${TPM_PCR[$pcr]}" ]] || {
+			echo "FAIL: PCR $pcr: the log replays to ${got:-nothing}, the TPM has ${TPM_PCR[$pcr]}" >&2
+			return 1
+		}
+	done
+	python3 "$TPM_LOG" events "$log" >"$BOOT_LOGS/$name.events"
+	echo "# $name: $(wc -l <"$BOOT_LOGS/$name.events") events; PCR 4/7/14: $(awk '$1 == 4 || $1 == 7 || $1 == 14' "$BOOT_LOGS/$name.events" | wc -l)" >&2
+}
+
+# expect_event NAME PCR TYPE DIGEST|- DATA|- [COUNT]: the log has COUNT (default 1) such events.
+expect_event() {
+	local name=$1 pcr=$2 type=$3 digest=$4 data=$5 want=${6:-1} n
+	n=$(awk -v p="$pcr" -v t="$type" -v d="$digest" -v e="$data" \
+		'$1 == p && $2 == t && (d == "-" || $3 == d) && (e == "-" || $4 == e)' \
+		"$BOOT_LOGS/$name.events" | wc -l)
+	(( n == want )) && return 0
+	echo "FAIL: $n event(s), not $want, in PCR $pcr of type $type${digest/#-/} ${data:0:80}" >&2
+	return 1
+}
+
+# expect_kernel_measured NAME KERNEL: its Authenticode digest in PCR 4, once.
+expect_kernel_measured() {
+	local digest
+	digest=$(build/lockshim hash "$2") &&
+		expect_event "$1" 4 "$EV_APPLICATION" "$digest" -
+}
+
+# expect_authority NAME OWNER FILE [VARIABLE GUID [COUNT]]: PCR 7 names the
+# entry FILE of MokListRT (or VARIABLE), once (or COUNT times), with the owner
+# GUID it has in the list.
+expect_authority() {
+	local data
+	data=$(python3 "$TPM_LOG" variable-data "${4:-MokListRT}" "${5:-$SHIM_GUID}" "$2" "$3") &&
+		expect_event "$1" 7 "$EV_AUTHORITY" - "$data" "${6:-1}"
+}
+
+# expect_mok_list NAME FILE...: PCR 14's MokList event hashes the files' bytes.
+expect_mok_list() {
+	local name=$1 digest; shift
+	digest=$(cat "$@" | sha256sum | cut -c1-64) &&
+		expect_event "$name" 14 "$EV_IPL" "$digest" "$(printf 'MokList\0' | od -An -tx1 | tr -d ' \n')"
+}
+
+# expect_prediction NAME [pcr --predict OPTIONS...] IMAGE: the prediction is what the guest read.
+expect_prediction() {
+	local name=$1 out pcr got; shift
+	out=$(build/lockshim pcr --predict --event-log "$BOOT_LOGS/$name.tpmlog" \
+		--vendor-cert "$PKI/vendor.der" "$@") || {
+		echo "FAIL: lockshim pcr --predict $*" >&2
+		return 1
+	}
+	for pcr in 4 7 14; do
+		got=$(awk -v p="$pcr" '$1 == p { print $2 }' <<<"$out")
+		[[ $got == "${TPM_PCR[$pcr]}" ]] || {
+			echo "FAIL: PCR $pcr: predicted ${got:-nothing}, the TPM has ${TPM_PCR[$pcr]}" >&2
+			return 1
+		}
+	done
+}
+
+tpm_vendor_kernel() {
+	local name=${FUNCNAME[0]}
+	boot_tpm "$name" "$VARS_BASE" "$BOOT_WORK/kernel-vendor.efi" || return 1
+	expect_replay "$name" &&
+		expect_kernel_measured "$name" "$BOOT_WORK/kernel-vendor.efi" &&
+		expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" &&
+		expect_event "$name" 7 "$EV_AUTHORITY" - - 3 && # db for lockshim (firmware), SbatLevel, vendor
+		expect_mok_list "$name" "$MOK_WORK/vendor.esl" &&
+		expect_prediction "$name" "$BOOT_WORK/kernel-vendor.efi"
+}
+
+tpm_mok_kernel() {
+	local name=${FUNCNAME[0]}
+	boot_tpm "$name" "$VARS_ENROLLED" "$MOK_WORK/kernel-mok.efi" || return 1
+	expect_replay "$name" &&
+		expect_kernel_measured "$name" "$MOK_WORK/kernel-mok.efi" &&
+		expect_authority "$name" "$(build/lockshim esl "$PKI/mok.esl" | awk '{ print $2 }')" \
+			"$PKI/mok.der" &&
+		expect_mok_list "$name" "$MOK_WORK/vendor.esl" "$PKI/mok.esl" &&
+		expect_prediction "$name" --mok "$PKI/mok.esl" "$MOK_WORK/kernel-mok.efi"
+}
+
+# hash_kernel_boots NAME VARS ESL VARIABLE GUID: the unsigned kernel, its
+# hash the ESL in VARIABLE (MokList, db), is allowed by that entry (logged
+# as VARIABLE, with ESL's owner) and measured; PCR 14's MokList holds
+# MokList's ESL too.
+hash_kernel_boots() {
+	local name=$1 vars=$2 esl=$3 variable=$4 guid=$5 kernel=$BOOT_WORK/kernel-unsigned.efi
+	local -a mok=("$MOK_WORK/vendor.esl") predict=(--db "$PKI/db.esl" --db "$esl")
+	[[ $variable == db ]] || { mok+=("$esl"); predict=(--mok "$esl"); }
+	boot_tpm "$name" "$vars" "$kernel" || return 1
+	build/lockshim hash "$kernel" | xxd -r -p >"$MOK_WORK/kernel.sha256" || return 1
+	expect_replay "$name" &&
+		expect_kernel_measured "$name" "$kernel" &&
+		expect_authority "$name" "$(build/lockshim esl "$esl" | awk '{ print $2 }')" \
+			"$MOK_WORK/kernel.sha256" "$variable" "$guid" &&
+		expect_mok_list "$name" "${mok[@]}" &&
+		expect_prediction "$name" "${predict[@]}" "$kernel"
+}
+
+tpm_hash_kernel() {
+	hash_kernel_boots "${FUNCNAME[0]}" "$VARS_HASH" "$MOK_WORK/kernel-hash.esl" MokListRT "$SHIM_GUID"
+}
+
+tpm_db_hash_kernel() {
+	hash_kernel_boots "${FUNCNAME[0]}" "$VARS_DB_HASH" "$MOK_WORK/db-hash.esl" db "$DB_GUID"
+}
+
+# lockshim starts systemd-boot, which loads a MOK-signed kernel through the
+# firmware's LoadImage under its own security override (asking lockshim's
+# SHIM_LOCK Verify) on top of lockshim's: whichever answers, each image is
+# in PCR 4 once and each entry that allowed one in PCR 7 once.
+tpm_sdboot_mok_kernel() {
+	local name=${FUNCNAME[0]} w=$MOK_WORK rc
+	printf 'timeout 0\ndefault mok*\neditor no\n' >"$w/$name-loader.conf"
+	printf 'title MOK kernel\nlinux /EFI/debian/vmlinuz-mok.efi\ninitrd /EFI/debian/initrd.img\noptions console=ttyS0 panic=-1\n' \
+		>"$w/$name-entry.conf"
+	printf '%s\n' "$TPM_STEPS" >"$w/$name.steps"
+	tests/initramfs/mokutil-guest.sh --base "$w/mokutil-guest.img" --steps "$w/$name.steps" \
+		"$w/$name-initrd.img" >/dev/null &&
+		make_esp "$w/$name.img" "$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
+			"$w/systemd-boot.efi" EFI/systemd/systemd-bootx64.efi \
+			"$w/$name-loader.conf" loader/loader.conf "$w/$name-entry.conf" loader/entries/mok.conf \
+			"$w/kernel-mok.efi" EFI/debian/vmlinuz-mok.efi \
+			"$w/$name-initrd.img" EFI/debian/initrd.img || return 1
+	run_qemu --esp "$w/$name.img" --vars "$VARS_SDBOOT" --log "$BOOT_LOGS/$name.log" --tpm \
+		--timeout "$QEMU_TIMEOUT" --stop 'TPM-LOG-END' --stop 'lockshim: refusing' \
+		--stop 'No bootable option' --stop "$CRASH" --stop 'Kernel panic'
+	rc=$?
+	rm -f "$w/$name.img" "$w/$name-initrd.img"
+	qemu_outcome "$name" || return 1
+	(( rc == 0 )) || return "$rc"
+	tpm_collect "$name" && expect_replay "$name" &&
+		expect_kernel_measured "$name" "$w/systemd-boot.efi" &&
+		expect_kernel_measured "$name" "$w/kernel-mok.efi" &&
+		expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" &&
+		expect_authority "$name" "$(build/lockshim esl "$PKI/mok.esl" | awk '{ print $2 }')" \
+			"$PKI/mok.der" &&
+		expect_mok_list "$name" "$MOK_WORK/vendor.esl" "$PKI/mok.esl" &&
+		expect_prediction "$name" --mok "$PKI/mok.esl" "$w/systemd-boot.efi" "$w/kernel-mok.efi"
+}
+
+# MokTimeout set: a key press starts the MOK manager (db-signed), the owner
+# continues booting, lockshim boots the kernel. Both images are measured.
+tpm_mok_manager() {
+	local name=${FUNCNAME[0]}
+	cp "$VARS_TIMEOUT" "$MOK_WORK/$name.fd"
+	boot_mok "$name" "$MOK_WORK/$name.fd" "$BOOT_WORK/kernel-vendor.efi" "$TPM_STEPS" \
+		--stop 'TPM-LOG-END' --tpm --send-on 'press any key for the MOK manager' ' ' \
+		--send-on 'Choice \(continues booting' '3' || return 1
+	expect_order -F '==== MOK manager ====' 'TPM-LOG-END' &&
+		tpm_collect "$name" && expect_replay "$name" &&
+		expect_kernel_measured "$name" "$MOK_WORK/mmx64-db.efi" &&
+		expect_kernel_measured "$name" "$BOOT_WORK/kernel-vendor.efi" &&
+		# db for lockshim (the firmware's) and for the manager (lockshim's): the same entry
+		expect_authority "$name" "$(build/lockshim esl "$PKI/db.esl" | awk '{ print $2 }')" \
+			"$PKI/db.der" db "$DB_GUID" 2 &&
+		expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" &&
+		expect_prediction "$name" --db "$PKI/db.esl" "$MOK_WORK/mmx64-db.efi" \
+			"$BOOT_WORK/kernel-vendor.efi"
+}
+
+# The companion kernel as lockshim's default loader: the same records as
+# Debian's kernel (tpm_vendor_kernel), its 6.12 EFI stub measuring only
+# into PCR 9.
+tpm_companion_kernel() {
+	local name=${FUNCNAME[0]}
+	need_lockshim &&
+		lockdown_boot "$name" "$QEMU_BUILD/vars-secboot.fd" "$LD_WORK/lockshim-db.efi" \
+			"$LD_WORK/kernel-vendor.efi" || return 1
+	tpm_collect "$name" && expect_replay "$name" &&
+		expect_kernel_measured "$name" "$LD_WORK/kernel-vendor.efi" &&
+		expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" &&
+		expect_event "$name" 7 "$EV_AUTHORITY" - - 3 &&
+		expect_mok_list "$name" "$MOK_WORK/vendor.esl" &&
+		expect_prediction "$name" "$LD_WORK/kernel-vendor.efi"
+}
+
+# lockshim starts launch.efi (as its default loader), which starts the
+# companion kernel, signed with the db key, with the firmware's LoadImage and
+# no security override of its own: lockshim's (efi_security_override.c)
+# decides and measures it, with the device path the firmware gives, and does
+# not hand it on to the firmware's handlers, whose db check would pass and
+# whose measurement would then log it a second time.
+tpm_launch_loads_kernel() {
+	local name=${FUNCNAME[0]} kernel=$MOK_WORK/companion-db.efi digest
+	need_lockshim &&
+		lockdown_boot "$name" "$QEMU_BUILD/vars-secboot.fd" "$LD_WORK/lockshim-db.efi" \
+			"$MOK_WORK/launch-vendor.efi" \
+			$'image=\\EFI\\BOOT\\kernel.efi\noptions=initrd=\\EFI\\BOOT\\initrd.img' \
+			"$kernel" EFI/BOOT/kernel.efi || return 1
+	digest=$(build/lockshim hash "$kernel") || return 1
+	expect_log -F 'lockshim: loading ' &&
+		tpm_collect "$name" && expect_replay "$name" &&
+		expect_kernel_measured "$name" "$MOK_WORK/launch-vendor.efi" &&
+		expect_kernel_measured "$name" "$kernel" &&
+		# the firmware's device path: 32 bytes of header, then a non-zero path length
+		awk -v d="$digest" '$1 == 4 && $3 == d && substr($4, 49, 16) != "0000000000000000" { f = 1 } END { exit !f }' \
+			"$BOOT_LOGS/$name.events" &&
+		# db for lockshim (firmware), SbatLevel, vendor for launch.efi, db for the kernel
+		expect_event "$name" 7 "$EV_AUTHORITY" - - 4 &&
+		expect_authority "$name" "$(build/lockshim esl "$PKI/db.esl" | awk '{ print $2 }')" \
+			"$PKI/db.der" db "$DB_GUID" 2 &&
+		expect_prediction "$name" --db "$PKI/db.esl" "$MOK_WORK/launch-vendor.efi" "$kernel"
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -uo pipefail
+	scenario_main measured_prepare "$@"
+fi
