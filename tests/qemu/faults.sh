@@ -9,10 +9,11 @@
 #                        [power_cut] [release]   (default: all, the whole walk)
 #
 # make faults runs it whole; tests/qemu/test_faults.sh (make check) runs
-# --sample: every SetVariable, ReadFile and LoadImage of the normal and the
-# enrollment walk, FAULTS_ALLOCATIONS (2) allocations spread evenly over all
-# of them and, with FAULTS_GET_STRIDE=N, every N-th GetVariable (none by
-# default); the first read of SecureBoot, dbx and MokListX in the revoked
+# --sample: every ReadFile and LoadImage of the normal walk; every
+# SetVariable, ReadFile and LoadImage of the enrollment walk,
+# FAULTS_ALLOCATIONS (1) allocation amid its calls and,
+# with FAULTS_GET_STRIDE=N, every N-th GetVariable (none by default); the
+# first read of SecureBoot, dbx and MokListX in the revoked
 # walk and of MokDBState in the db_ignored walk (the reads that keep those
 # kernels out); and 2 power cuts (FAULTS_CUTS, 8 in the whole walk): about
 # three minutes.
@@ -75,7 +76,7 @@ BOOT_WORK=$FAULTS_WORK/boot
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-60}
 FAULTS_MATCH=${FAULTS_MATCH:-} # only the listed calls matching this ERE ("GetVariable dbx$")
 FAULTS_GET_STRIDE=${FAULTS_GET_STRIDE:-0} # 0: no GetVariable in the sample
-FAULTS_ALLOCATIONS=${FAULTS_ALLOCATIONS:-2}
+FAULTS_ALLOCATIONS=${FAULTS_ALLOCATIONS:-1}
 SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 FAULT_GUID=b8e9e7b1-23a8-40c1-bdbb-e0fcffb56be5
 VECTOR=tests/vectors/mokutil/import_hashfile
@@ -323,6 +324,9 @@ walk() {
 	local first=cat
 	[[ -z $match && $walk == revoked ]] && (( SAMPLE )) && match='GetVariable (SecureBoot|dbx|MokListX)$' first=first_of_each
 	[[ -z $match && $walk == db_ignored ]] && (( SAMPLE )) && match='GetVariable MokDBState$' first=first_of_each
+	# the normal walk's writes are the runtime mirrors, which cannot let an
+	# unverified image through: the sample fails its reads and its LoadImage
+	[[ -z $match && $walk == normal ]] && (( SAMPLE )) && match='^[0-9]+ (ReadFile|LoadImage)( |$)'
 	if [[ -n $match ]]; then
 		mapfile -t calls < <(printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -E -- "$match" | $first | cut -d' ' -f1)
 	elif (( SAMPLE )); then

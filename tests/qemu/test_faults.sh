@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # make check's sample of make faults (tests/qemu/faults.sh --sample): the
 # fault build, built here if needed (make faults-build), and boots in which
-# one call fails: every variable write, file read and LoadImage, a stride
-# over the allocations, the reads that keep a revoked kernel out, and two
-# power cuts during the MOK manager's MokList write. About three minutes;
+# one call fails: the file reads and LoadImage of a normal boot, every
+# variable write, file read and LoadImage of an enrollment and one of its
+# allocations, the reads that keep a revoked kernel out, and two power cuts
+# during the MOK manager's MokList write. About three minutes;
 # one TAP line per part and the summary line.
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 if ! make -s -j"${LOCKSHIM_JOBS:-2}" faults-build >build/faults-build.log 2>&1; then
