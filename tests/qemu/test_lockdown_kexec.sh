@@ -79,7 +79,7 @@ table_locked_kexec_boot_services() { _kexec "${FUNCNAME[0]}" "table_memory=boot"
 # memory map the table cannot be validated, so the first kernel locks as for
 # an invalid table and trusts none of its keys, and the vendor image is
 # refused (ENOKEY); an image signed by a builtin key would still meet
-# bzImage64_load's refusal (EPERM, "no EFI state to pass on", patch 6).
+# bzImage64_load's refusal (EPERM, "no EFI state to pass on", patch 9).
 # /init then ends the run with status 99.
 table_locked_kexec_without_efi_refused() {
 	local name=${FUNCNAME[0]} n
