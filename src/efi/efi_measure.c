@@ -6,10 +6,7 @@
 #include "efi_cleanup.h"
 #include "efi_log.h"
 #include "efi_mok.h"
-
-/* Linked in by src/vendor_certs.S. */
-extern const UINT8 vendor_cert[], vendor_cert_end[];
-extern const UINT8 vendor_dbx[], vendor_dbx_end[];
+#include "efi_policy.h"
 
 void efi_measure_open(struct efi_measure *measure)
 {

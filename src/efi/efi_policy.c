@@ -11,10 +11,6 @@
 /* MokList and MokListX as the MOK manager writes them: no runtime access. */
 #define MOK_LIST_ATTRIBUTES (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS)
 
-/* Linked in by src/vendor_certs.S. */
-extern const UINT8 vendor_cert[], vendor_cert_end[];
-extern const UINT8 vendor_dbx[], vendor_dbx_end[];
-
 /* Add signature lists to @db; returns sig_db_add_esl's count (-1: out of memory) and *@why. */
 static int add_esl(struct sig_db *db, const CHAR16 *source, const void *data, UINTN size,
 		   const char **why)

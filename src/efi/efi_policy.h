@@ -20,6 +20,10 @@
  * image but the MOK manager is refused. The call fails only when the
  * embedded vendor certificate is unusable.
  */
+/* The vendor certificate and vendor dbx built in (src/efi/vendor_certs.S). */
+extern const UINT8 vendor_cert[], vendor_cert_end[];
+extern const UINT8 vendor_dbx[], vendor_dbx_end[];
+
 EFI_STATUS efi_policy_load(struct verify_policy *policy);
 
 #endif
