@@ -20,7 +20,9 @@
 #   build/lib-efi/         lib/efi/efi.mk               (libc subset, relocator, CPU detection)
 #   build/efi/<dir>/*.o    src/{core,efi,mm}/*.c compiled for UEFI
 #   build/host/<dir>/*.o   src/{core,cli}/*.c compiled for the host (system libcrypto)
-#   build/lockshimx64.efi  src/core + src/efi + crypto, objcopy to PE32+
+#   build/lockshimx64.efi  src/core + src/efi + crypto, objcopy to PE32+;
+#                          it carries the Authenticode digest of build/mmx64.efi
+#                          (build/efi/mmx64.sha256), the only MOK manager it starts
 #   build/mmx64.efi        the MOK manager: src/core + src/mm + the console,
 #                          variable and file helpers of src/efi
 #   build/lockshim         the host CLI: src/core + src/cli
@@ -42,7 +44,7 @@ VERSION   := $(shell scripts/version.sh)
 CORE_SRCS := $(sort $(wildcard src/core/*.c))
 CORE_ASM  := src/core/sbat_data.S
 EFI_SRCS  := $(sort $(wildcard src/efi/*.c))
-EFI_ASM   := src/efi/vendor_certs.S
+EFI_ASM   := src/efi/vendor_certs.S src/efi/mok_manager_digest.S
 # The MOK manager: its own files, the core and the firmware helpers it shares.
 MM_SRCS   := $(sort $(wildcard src/mm/*.c)) src/efi/efi_console.c src/efi/efi_vars.c \
              src/efi/efi_file.c src/efi/efi_log.c src/efi/efi_guid.c src/efi/efi_fault.c
@@ -162,6 +164,16 @@ $(BUILD)/efi/efi/vendor_certs.o: src/efi/vendor_certs.S $(VENDOR_CERT) $(VENDOR_
 	$(CC) -c -DVENDOR_CERT_FILE='"$(abspath $(VENDOR_CERT))"' \
 	    -DVENDOR_DBX_FILE='"$(abspath $(VENDOR_DBX))"' $< -o $@
 
+# The MOK manager lockshim may start: the Authenticode digest of the one
+# built beside it (efi_policy.c pins it; signing does not change it).
+$(BUILD)/efi/mmx64.sha256: $(BUILD)/mmx64.efi $(BUILD)/lockshim
+	$(BUILD)/lockshim hash $< | perl -ne 'chomp; print pack("H*", $$_)' > $@.tmp
+	@test "$$(stat -c %s $@.tmp)" = 32 || { echo "cannot hash $<" >&2; rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@
+$(BUILD)/efi/efi/mok_manager_digest.o: src/efi/mok_manager_digest.S $(BUILD)/efi/mmx64.sha256
+	@mkdir -p $(@D)
+	$(CC) -c -DMOK_MANAGER_DIGEST_FILE='"$(abspath $(BUILD)/efi/mmx64.sha256)"' $< -o $@
+
 SBAT_ASFLAGS := -DSBAT_CSV_FILE='"$(abspath $(SBAT_CSV))"' \
                 -DSBAT_LEVEL_AUTOMATIC_FILE='"$(abspath $(SBAT_LEVEL_AUTOMATIC))"' \
                 -DSBAT_LEVEL_LATEST_FILE='"$(abspath $(SBAT_LEVEL_LATEST))"'
@@ -184,8 +196,12 @@ $(eval $(call EFI_PROGRAM,mmx64,MM_OBJS))
 
 # --strip-all: no COFF symbol table in the image (the firmware never reads
 # it; it was 190 KB of lockshimx64.efi); the .so keeps the symbols for gdb.
+# The size rounded up to 8 bytes, as signing tools pad it before the
+# signature: the Authenticode digest is then the same signed or not.
 $(BUILD)/%.efi: $(BUILD)/%.so
-	objcopy $(EFI_PE_SECTIONS) --strip-all --target efi-app-x86_64 --subsystem=10 $< $@
+	objcopy $(EFI_PE_SECTIONS) --strip-all --target efi-app-x86_64 --subsystem=10 $< $@.tmp
+	truncate -s %8 $@.tmp
+	mv $@.tmp $@
 
 $(TEST_VENDOR_CERT): $(BUILD)/pki/.complete
 

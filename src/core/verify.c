@@ -19,6 +19,7 @@ void verify_policy_init(struct verify_policy *policy)
 	sig_db_init(&policy->mok, "MokList");
 	sig_db_init(&policy->mokx, "MokListX");
 	policy->sbat_level = NULL;
+	policy->mok_manager_sha256 = NULL;
 	policy->unusable[0] = '\0';
 }
 
@@ -419,6 +420,38 @@ static void verify_loaded(struct verification *ver)
 	decide(ver->verdict, false, NULL, reason);
 }
 
+/*
+ * For VERIFY_MOK_MANAGER: 0 when the image is the MOK manager built with
+ * lockshim, else -1 with the verdict refused. Its own digest pass, before
+ * any list is looked at: whatever else would allow it, no other image runs
+ * in that slot.
+ */
+static int check_mok_manager(struct verification *ver)
+{
+	uint8_t digest[EVP_MAX_MD_SIZE];
+	char message[sizeof(ver->verdict->message)];
+	unsigned int size;
+	const char *reason;
+
+	if (!ver->policy->mok_manager_sha256) {
+		decide(ver->verdict, false, NULL, "no MOK manager digest is built in");
+		return -1;
+	}
+	if (pe_authenticode_digest(&ver->img, EVP_sha256(), digest, &size, &reason) < 0) {
+		decide(ver->verdict, false, NULL, reason);
+		return -1;
+	}
+	if (size == MOK_MANAGER_DIGEST_SIZE &&
+	    memcmp(digest, ver->policy->mok_manager_sha256, MOK_MANAGER_DIGEST_SIZE) == 0)
+		return 0;
+	hex_of(digest, size, ver->verdict->entry, sizeof(ver->verdict->entry));
+	BIO_snprintf(message, sizeof(message),
+		     "not lockshim's MOK manager: SHA-256 digest %s is not the one built in",
+		     ver->verdict->entry);
+	decide(ver->verdict, false, NULL, message);
+	return -1;
+}
+
 void verify_image(const uint8_t *data, size_t size, const struct verify_policy *policy,
 		  enum verify_request request, struct verdict *verdict)
 {
@@ -443,7 +476,7 @@ void verify_image(const uint8_t *data, size_t size, const struct verify_policy *
 		decide(verdict, false, NULL, reason);
 	else if (authenticode_collect(&ver->img, &ver->sigs, &reason) < 0)
 		decide(verdict, false, NULL, reason);
-	else
+	else if (request != VERIFY_MOK_MANAGER || check_mok_manager(ver) == 0)
 		verify_loaded(ver);
 	authenticode_signatures_free(&ver->sigs);
 	OPENSSL_free(ver);

@@ -33,6 +33,8 @@
 #include "sbat.h"
 #include "signature_list.h"
 
+#define MOK_MANAGER_DIGEST_SIZE 32 /* SHA-256 */
+
 struct verify_policy {
 	struct sig_db vendor;     /* certificates (and digests) built into lockshim */
 	struct sig_db vendor_dbx; /* revocations built into lockshim */
@@ -40,6 +42,12 @@ struct verify_policy {
 	struct sig_db mok, mokx;  /* MokList, MokListX; empty when not trusted */
 	/* the SbatLevel to apply; NULL when SBAT is not enforced (Secure Boot off) */
 	const struct sbat *sbat_level;
+	/*
+	 * The Authenticode SHA-256 digest of the MOK manager built with lockshim
+	 * (MOK_MANAGER_DIGEST_SIZE bytes), the only image VERIFY_MOK_MANAGER
+	 * accepts; NULL: none is accepted.
+	 */
+	const uint8_t *mok_manager_sha256;
 	/*
 	 * Why a deny list could not be used whole (verify_policy_list_loaded), or
 	 * empty. When set, every image is refused with it but the MOK manager.
@@ -102,9 +110,12 @@ enum verify_request {
 	VERIFY_TO_START,   /* lockshim starts the image: .sbat required */
 	VERIFY_FOR_LOADER, /* a second stage asks: .sbat checked when present */
 	/*
-	 * lockshim starts the MOK manager: as VERIFY_TO_START, but allowed even
-	 * when a deny list is unusable (policy->unusable), so the machine owner
-	 * can still reach it; it is still checked against every deny entry read.
+	 * lockshim starts the MOK manager: as VERIFY_TO_START, and only the image
+	 * built with lockshim (policy->mok_manager_sha256): a vendor-signed second
+	 * stage copied to its place must not run where a request lets it start
+	 * without a kernel's hand-off. Allowed even when a deny list is unusable
+	 * (policy->unusable), so the machine owner can still reach it; it is still
+	 * checked against every deny entry read.
 	 */
 	VERIFY_MOK_MANAGER,
 };

@@ -59,7 +59,7 @@ static EFI_STATUS install_lockdown_table(const struct lockdown_state *state,
 	return status;
 }
 
-static void install_mokvar_table(const struct mokvar *vars, size_t n)
+static EFI_STATUS install_mokvar_table(const struct mokvar *vars, size_t n)
 {
 	UINTN size = MOKVAR_NAME_SIZE + 8, pages; /* the all-zero terminating entry */
 	_cleanup_pool_ uint8_t *table = NULL;
@@ -71,10 +71,9 @@ static void install_mokvar_table(const struct mokvar *vars, size_t n)
 		if (vars[i].size)
 			size += MOKVAR_NAME_SIZE + 8 + vars[i].size;
 	table = AllocateZeroPool(size);
-	if (!table) {
-		log_error(EFI_OUT_OF_RESOURCES, L"cannot build the MokVar table: out of memory");
-		return;
-	}
+	if (!table)
+		return log_error(EFI_OUT_OF_RESOURCES,
+				 L"cannot build the MokVar table: out of memory");
 	at = table;
 	for (size_t i = 0; i < n; i++) {
 		UINT64 entry_size = vars[i].size;
@@ -87,10 +86,15 @@ static void install_mokvar_table(const struct mokvar *vars, size_t n)
 		at += MOKVAR_NAME_SIZE + 8 + vars[i].size;
 	}
 	copy = runtime_copy(table, size, &pages);
-	status = copy ? BS->InstallConfigurationTable(&mok_variable_table_guid, copy) :
-			EFI_OUT_OF_RESOURCES;
-	if (EFI_ERROR(status))
-		log_error(status, L"cannot install the MokVar table");
+	if (!copy)
+		return log_error(EFI_OUT_OF_RESOURCES,
+				 L"cannot install the MokVar table: out of memory");
+	status = BS->InstallConfigurationTable(&mok_variable_table_guid, copy);
+	if (EFI_ERROR(status)) {
+		BS->FreePages((EFI_PHYSICAL_ADDRESS)(UINTN)copy, pages);
+		return log_error(status, L"cannot install the MokVar table: %r", status);
+	}
+	return EFI_SUCCESS;
 }
 
 /*
@@ -126,7 +130,8 @@ static int mok_lists_as_shim(const struct verify_policy *policy, struct esl_buff
 }
 
 EFI_STATUS efi_handoff_install(const struct lockdown_state *state,
-			       const struct verify_policy *policy, const struct sbat *sbat_level)
+			       const struct verify_policy *policy, const struct sbat *sbat_level,
+			       BOOLEAN mok_db_ignored)
 {
 	struct esl_buffer mok_list = {}, mok_list_x = {};
 	uint8_t one = 1;
@@ -134,15 +139,18 @@ EFI_STATUS efi_handoff_install(const struct lockdown_state *state,
 
 	status = install_lockdown_table(state, policy);
 	if (EFI_ERROR(status))
-		return status;
+		return log_error(status, L"cannot install the lockdown table: %r", status);
 
 	if (mok_lists_as_shim(policy, &mok_list, &mok_list_x) < 0) {
-		log_error(EFI_OUT_OF_RESOURCES, L"cannot mirror the MOK lists: out of memory");
+		status = log_error(EFI_OUT_OF_RESOURCES,
+				   L"cannot mirror the MOK lists: out of memory");
 	} else {
 		struct mokvar vars[] = {
 			{ "MokListRT", L"MokListRT", mok_list.data, mok_list.size },
 			{ "MokListXRT", L"MokListXRT", mok_list_x.data, mok_list_x.size },
 			{ "MokSBStateRT", L"MokSBStateRT", &one, state->mok_sb_state == 1 },
+			/* a stock kernel then leaves db out of its .platform keyring */
+			{ "MokIgnoreDB", L"MokIgnoreDB", &one, mok_db_ignored },
 			/* the kernel reads it to put MOK keys in its machine keyring */
 			{ "MokListTrustedRT", L"MokListTrustedRT", &one,
 			  efi_mok_trusted_for_kernel() },
@@ -151,10 +159,10 @@ EFI_STATUS efi_handoff_install(const struct lockdown_state *state,
 			  sbat_level->size },
 		};
 
-		install_mokvar_table(vars, ARRAY_SIZE(vars));
+		status = install_mokvar_table(vars, ARRAY_SIZE(vars));
 		set_runtime_mirrors(vars, ARRAY_SIZE(vars));
 	}
 	OPENSSL_free(mok_list.data);
 	OPENSSL_free(mok_list_x.data);
-	return EFI_SUCCESS;
+	return status;
 }

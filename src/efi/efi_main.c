@@ -223,14 +223,15 @@ static void mok_manager_run(EFI_HANDLE image, const struct next_stage *location,
 
 /*
  * The MOK manager, when the owner asked for it, then the trust lists without
- * db when the owner asked for that.
+ * db when the owner asked for that (@db_ignored: MokDBState).
  */
 static void mok_requests_serve(EFI_HANDLE image, const struct next_stage *location,
-			       const struct efi_verifier *verifier, struct verify_policy *policy)
+			       const struct efi_verifier *verifier, struct verify_policy *policy,
+			       BOOLEAN db_ignored)
 {
 	if (efi_mok_request_pending() || efi_mok_entry_requested())
 		mok_manager_run(image, location, verifier);
-	if (efi_mok_db_ignored()) {
+	if (db_ignored) {
 		/* after the MOK manager, which db may have signed: the owner can always get back */
 		log_info(L"not trusting db for the kernel: the machine owner said so (MokDBState)");
 		sig_db_free(&policy->db);
@@ -239,13 +240,15 @@ static void mok_requests_serve(EFI_HANDLE image, const struct next_stage *locati
 
 /*
  * Tell the kernel whether to lock itself down (locked when Secure Boot is
- * enforced: lockshim then verified it), with the trusted keys: the lockdown
- * table and the MOK mirrors (efi_handoff.c). A kernel that cannot be told
- * must not run when it should be locked.
+ * enforced: lockshim then verifies what it starts), with the trusted keys:
+ * the lockdown table and the MOK mirrors (efi_handoff.c). Before anything
+ * starts, the MOK manager included: whatever runs finds lockshim's state,
+ * never only what the OS left. Under enforcement, state that cannot be
+ * installed stops the boot: a stock kernel would read root's variables.
  */
 static EFI_STATUS lockdown_handoff(const struct secure_boot_state *sb,
 				   const struct verify_policy *policy,
-				   const struct sbat *sbat_level)
+				   const struct sbat *sbat_level, BOOLEAN db_ignored)
 {
 	struct lockdown_state lockdown = {
 		.locked = sb->enforcing,
@@ -257,12 +260,11 @@ static EFI_STATUS lockdown_handoff(const struct secure_boot_state *sb,
 	};
 	EFI_STATUS status;
 
-	status = efi_handoff_install(&lockdown, policy, sbat_level);
-	if (EFI_ERROR(status)) {
-		log_error(status, L"cannot install the lockdown table: %r", status);
-		if (sb->enforcing)
-			return status;
-	}
+	status = efi_handoff_install(&lockdown, policy, sbat_level, db_ignored);
+	if (EFI_ERROR(status) && sb->enforcing)
+		return log_error(
+			status,
+			L"refusing to start anything: the kernel's tables are not installed");
 	log_info(L"lockdown table: %a", lockdown.locked ? "locked (Secure Boot)" : "not locked");
 	return EFI_SUCCESS;
 }
@@ -398,6 +400,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	struct efi_verifier verifier = { .policy = &policy, .measurer = &measure.measurer };
 	struct secure_boot_state sb;
 	char cpu[CRYPTO_CPU_DESCRIBE_SIZE];
+	BOOLEAN db_ignored;
 	EFI_STATUS status;
 
 	InitializeLib(image, system_table);
@@ -426,13 +429,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	status = efi_shim_lock_install(&verifier, &shim_lock);
 	if (EFI_ERROR(status))
 		return status;
-	mok_requests_serve(image, &location, &verifier, &policy);
+	db_ignored = efi_mok_db_ignored();
+	status = lockdown_handoff(&sb, &policy, &sbat_level.level, db_ignored);
+	if (EFI_ERROR(status))
+		return status;
+	mok_requests_serve(image, &location, &verifier, &policy, db_ignored);
 
 	status = read_verified(location.device, location.path, &verifier, VERIFY_TO_START,
 			       "booting", &file);
-	if (EFI_ERROR(status))
-		return status;
-	status = lockdown_handoff(&sb, &policy, &sbat_level.level);
 	if (EFI_ERROR(status))
 		return status;
 	return next_stage_start(image, &location, &file, &verifier, &sb);

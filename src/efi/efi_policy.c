@@ -101,5 +101,6 @@ EFI_STATUS efi_policy_load(struct verify_policy *policy)
 	load_list(policy, &policy->dbx, L"dbx", &image_security_database_guid, FALSE);
 	load_list(policy, &policy->mok, L"MokList", &shim_lock_guid, TRUE);
 	load_list(policy, &policy->mokx, L"MokListX", &shim_lock_guid, TRUE);
+	policy->mok_manager_sha256 = mok_manager_sha256;
 	return EFI_SUCCESS;
 }

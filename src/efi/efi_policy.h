@@ -17,12 +17,15 @@
  * printed. An allow list is then left out or partly used; a deny list that
  * cannot be read (other than "not found") or loses signature lists to
  * parsing makes the policy unusable (policy->unusable, verify.h): every
- * image but the MOK manager is refused. The call fails only when the
- * embedded vendor certificate is unusable.
+ * image but the MOK manager is refused. The MOK manager's digest built in
+ * is the only one policy->mok_manager_sha256 accepts. The call fails only
+ * when the embedded vendor certificate is unusable.
  */
 /* The vendor certificate and vendor dbx built in (src/efi/vendor_certs.S). */
 extern const UINT8 vendor_cert[], vendor_cert_end[];
 extern const UINT8 vendor_dbx[], vendor_dbx_end[];
+/* The MOK manager built with lockshim (src/efi/mok_manager_digest.S). */
+extern const UINT8 mok_manager_sha256[MOK_MANAGER_DIGEST_SIZE];
 
 EFI_STATUS efi_policy_load(struct verify_policy *policy);
 

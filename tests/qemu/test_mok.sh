@@ -51,6 +51,15 @@
 #                               SbatLevelRT; --set-sbat-policy latest: on the
 #                               next boot lockshim applies its latest level,
 #                               deletes SbatPolicy, and mokutil lists the new level
+#   mok_impostor_refused        root's MokNew pending and a vendor-signed image
+#                               with .sbat (the test kernel) copied to
+#                               mmx64.efi: lockshim refuses it as not its own
+#                               MOK manager (the build's digest), never starts
+#                               it, and boots the kernel with its tables
+#                               installed; the request stays pending
+#   mok_impostor_refused_mokx_unusable  the same with a malformed MokListX:
+#                               the impostor is refused as not the MOK
+#                               manager, then the kernel for the unusable list
 #   mokx_malformed_manager_reachable  MokListX (NV|BS) holds a malformed
 #                               signature list: lockshim refuses the kernel (a
 #                               deny list it cannot use whole), but a key pressed
@@ -90,6 +99,8 @@ SCENARIOS=(
 	mok_request_wrong_attributes
 	sbat_policy_with_mokutil
 	mokx_malformed_manager_reachable
+	mok_impostor_refused
+	mok_impostor_refused_mokx_unusable
 )
 
 GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
@@ -158,7 +169,8 @@ mok_variant() {
 # with lockshim, the MOK manager, KERNEL as linux.efi and a mokutil guest
 # running STEPS (a shell snippet); VARS is written in place, so it must be
 # the scenario's own copy. FIRST_STAGE: what Boot0000 starts instead of
-# lockshim.
+# lockshim; MANAGER: what is at mmx64.efi instead of the MOK manager;
+# REFUSAL_STOP: the refusal that ends the boot (default: any).
 boot_mok() {
 	local name=$1 vars=$2 kernel=$3 steps=$4; shift 4
 	local img=$MOK_WORK/$name-initrd.img esp=$MOK_WORK/$name-esp.img
@@ -167,12 +179,12 @@ boot_mok() {
 		--steps "$MOK_WORK/$name.steps" "$img" >/dev/null || return 1
 	make_esp "$esp" \
 		"${FIRST_STAGE:-$BOOT_WORK/lockshim-db.efi}" EFI/lockshim/lockshimx64.efi \
-		"$MOK_WORK/mmx64-db.efi" EFI/lockshim/mmx64.efi \
+		"${MANAGER:-$MOK_WORK/mmx64-db.efi}" EFI/lockshim/mmx64.efi \
 		"$kernel" EFI/lockshim/linux.efi \
 		"$img" boot/initrd-test.img \
 		"$MOK_WORK/data/mok.der" EFI/lockshim/mok.der || return 1
 	run_qemu --esp "$esp" --vars "$vars" --persist --log "$BOOT_LOGS/$name.log" \
-		--timeout "$QEMU_TIMEOUT" --stop 'lockshim: refusing' --stop 'No bootable option' \
+		--timeout "$QEMU_TIMEOUT" --stop "${REFUSAL_STOP:-lockshim: refusing}" --stop 'No bootable option' \
 		--stop "$CRASH" --stop 'Kernel panic' --stop 'MOKUTIL-GUEST-ERROR' "$@"
 	local rc=$?
 	rm -f "$esp" "$img"
@@ -510,6 +522,51 @@ mokx_malformed_manager_reachable() {
 		expect_log -F '==== MOK manager ====' &&
 		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: deny list MokListX is unusable: 1 signature list(s) rejected: list size is not a whole number of signatures' &&
 		expect_order -F '==== MOK manager ====' 'lockshim: refusing' &&
+		expect_no_log -F 'MOKUTIL-GUEST-BEGIN'
+}
+
+# Only lockshim's own MOK manager runs in its slot (verify.c
+# check_mok_manager): the refusal names the impostor's digest. The boot goes
+# on past it, to prove lockshim refused it and did not stop there.
+expect_impostor_refused() {
+	local digest
+	digest=$(build/lockshim hash "$BOOT_WORK/kernel-vendor.efi") || return 1
+	expect_log -F 'lockshim: starting the MOK manager' &&
+		expect_log -F "lockshim: refusing \EFI\lockshim\mmx64.efi: not lockshim's MOK manager: SHA-256 digest $digest is not the one built in" &&
+		expect_no_log -F 'lockshim: starting \EFI\lockshim\mmx64.efi' &&
+		expect_no_log -F '==== MOK manager ===='
+}
+
+mok_impostor_refused() {
+	local vars=$MOK_WORK/impostor.fd src
+	src=$(mok_variant mok-impostor \
+		--var "MokNew:$SHIM_GUID:0x7:tests/vectors/mokutil/import_hashfile/MokNew.bin" \
+		--var "MokAuth:$SHIM_GUID:0x7:tests/vectors/mokutil/import_hashfile/MokAuth.bin") ||
+		return 1
+	cp "$src" "$vars"
+	MANAGER=$BOOT_WORK/kernel-vendor.efi REFUSAL_STOP='lockshim: refusing \\EFI\\lockshim\\linux' \
+		boot_mok impostor "$vars" "$BOOT_WORK/kernel-vendor.efi" 'step true' || return 1
+	expect_impostor_refused &&
+		expect_order -F 'lockshim: lockdown table: locked (Secure Boot)' 'lockshim: starting the MOK manager' &&
+		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi: signed by /CN=lockshim test vendor' &&
+		expect_log -F 'MOKUTIL-GUEST-DONE' &&
+		expect_var "$vars" MokNew 0x7 && expect_no_var "$vars" MokList
+}
+
+mok_impostor_refused_mokx_unusable() {
+	local vars=$MOK_WORK/impostor-mokx.fd src
+	malformed_esl "$MOK_WORK/mokx-malformed.esl"
+	src=$(mok_variant mok-impostor-mokx \
+		--var "MokNew:$SHIM_GUID:0x7:tests/vectors/mokutil/import_hashfile/MokNew.bin" \
+		--var "MokAuth:$SHIM_GUID:0x7:tests/vectors/mokutil/import_hashfile/MokAuth.bin" \
+		--var "MokListX:$SHIM_GUID:0x3:$MOK_WORK/mokx-malformed.esl") || return 1
+	cp "$src" "$vars"
+	MANAGER=$BOOT_WORK/kernel-vendor.efi REFUSAL_STOP='lockshim: refusing \\EFI\\lockshim\\linux' \
+		boot_mok impostor-mokx "$vars" "$BOOT_WORK/kernel-vendor.efi" 'step true' || return 1
+	expect_log -F 'lockshim: MokListX is unusable: under Secure Boot only the MOK manager may start' &&
+		expect_impostor_refused &&
+		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: deny list MokListX is unusable' &&
+		expect_order -F "not lockshim's MOK manager" 'lockshim: refusing \EFI\lockshim\linux.efi' &&
 		expect_no_log -F 'MOKUTIL-GUEST-BEGIN'
 }
 

@@ -55,33 +55,53 @@ static uint8_t *image_with(const char *const csv[2])
 	return img;
 }
 
-/* One EFI_SIGNATURE_LIST holding @img's SHA-256 Authenticode digest, added to @db. */
-static void trust_digest(struct sig_db *db, const uint8_t *img)
+/* @img's SHA-256 Authenticode digest into @digest (EVP_MAX_MD_SIZE bytes); returns its length. */
+static unsigned int image_sha256(const uint8_t *img, uint8_t *digest)
 {
 	struct pe_image *pe = calloc(1, sizeof(*pe));
-	uint8_t digest[EVP_MAX_MD_SIZE], *esl = NULL;
-	struct esl_entry entry = { .type = ESL_SHA256, .owner = esl_owner_shim };
 	const char *reason = NULL;
 	unsigned int len = 0;
-	size_t esl_size = 0;
 
 	CHECK(pe && pe_parse(img, UNSIGNED_SIZE, pe, &reason) == 0 &&
 		      pe_authenticode_digest(pe, EVP_sha256(), digest, &len, &reason) == 0,
 	      "the test image parses and has a digest");
+	free(pe);
+	return len;
+}
+
+/* One EFI_SIGNATURE_LIST holding @img's SHA-256 Authenticode digest, added to @db. */
+static void trust_digest(struct sig_db *db, const uint8_t *img)
+{
+	uint8_t digest[EVP_MAX_MD_SIZE], *esl = NULL;
+	struct esl_entry entry = { .type = ESL_SHA256, .owner = esl_owner_shim };
+	const char *reason = NULL;
+	size_t esl_size = 0;
+
 	entry.data = digest;
-	entry.size = len;
+	entry.size = image_sha256(img, digest);
 	CHECK(esl_append_entry(&entry, &esl, &esl_size) == 0 &&
 		      sig_db_add_esl(db, esl, esl_size, &reason) == 0,
 	      unit_name("the image digest is added to %s", db->name));
 	OPENSSL_free(esl);
-	free(pe);
 }
 
-/* Decide on @img for @request; returns whether allowed, the verdict in *@v. */
+/*
+ * Decide on @img for @request; returns whether allowed, the verdict in *@v.
+ * For VERIFY_MOK_MANAGER under a policy that pins no manager, @img is the
+ * one built in: those cases test the other rules (test_mok_manager_pinned
+ * tests the pin).
+ */
 static bool decide(const uint8_t *img, const struct verify_policy *policy,
 		   enum verify_request request, struct verdict *v)
 {
-	verify_image(img, UNSIGNED_SIZE, policy, request, v);
+	struct verify_policy pinned = *policy;
+	uint8_t digest[EVP_MAX_MD_SIZE];
+
+	if (request == VERIFY_MOK_MANAGER && !policy->mok_manager_sha256) {
+		image_sha256(img, digest);
+		pinned.mok_manager_sha256 = digest;
+	}
+	verify_image(img, UNSIGNED_SIZE, &pinned, request, v);
 	return v->allowed;
 }
 
@@ -313,9 +333,58 @@ static void test_deny_lists(void)
 	free(img);
 }
 
+/*
+ * Only the MOK manager built with lockshim starts in its slot: another image
+ * that every list trusts is refused there (and allowed as a kernel), with or
+ * without a usable policy; without a pin nothing is.
+ */
+static void test_mok_manager_pinned(void)
+{
+	const char *const sbat[2] = { NULL, sbat_linux_3 };
+	uint8_t *manager = image_with(sbat), *impostor = unit_pe_image();
+	uint8_t pin[EVP_MAX_MD_SIZE];
+	struct verify_policy policy;
+	struct verdict v;
+
+	put32(impostor + IMG_OPT + 112 + 4 * 8, 0); /* no certificate table, another digest */
+	put32(impostor + IMG_OPT + 112 + 4 * 8 + 4, 0);
+	memcpy(impostor + IMG_HEADERS, "impostor", 8);
+	verify_policy_init(&policy);
+	trust_digest(&policy.db, manager);
+	trust_digest(&policy.db, impostor);
+
+	verify_image(manager, UNSIGNED_SIZE, &policy, VERIFY_MOK_MANAGER, &v);
+	CHECK(!v.allowed, "no MOK manager built in: even a trusted manager is refused");
+	CHECK_STREQ(v.message, "no MOK manager digest is built in", "no pin: the reason");
+
+	CHECK_EQ(image_sha256(manager, pin), MOK_MANAGER_DIGEST_SIZE, "the pin's size");
+	policy.mok_manager_sha256 = pin;
+	verify_image(manager, UNSIGNED_SIZE, &policy, VERIFY_MOK_MANAGER, &v);
+	CHECK(v.allowed, "the MOK manager built in, trusted by db, starts");
+	verify_image(impostor, UNSIGNED_SIZE, &policy, VERIFY_MOK_MANAGER, &v);
+	CHECK(!v.allowed, "a db-trusted impostor is refused in the MOK manager's slot");
+	CHECK_STRSTR(v.message, "not lockshim's MOK manager", "the impostor: the reason");
+	CHECK_EQ(strlen(v.entry), 64, "the impostor: its digest is named");
+	verify_image(impostor, UNSIGNED_SIZE, &policy, VERIFY_TO_START, &v);
+	CHECK(v.allowed, "the same impostor is allowed as an image to start");
+
+	CHECK_EQ(verify_policy_list_loaded(&policy, &policy.mokx, LIST_UNREADABLE, 0, NULL), -1,
+		 "MokListX unreadable: unusable");
+	verify_image(impostor, UNSIGNED_SIZE, &policy, VERIFY_MOK_MANAGER, &v);
+	CHECK(!v.allowed, "MokListX unusable: the impostor is still refused");
+	CHECK_STRSTR(v.message, "not lockshim's MOK manager", "MokListX unusable: the reason");
+	verify_image(manager, UNSIGNED_SIZE, &policy, VERIFY_MOK_MANAGER, &v);
+	CHECK(v.allowed, "MokListX unusable: the MOK manager built in still starts");
+
+	verify_policy_free(&policy);
+	free(manager);
+	free(impostor);
+}
+
 int main(void)
 {
 	test_sbat_sections();
 	test_deny_lists();
+	test_mok_manager_pinned();
 	return unit_failed;
 }
