@@ -29,7 +29,8 @@
  * /sys/kernel/security/tpm0/binary_bios_measurements) on top of what the
  * firmware measured up to lockshim itself, else from zero. --shim-lock
  * IMAGE: an image a second stage asks about through SHIM_LOCK's Verify (once
- * per call: Debian's GRUB asks twice for a kernel). --mok-sb-state:
+ * per call: Debian's GRUB asks twice for a kernel), measured even when
+ * refused, as shim measures it before deciding. --mok-sb-state:
  * MokSBState is 1 (validation off: images unverified, no PCR 7 authority);
  * --mok-list-trusted: the MokListTrusted variable exists.
  * add-sbat writes IMAGE with CSV as its .sbat section to OUT. Exit status:
@@ -309,12 +310,16 @@ static int parse_predict_args(int argc, char **argv, struct predict_args *args)
 }
 
 /*
- * One image as the loader decides on it (lockshim starts it, or a second
- * stage asks through SHIM_LOCK): refused, or measured as the loader does.
+ * One image as the loader decides on it. One lockshim starts is refused
+ * (the boot stops there), or measured as the loader does. One a second
+ * stage asks about through SHIM_LOCK is measured into PCR 4 before it is
+ * decided, as shim 16.1's Verify does: a refusal is said and the prediction
+ * goes on, as the second stage does.
  */
 static int predict_image(struct measurer *m, const struct verify_policy *policy, bool enforcing,
 			 const struct predict_image *which)
 {
+	bool shim_lock = which->request == VERIFY_FOR_LOADER, refused;
 	const char *path = which->path;
 	struct verdict verdict;
 	uint8_t *image;
@@ -324,13 +329,15 @@ static int predict_image(struct measurer *m, const struct verify_policy *policy,
 	if (read_file(path, &image, &size) < 0)
 		return EXIT_USAGE;
 	verify_image(image, size, policy, which->request, &verdict);
-	if (enforcing && !verdict.allowed) {
+	refused = enforcing && !verdict.allowed;
+	if (refused)
 		fprintf(stderr, "lockshim: %s would be refused: %s\n", path, verdict.message);
-		r = EXIT_REFUSED;
-	} else if ((enforcing && measure_authority(m, policy, &verdict) < 0) ||
-		   measure_image(m, image, size, 0, NULL, 0) < 0) {
+	if (((shim_lock || !refused) && measure_image(m, image, size, 0, NULL, 0) < 0) ||
+	    (!refused && enforcing && measure_authority(m, policy, &verdict) < 0)) {
 		fprintf(stderr, "lockshim: %s: cannot measure\n", path);
 		r = EXIT_USAGE;
+	} else if (refused && !shim_lock) {
+		r = EXIT_REFUSED;
 	}
 	free(image);
 	return r;

@@ -39,14 +39,32 @@ static struct {
 	struct security2_protocol *security2;
 	security_file_authentication_state original;
 	security2_file_authentication original2;
+	EFI_IMAGE_LOAD original_load_image; /* firmware with Security alone: see load_image_hook */
 	UINTN users;
-	/* efi_load_verified_image: the one image lockshim verified */
+	/* the one image in flight that lockshim verified: approved by exactly these */
+	BOOLEAN in_flight;
 	const void *buffer;
 	UINTN size;
 	const EFI_DEVICE_PATH *path;
 	/* efi_security_policy_install: a second stage runs */
 	const struct efi_verifier *verifier;
 } override;
+
+/*
+ * An image from one of the firmware's own volumes (its shell, UiApp, a
+ * driver), as EDK2's DxeImageVerificationLib tells them apart: the device
+ * path leads to a handle with the firmware-volume protocol. The firmware's
+ * handlers decide those as they would without lockshim, measurements
+ * included; nothing on a disk can have that path.
+ */
+static BOOLEAN from_firmware_volume(const EFI_DEVICE_PATH *file)
+{
+	EFI_DEVICE_PATH *rest = (EFI_DEVICE_PATH *)file;
+	EFI_HANDLE device;
+
+	return file &&
+	       !EFI_ERROR(BS->LocateDevicePath(&firmware_volume2_protocol_guid, &rest, &device));
+}
 
 /*
  * An image that a second stage loads, decided by lockshim's policy. Why this
@@ -63,8 +81,8 @@ static struct {
  *    stops at the first failure, so its db check, failing for a vendor or
  *    MOK image, would skip its measurement, and passing would measure the
  *    image a second time;
- *  - the firmware's own images (from its volumes, without a file buffer)
- *    go to the original handlers untouched, measurements included.
+ *  - the firmware's own images (from_firmware_volume) go to the original
+ *    handlers untouched, measurements included.
  */
 static BOOLEAN policy_allows(const EFI_DEVICE_PATH *file, const void *buffer, UINTN size)
 {
@@ -75,46 +93,104 @@ static BOOLEAN policy_allows(const EFI_DEVICE_PATH *file, const void *buffer, UI
 					   file));
 }
 
-static EFI_STATUS EFIAPI security2_hook(const struct security2_protocol *this,
-					const EFI_DEVICE_PATH *file, VOID *file_buffer,
-					UINTN file_size, BOOLEAN boot_policy)
-{
-	/* lockshim verified and measured these very bytes */
-	if (override.buffer && file_buffer == override.buffer && file_size == override.size)
-		return EFI_SUCCESS;
-	if (!override.verifier || !file_buffer || !file_size)
-		return override.original2(this, file, file_buffer, file_size, boot_policy);
-	return policy_allows(file, file_buffer, file_size) ? EFI_SUCCESS : EFI_ACCESS_DENIED;
-}
-
 static BOOLEAN same_path(const EFI_DEVICE_PATH *a, const EFI_DEVICE_PATH *b)
 {
 	UINTN size;
 
 	if (!a || !b)
-		return FALSE;
+		return a == b;
 	size = DevicePathSize((EFI_DEVICE_PATH *)a);
 	return size == DevicePathSize((EFI_DEVICE_PATH *)b) && CompareMem(a, b, size) == 0;
 }
 
+static EFI_STATUS EFIAPI security2_hook(const struct security2_protocol *this,
+					const EFI_DEVICE_PATH *file, VOID *file_buffer,
+					UINTN file_size, BOOLEAN boot_policy)
+{
+	/* lockshim verified and measured these very bytes */
+	if (override.in_flight && file_buffer == override.buffer && file_size == override.size)
+		return EFI_SUCCESS;
+	if (!override.verifier || from_firmware_volume(file))
+		return override.original2(this, file, file_buffer, file_size, boot_policy);
+	if (!file_buffer || !file_size)
+		return log_error(EFI_ACCESS_DENIED, L"refusing an image the firmware did not show");
+	return policy_allows(file, file_buffer, file_size) ? EFI_SUCCESS : EFI_ACCESS_DENIED;
+}
+
 /*
- * Older firmware has only this protocol, which sees a device path and no
- * buffer: the policy then reads the file itself, as systemd-boot does. EDK2
- * with both calls it after the second, for images from its own volumes only.
+ * Firmware with Security alone (older than PI 1.2.1) shows this hook a
+ * device path and no buffer, so what it approves must be what
+ * load_image_hook verified: the bytes it handed the firmware, in flight
+ * now. Any other image, but the firmware's own, is refused: nothing here
+ * could tell which bytes the firmware is about to start.
  */
 static EFI_STATUS EFIAPI security_hook(const struct security_protocol *this, UINT32 status,
 				       const EFI_DEVICE_PATH *file)
 {
-	_cleanup_(efi_file_data_free) struct efi_file_data data = {};
-
-	if (override.buffer && same_path(file, override.path))
+	if (override.in_flight && same_path(file, override.path))
 		return EFI_SUCCESS;
-	if (!override.verifier || override.security2 || !file)
+	if (!override.verifier || override.security2 || from_firmware_volume(file))
 		return override.original(this, status, file);
-	if (efi_file_read_device_path(file, &data) == EFI_NOT_FOUND)
-		return override.original(this, status, file); /* not on a file system */
-	return data.data && policy_allows(file, data.data, data.size) ? EFI_SUCCESS :
-									EFI_ACCESS_DENIED;
+	return log_error(EFI_ACCESS_DENIED, L"refusing an image loaded past lockshim's LoadImage");
+}
+
+/* Mark @buffer as lockshim's verified image for one call of the firmware's LoadImage. */
+static EFI_STATUS load_in_flight(BOOLEAN boot_policy, EFI_HANDLE parent,
+				 const EFI_DEVICE_PATH *path, void *buffer, UINTN size,
+				 EFI_HANDLE *image)
+{
+	EFI_IMAGE_LOAD load = override.original_load_image ?: BS->LoadImage;
+	EFI_STATUS status;
+
+	override.in_flight = TRUE;
+	override.buffer = buffer;
+	override.size = size;
+	override.path = path;
+	status = load(boot_policy, parent, (EFI_DEVICE_PATH *)path, buffer, size, image);
+	override.in_flight = FALSE;
+	override.buffer = NULL;
+	override.size = 0;
+	override.path = NULL;
+	return status;
+}
+
+/*
+ * BS->LoadImage while lockshim holds the hooks on firmware with Security
+ * alone, as rhboot/shim hooks it: the image a second stage loads is read
+ * here (when it passes no buffer), verified, and handed to the firmware as
+ * that buffer, so the firmware starts exactly the bytes the policy allowed;
+ * one it cannot read is refused, never left to the firmware's db check.
+ */
+static EFI_STATUS EFIAPI load_image_hook(BOOLEAN boot_policy, EFI_HANDLE parent,
+					 EFI_DEVICE_PATH *path, VOID *buffer, UINTN size,
+					 EFI_HANDLE *image)
+{
+	_cleanup_(efi_file_data_free) struct efi_file_data file = {};
+	EFI_STATUS status;
+
+	if (override.in_flight || !override.verifier || from_firmware_volume(path))
+		return override.original_load_image(boot_policy, parent, path, buffer, size, image);
+	if (!buffer) {
+		if (!path)
+			return EFI_INVALID_PARAMETER;
+		status = efi_file_read_device_path(path, &file);
+		if (EFI_ERROR(status))
+			return log_error(EFI_ACCESS_DENIED, L"refusing an image it cannot read: %r",
+					 status);
+		buffer = file.data;
+		size = file.size;
+	}
+	if (!policy_allows(path, buffer, size))
+		return EFI_ACCESS_DENIED;
+	return load_in_flight(boot_policy, parent, path, buffer, size, image);
+}
+
+/* Point BS->LoadImage at @load, keeping the table's checksum right. */
+static void boot_services_set_load_image(EFI_IMAGE_LOAD load)
+{
+	BS->LoadImage = load;
+	BS->Hdr.CRC32 = 0;
+	BS->CalculateCrc32(BS, BS->Hdr.HeaderSize, &BS->Hdr.CRC32);
 }
 
 static void hooks_hold(void)
@@ -133,6 +209,9 @@ static void hooks_hold(void)
 	if (override.security2) {
 		override.original2 = override.security2->file_authentication;
 		override.security2->file_authentication = security2_hook;
+	} else if (override.security) {
+		override.original_load_image = BS->LoadImage;
+		boot_services_set_load_image(load_image_hook);
 	}
 }
 
@@ -157,6 +236,13 @@ static void hooks_release(void)
 		else
 			log_error(EFI_ACCESS_DENIED, L"Security hooked over lockshim: left alone");
 	}
+	if (override.original_load_image) {
+		if (BS->LoadImage == load_image_hook)
+			boot_services_set_load_image(override.original_load_image);
+		else
+			log_error(EFI_ACCESS_DENIED, L"LoadImage hooked over lockshim: left alone");
+		override.original_load_image = NULL;
+	}
 }
 
 EFI_STATUS efi_load_verified_image(EFI_HANDLE parent, EFI_DEVICE_PATH *path, void *buffer,
@@ -165,13 +251,7 @@ EFI_STATUS efi_load_verified_image(EFI_HANDLE parent, EFI_DEVICE_PATH *path, voi
 	EFI_STATUS status;
 
 	hooks_hold();
-	override.buffer = buffer;
-	override.size = size;
-	override.path = path;
-	status = BS->LoadImage(FALSE, parent, path, buffer, size, image);
-	override.buffer = NULL;
-	override.size = 0;
-	override.path = NULL;
+	status = load_in_flight(FALSE, parent, path, buffer, size, image);
 	hooks_release();
 	return status;
 }

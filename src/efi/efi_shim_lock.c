@@ -76,8 +76,7 @@ static SHIM_LOCK_API EFI_STATUS shim_lock_verify(void *buffer, UINT32 size)
 		return EFI_NOT_READY;
 	SPrint(what, sizeof(what), L"image from the second stage (%ld bytes)", (UINTN)size);
 	/* verify_image reads @size bytes at most and refuses what is not a valid PE */
-	return efi_verify_image(shim_lock_verifier, buffer, size, VERIFY_FOR_LOADER, what,
-				"allowing", NULL);
+	return efi_verify_shim_lock_image(shim_lock_verifier, buffer, size, what);
 }
 
 /* The Authenticode digests shim's Hash returns; @context is not trusted, the image is re-read. */

@@ -73,8 +73,12 @@ int efi_tpm_extend(const struct measure_event *event, void *ctx)
 
 	if (!tpm->tcg2)
 		return 0;
-	if (event->event_size > 0xffff)
-		return -1; /* none of lockshim's comes near */
+	/* the size is 32-bit: an image's event carries a device path a second stage chose */
+	if (event->event_size > (UINT32)-1 - sizeof(*e)) {
+		log_error(EFI_BAD_BUFFER_SIZE, L"TPM: cannot measure an event of %ld bytes",
+			  (UINTN)event->event_size);
+		return -1;
+	}
 	e = AllocatePool(sizeof(*e) + event->event_size);
 	if (!e) {
 		log_error(EFI_OUT_OF_RESOURCES, L"TPM: cannot measure: out of memory");

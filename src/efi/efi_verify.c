@@ -5,20 +5,40 @@
 
 #include "efi_log.h"
 
-/* The image about to run, and what allowed it, into the TPM (efi_verify.h). */
-static void measure_approved(const struct efi_verifier *verifier, const void *data, UINTN size,
-			     const struct verdict *verdict, const EFI_DEVICE_PATH *path)
+/* The image into PCR 4 (measure.h), logged with @path when there is one. */
+static void measure_image_event(const struct efi_verifier *verifier, const void *data, UINTN size,
+				const EFI_DEVICE_PATH *path)
 {
 	UINTN path_size = path ? DevicePathSize((EFI_DEVICE_PATH *)path) : 0;
 
-	if (!verifier->measurer)
-		return;
-	if (verifier->enforcing &&
+	if (verifier->measurer && measure_image(verifier->measurer, data, size, (UINT64)(UINTN)data,
+						(const uint8_t *)path, path_size) < 0)
+		log_error(EFI_DEVICE_ERROR, L"TPM: the image was not measured");
+}
+
+/* What allowed the image into PCR 7, under enforcement, as shim logs only what it verified. */
+static void measure_authority_event(const struct efi_verifier *verifier,
+				    const struct verdict *verdict)
+{
+	if (verifier->measurer && verifier->enforcing &&
 	    measure_authority(verifier->measurer, verifier->policy, verdict) < 0)
 		log_error(EFI_DEVICE_ERROR, L"TPM: the image's authority was not measured");
-	if (measure_image(verifier->measurer, data, size, (UINT64)(UINTN)data,
-			  (const uint8_t *)path, path_size) < 0)
-		log_error(EFI_DEVICE_ERROR, L"TPM: the image was not measured");
+}
+
+/* Decide and say so; EFI_SUCCESS when the image may run. */
+static EFI_STATUS decide(const struct efi_verifier *verifier, const void *data, UINTN size,
+			 enum verify_request request, const CHAR16 *what, const char *verb,
+			 struct verdict *verdict)
+{
+	verify_image(data, size, verifier->policy, request, verdict);
+	if (!verdict->allowed && verifier->enforcing)
+		return log_error(EFI_SECURITY_VIOLATION, L"refusing %s: %a", what,
+				 verdict->message);
+	if (verdict->allowed)
+		log_info(L"%a %s: %a", verb, what, verdict->message);
+	else
+		log_info(L"%a %s unverified: %a", verb, what, verdict->message);
+	return EFI_SUCCESS;
 }
 
 EFI_STATUS efi_verify_image(const struct efi_verifier *verifier, const void *data, UINTN size,
@@ -26,14 +46,25 @@ EFI_STATUS efi_verify_image(const struct efi_verifier *verifier, const void *dat
 			    const EFI_DEVICE_PATH *path)
 {
 	struct verdict verdict;
+	EFI_STATUS status;
 
-	verify_image(data, size, verifier->policy, request, &verdict);
-	if (!verdict.allowed && verifier->enforcing)
-		return log_error(EFI_SECURITY_VIOLATION, L"refusing %s: %a", what, verdict.message);
-	if (verdict.allowed)
-		log_info(L"%a %s: %a", verb, what, verdict.message);
-	else
-		log_info(L"%a %s unverified: %a", verb, what, verdict.message);
-	measure_approved(verifier, data, size, &verdict, path);
+	status = decide(verifier, data, size, request, what, verb, &verdict);
+	if (EFI_ERROR(status))
+		return status;
+	measure_authority_event(verifier, &verdict);
+	measure_image_event(verifier, data, size, path);
 	return EFI_SUCCESS;
+}
+
+EFI_STATUS efi_verify_shim_lock_image(const struct efi_verifier *verifier, const void *data,
+				      UINTN size, const CHAR16 *what)
+{
+	struct verdict verdict;
+	EFI_STATUS status;
+
+	measure_image_event(verifier, data, size, NULL);
+	status = decide(verifier, data, size, VERIFY_FOR_LOADER, what, "allowing", &verdict);
+	if (!EFI_ERROR(status))
+		measure_authority_event(verifier, &verdict);
+	return status;
 }

@@ -33,11 +33,21 @@ struct efi_verifier {
  * lockshim lets run passes (measure.h): the entry that allowed it into
  * PCR 7 (under enforcement, as shim logs only what it verified), the image
  * into PCR 4, logged with @path (lockshim's own starts, the firmware's
- * loads) or without (SHIM_LOCK's Verify), as shim logs them. A measurement
- * that fails is said and does not stop the boot, as under shim.
+ * loads). A measurement that fails is said and does not stop the boot, as
+ * under shim.
  */
 EFI_STATUS efi_verify_image(const struct efi_verifier *verifier, const void *data, UINTN size,
 			    enum verify_request request, const CHAR16 *what, const char *verb,
 			    const EFI_DEVICE_PATH *path);
+
+/*
+ * The same for an image a second stage hands to SHIM_LOCK's Verify
+ * (VERIFY_FOR_LOADER), measured as shim 16.1's Verify measures it: into
+ * PCR 4 without a path before it is decided, whatever the verdict, so a
+ * refused attempt leaves the same PCR 4 under lockshim as under shim; what
+ * allowed it into PCR 7 afterwards.
+ */
+EFI_STATUS efi_verify_shim_lock_image(const struct efi_verifier *verifier, const void *data,
+				      UINTN size, const CHAR16 *what);
 
 #endif

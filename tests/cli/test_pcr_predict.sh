@@ -71,6 +71,23 @@ expect 0 '^4 [0-9a-f]{64}' "pcr: --shim-lock: an image a second stage asks about
 	pcr --predict --vendor-cert "$pki/vendor.der" "$work/vendor.efi" --shim-lock "$work/nosbat.efi"
 expect 1 'would be refused' "pcr: a rogue-signed image is refused, nothing predicted" -- \
 	pcr --predict --vendor-cert "$pki/vendor.der" "$work/rogue.efi"
+# SHIM_LOCK's Verify measures before it decides (shim 16.1): a refused
+# attempt, then the image lockshim starts, leaves both in PCR 4, and only
+# the allowed one's authority in PCR 7.
+rogue_digest=$("$cli" hash "$work/rogue.efi")
+want=$(python3 - "$rogue_digest" "$digest" <<'PY'
+import hashlib, sys
+p4 = bytes(32)
+for d in sys.argv[1:]:
+    p4 = hashlib.sha256(p4 + bytes.fromhex(d)).digest()
+print("4", p4.hex())
+PY
+)
+run_cli pcr --predict --vendor-cert "$pki/vendor.der" --shim-lock "$work/rogue.efi" "$work/vendor.efi"
+want7=$(expected "$digest" certs/sbat-level-automatic.csv "$work/dummy.esl" "$work/vendor.esl" | awk '$1 == 7')
+[[ $rc -eq 0 && $(awk '$1 == 4' <<<"$out") == "$want" && $(awk '$1 == 7' <<<"$out") == "$want7" ]] &&
+	ok "pcr: --shim-lock: a refused image is measured into PCR 4 before the verdict, as shim's Verify does" ||
+	not_ok "pcr: --shim-lock refused then allowed (exit $rc: $out; expected: $want, $want7)"
 expect 2 'usage' "pcr: without --predict: usage" -- pcr --vendor-cert "$pki/vendor.der" "$work/vendor.efi"
 expect 2 'usage' "pcr: no image: usage" -- pcr --predict --vendor-cert "$pki/vendor.der"
 expect 2 'usage' "pcr: a second vendor certificate: usage" -- \
