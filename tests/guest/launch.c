@@ -22,6 +22,13 @@
  *                        another EFI memory descriptor, so a table whose
  *                        total_size goes beyond the header crosses it
  *   table_address=HEX    install this address as the table (no file)
+ *   security=alone       make the firmware look older than PI 1.2.1 (Security
+ *                        without Security2) to what it starts: Security2 is
+ *                        uninstalled, and the firmware's calls to it, which
+ *                        it keeps making, go to Security's
+ *                        FileAuthenticationState with the device path only
+ *                        (EDK2's Security handlers check nothing: a
+ *                        first stage that defers to them lets anything in)
  *   acpi_rsdp=v1         append "acpi_rsdp=0x<address>" to the options: the
  *                        firmware's ACPI 1.0 RSDP, which the kernel would not
  *                        pick itself (it takes the ACPI 2.0 one), so the boot
@@ -40,6 +47,7 @@ static EFI_GUID lockshim_table_guid = {
 
 static CHAR8 cfg_image[MAX_LINE], cfg_options[MAX_LINE], cfg_table[MAX_LINE];
 static CHAR8 cfg_memory[32], cfg_placement[32], cfg_address[32], cfg_acpi_rsdp[8];
+static CHAR8 cfg_security[16];
 
 static EFI_STATUS read_file(EFI_FILE_HANDLE root, CHAR16 *path, void **data, UINTN *size)
 {
@@ -120,6 +128,7 @@ static void parse_cfg(const CHAR8 *text, UINTN size)
 		VALUE("table_placement", cfg_placement);
 		VALUE("table_address", cfg_address);
 		VALUE("acpi_rsdp", cfg_acpi_rsdp);
+		VALUE("security", cfg_security);
 #undef VALUE
 	}
 }
@@ -281,6 +290,59 @@ static EFI_STATUS append_acpi_rsdp_v1(void)
 	return EFI_SUCCESS;
 }
 
+/* PI, volume 2: the security architectural protocols, as the firmware calls them. */
+static EFI_GUID security_guid = {
+	0xa46423e3, 0x4617, 0x49f1, { 0xb9, 0xff, 0xd1, 0xbf, 0xa9, 0x11, 0x58, 0x39 }
+};
+static EFI_GUID security2_guid = {
+	0x94ab2f58, 0x1438, 0x4ef1, { 0x91, 0x52, 0x18, 0x94, 0x1a, 0x3a, 0x0e, 0x68 }
+};
+
+struct security_protocol {
+	EFI_STATUS(EFIAPI *file_authentication_state)
+	(struct security_protocol *this, UINT32 status, EFI_DEVICE_PATH *file);
+};
+struct security2_protocol {
+	EFI_STATUS(EFIAPI *file_authentication)
+	(struct security2_protocol *this, EFI_DEVICE_PATH *file, VOID *buffer, UINTN size,
+	 BOOLEAN boot_policy);
+};
+
+static struct security_protocol *security;
+
+/* Security2 as an older firmware would have it: Security, told only the path. */
+static EFI_STATUS EFIAPI security2_as_security(struct security2_protocol *this,
+					       EFI_DEVICE_PATH *file, VOID *buffer, UINTN size,
+					       BOOLEAN boot_policy)
+{
+	(void)this, (void)buffer, (void)size, (void)boot_policy;
+	return security->file_authentication_state(security, 0, file);
+}
+
+/* security=alone (above). */
+static EFI_STATUS leave_security_alone(void)
+{
+	struct security2_protocol *security2;
+	EFI_HANDLE handle;
+	UINTN size = sizeof(handle);
+	EFI_STATUS st;
+
+	st = uefi_call_wrapper(BS->LocateProtocol, 3, &security_guid, NULL, (void **)&security);
+	if (!EFI_ERROR(st))
+		st = uefi_call_wrapper(BS->LocateProtocol, 3, &security2_guid, NULL,
+				       (void **)&security2);
+	if (!EFI_ERROR(st))
+		st = uefi_call_wrapper(BS->LocateHandle, 5, ByProtocol, &security2_guid, NULL, &size,
+				       &handle);
+	if (EFI_ERROR(st))
+		return st;
+	security2->file_authentication = security2_as_security;
+	st = uefi_call_wrapper(BS->UninstallProtocolInterface, 3, handle, &security2_guid,
+			       security2);
+	Print(L"launch: Security2 uninstalled, its calls go to Security: %r\n", st);
+	return st;
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	EFI_LOADED_IMAGE *self, *child_info;
@@ -313,6 +375,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	st = install_table(root);
 	if (EFI_ERROR(st))
 		goto fail;
+	if (str_eq(cfg_security, "alone")) {
+		st = leave_security_alone();
+		if (EFI_ERROR(st))
+			goto fail;
+	}
 	if (str_eq(cfg_acpi_rsdp, "v1")) {
 		st = append_acpi_rsdp_v1();
 		if (EFI_ERROR(st)) {

@@ -40,7 +40,10 @@
  *   SHIMLOCK startimage <case> status=<its exit status>   when it loaded
  *
  * where the image is load_marker.efi, signed as the case needs, which prints
- * a LOADMARKER line when it runs. Then `SHIMLOCK done`, and shutdown.
+ * a LOADMARKER line when it runs. Then two LoadImage calls with a buffer
+ * (the unsigned marker) named by another file's path and by a path with no
+ * file, and one of UiApp from the firmware's volume (unloaded, not
+ * started). Then `SHIMLOCK done`, and shutdown.
  *
  * Built by tests/guest/build.sh.
  */
@@ -452,9 +455,12 @@ static const struct {
 	{ L"db_signed_sbat_revoked", L"loadimage-db-sbat-revoked.efi" },
 };
 
-/* LoadImage from the file at @dir\@file on @device; StartImage when it loads. */
+/*
+ * LoadImage of @buffer (@size bytes; NULL: the firmware reads the file) named
+ * @dir\@file on @device; StartImage when it loads.
+ */
 static void load_image(EFI_HANDLE image, EFI_HANDLE device, const CHAR16 *dir, const CHAR16 *name,
-		       const CHAR16 *file)
+		       const CHAR16 *file, const struct file *buffer)
 {
 	CHAR16 *path = PoolPrint(L"%s\\%s", dir, file);
 	EFI_DEVICE_PATH *device_path = path ? FileDevicePath(device, path) : NULL;
@@ -462,7 +468,8 @@ static void load_image(EFI_HANDLE image, EFI_HANDLE device, const CHAR16 *dir, c
 	EFI_STATUS st = EFI_OUT_OF_RESOURCES;
 
 	if (device_path)
-		st = BS->LoadImage(FALSE, image, device_path, NULL, 0, &loaded);
+		st = BS->LoadImage(FALSE, image, device_path, buffer ? buffer->data : NULL,
+				   buffer ? buffer->size : 0, &loaded);
 	if (device_path)
 		FreePool(device_path);
 	if (path)
@@ -481,8 +488,54 @@ static void load_image(EFI_HANDLE image, EFI_HANDLE device, const CHAR16 *dir, c
 	Print(L"SHIMLOCK startimage %s status=%r\n", name, st);
 }
 
+/* EDK2's UiApp, in every OVMF build: an application from the firmware's own volume. */
+static EFI_GUID ui_app_guid = {
+	0x462caa21, 0x7614, 0x4503, { 0x83, 0x6e, 0x8a, 0xb6, 0xf4, 0x66, 0x23, 0x31 }
+};
+static EFI_GUID firmware_volume2_guid = {
+	0x220e73b6, 0x6bdb, 0x4413, { 0x84, 0x05, 0xb9, 0x74, 0xb1, 0x08, 0x61, 0x9a }
+};
+
+/* PI's firmware-file device path node (MEDIA_PIWG_FW_FILE_DP) naming @file. */
+struct fv_file_node {
+	EFI_DEVICE_PATH header;
+	EFI_GUID file;
+} __attribute__((packed));
+
+/*
+ * LoadImage of UiApp by its path in the firmware's volume, as a boot
+ * manager loads a firmware application: whatever the firmware answers is
+ * printed, and the image is unloaded, never started (it would take the
+ * console).
+ */
+static void load_firmware_volume_app(EFI_HANDLE image)
+{
+	struct fv_file_node node = { { MEDIA_DEVICE_PATH, 6, { sizeof(node), 0 } }, ui_app_guid };
+	EFI_STATUS st = EFI_NOT_FOUND;
+	EFI_HANDLE *handles = NULL, loaded = NULL;
+	UINTN n = 0;
+
+	BS->LocateHandleBuffer(ByProtocol, &firmware_volume2_guid, NULL, &n, &handles);
+	for (UINTN i = 0; i < n && st == EFI_NOT_FOUND; i++) {
+		EFI_DEVICE_PATH *path = AppendDevicePathNode(DevicePathFromHandle(handles[i]),
+							     &node.header);
+
+		if (!path)
+			continue;
+		st = BS->LoadImage(FALSE, image, path, NULL, 0, &loaded);
+		FreePool(path);
+	}
+	if (handles)
+		FreePool(handles);
+	Print(L"SHIMLOCK loadimage firmware_volume_app status=%r\n", st);
+	if (loaded)
+		BS->UnloadImage(loaded);
+}
+
 static EFI_STATUS probe_load_image(EFI_HANDLE image)
 {
+	struct file unsigned_image = {};
+	EFI_FILE_HANDLE own_dir;
 	EFI_LOADED_IMAGE *self;
 	CHAR16 *dir;
 	EFI_STATUS st;
@@ -495,9 +548,25 @@ static EFI_STATUS probe_load_image(EFI_HANDLE image)
 		return EFI_NOT_FOUND;
 	for (UINTN i = 0; i < sizeof(load_image_cases) / sizeof(load_image_cases[0]); i++)
 		load_image(image, self->DeviceHandle, dir, load_image_cases[i].name,
-			   load_image_cases[i].file);
+			   load_image_cases[i].file, NULL);
+	/*
+	 * A buffer under another name: what runs is the buffer, so the buffer
+	 * is what must be decided, whatever the file at that path is, or
+	 * whether there is one.
+	 */
+	st = open_own_dir(image, &own_dir);
+	if (!EFI_ERROR(st))
+		st = read_file(own_dir, L"loadimage-unsigned.efi", &unsigned_image);
+	if (!EFI_ERROR(st)) {
+		load_image(image, self->DeviceHandle, dir, L"unsigned_buffer_named_mok_signed",
+			   L"loadimage-mok.efi", &unsigned_image);
+		load_image(image, self->DeviceHandle, dir, L"unsigned_buffer_named_missing",
+			   L"no-such-image.efi", &unsigned_image);
+		FreePool(unsigned_image.data);
+	}
+	load_firmware_volume_app(image);
 	FreePool(dir);
-	return EFI_SUCCESS;
+	return st;
 }
 
 static EFI_STATUS probe_shim_lock(EFI_HANDLE image)

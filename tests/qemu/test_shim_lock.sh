@@ -31,11 +31,23 @@
 #                                loadimage-unsigned.efi              Access Denied
 #                                loadimage-vendor-nosbat.efi         loads, runs
 #                                loadimage-db-sbat-revoked.efi (db)  Access Denied
-#                              each with lockshim's verdict; and in the same
+#                              each with lockshim's verdict; the unsigned
+#                              marker as a buffer named by loadimage-mok.efi's
+#                              path, and by a path with no file: Access Denied
+#                              (the buffer is what is decided); UiApp from the
+#                              firmware's volume: the firmware's answer
+#                              (Success), no verdict of lockshim's; and in the same
 #                              boot, before lockshim, the firmware alone (boot
 #                              entries Boot0001, Boot0002) refuses the MOK one
 #                              and starts loadimage-db-mokx.efi: what loads
 #                              above is lockshim's policy, not db's
+#   load_image_security_alone  the same LoadImage cases on firmware made to
+#                              look older than PI 1.2.1 (launch.efi
+#                              security=alone: no Security2, its calls go to
+#                              Security with the path alone, whose EDK2
+#                              handlers check nothing): lockshim hooks
+#                              LoadImage and gives the same answers, the
+#                              buffers under other names included
 #
 # Environment and output as for test_boot.sh.
 
@@ -45,12 +57,14 @@
 SCENARIOS=(
 	shim_lock_hostile_inputs
 	load_image_by_policy
+	load_image_security_alone
 )
 
 GUEST=build/guest
 SHIM_LOCK_WORK=$BOOT_WORK/shim-lock
 SHIM_LOCK_VARS=
 LOAD_IMAGE_VARS=
+SECURITY_ALONE_VARS=
 LOAD_IMAGE_DIR='\EFI\lockshim'
 # The SbatLevel of load_image_by_policy: newer than lockshim's own (so it is
 # the one in force), revoking only the component of loadimage-db-sbat-revoked.efi.
@@ -149,7 +163,18 @@ load_image_prepare() {
 		"MokList:$SHIM_GUID:0x3:$PKI/mok.esl" \
 		"MokListX:$SHIM_GUID:0x3:$w/mokx.esl" \
 		"SbatLevel:$SHIM_GUID:0x3:$w/level-revoked.csv" 2>>"$PREP_LOG") ||
-		PREP_ERROR="VARS for load_image_by_policy failed: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
+		{ PREP_ERROR="VARS for load_image_by_policy failed: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"; return 0; }
+	# launch.efi (db-signed) first: it hides Security2, then starts lockshim
+	printf '%s\n' 'image=\EFI\lockshim\lockshimx64.efi' 'options=shim_lock_probe.efi load-image' \
+		'security=alone' >"$w/launch.cfg"
+	_prep "db-signed launch.efi" sign_efi db "$GUEST/launch.efi" "$w/launch-db.efi" || return 0
+	SECURITY_ALONE_VARS=$(second_stage_vars \
+		--before 'security alone' '\EFI\BOOT\launch.efi' \
+		load-image-security-alone 'shim_lock_probe.efi load-image' \
+		"MokList:$SHIM_GUID:0x3:$PKI/mok.esl" \
+		"MokListX:$SHIM_GUID:0x3:$w/mokx.esl" \
+		"SbatLevel:$SHIM_GUID:0x3:$w/level-revoked.csv" 2>>"$PREP_LOG") ||
+		PREP_ERROR="VARS for load_image_security_alone failed: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
 }
 
 # shimlock_status FUNCTION CASE: the status of the probe's one line for it.
@@ -261,27 +286,19 @@ lockshim_verdict() {
 	echo "$lines"
 }
 
-load_image_by_policy() {
-	local w=$SHIM_LOCK_WORK
-	second_stage_boot "${FUNCNAME[0]}" "$LOAD_IMAGE_VARS" 0.5 'SHIMLOCK done' 'No bootable option' -- \
-		"$w/shim_lock_probe.efi" EFI/lockshim/shim_lock_probe.efi \
-		"$w/loadimage-mok.efi" EFI/lockshim/loadimage-mok.efi \
-		"$w/loadimage-db-mokx.efi" EFI/lockshim/loadimage-db-mokx.efi \
-		"$w/loadimage-unsigned.efi" EFI/lockshim/loadimage-unsigned.efi \
-		"$w/loadimage-vendor-nosbat.efi" EFI/lockshim/loadimage-vendor-nosbat.efi \
-		"$w/loadimage-db-sbat-revoked.efi" EFI/lockshim/loadimage-db-sbat-revoked.efi || return 1
-	local failed=0
+# The images each LoadImage scenario puts beside the probe.
+LOAD_IMAGE_ESP=()
+for f in shim_lock_probe loadimage-mok loadimage-db-mokx loadimage-unsigned \
+	loadimage-vendor-nosbat loadimage-db-sbat-revoked; do
+	LOAD_IMAGE_ESP+=("$SHIM_LOCK_WORK/$f.efi" "EFI/lockshim/$f.efi")
+done
 
-	# the firmware alone, before lockshim: db refuses the MOK-signed image and
-	# starts the db-signed one (its marker returns Aborted)
-	expect_log -F 'BdsDxe: failed to load Boot0001 "firmware alone: loadimage-mok" from \EFI\lockshim\loadimage-mok.efi: Access Denied' &&
-		expect_log -F 'BdsDxe: starting Boot0002 "firmware alone: loadimage-db-mokx" from \EFI\lockshim\loadimage-db-mokx.efi' &&
-		expect_log -F 'BdsDxe: failed to start Boot0002 "firmware alone: loadimage-db-mokx" from \EFI\lockshim\loadimage-db-mokx.efi: Aborted' &&
-		expect_order -F 'LOADMARKER running \EFI\lockshim\loadimage-db-mokx.efi' 'lockshim: SecureBoot=1 SetupMode=0' ||
-		failed=1
-	expect_log -F 'BdsDxe: starting Boot0000 "lockshim" from \EFI\lockshim\lockshimx64.efi' &&
-		expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
-		expect_log -F 'lockshim: booting \EFI\lockshim\shim_lock_probe.efi: signed by /CN=lockshim test vendor' &&
+# check_load_image_cases: the probe's LoadImage cases in $LOG, each with the
+# status and lockshim's verdict LOAD_IMAGE_EXPECTED gives it, then the
+# buffers named by other paths and the firmware's own application.
+check_load_image_cases() {
+	local failed=0
+	expect_log -F 'lockshim: booting \EFI\lockshim\shim_lock_probe.efi: signed by /CN=lockshim test vendor' &&
 		expect_log -F 'SHIMLOCK probe started: load-image' &&
 		expect_log -F 'SHIMLOCK done status=Success' || return 1
 	# LoadImage alone, never SHIM_LOCK: lockshim's verdicts come from its override
@@ -322,7 +339,51 @@ load_image_by_policy() {
 				expect_no_log -F "SHIMLOCK startimage $case " || failed=1
 		fi
 	done
+
+	# a buffer is decided as what it is, whatever its path names
+	for case in unsigned_buffer_named_mok_signed:loadimage-mok.efi \
+		unsigned_buffer_named_missing:no-such-image.efi; do
+		expect_log -F "SHIMLOCK loadimage ${case%%:*} status=Access Denied handle=none" &&
+			expect_no_log -F "SHIMLOCK startimage ${case%%:*} " || failed=1
+		line=$(lockshim_verdict refusing "${case#*:}") &&
+			[[ ${line#*"${case#*:}: "} == 'image is not signed' ]] &&
+			expect_order -F "$line" "SHIMLOCK loadimage ${case%%:*} " || failed=1
+	done
+	# the firmware's own application: the firmware's answer, not lockshim's
+	expect_log -F 'SHIMLOCK loadimage firmware_volume_app status=Success' &&
+		expect_no_log 'lockshim: (loading|refusing) .*FvFile' || failed=1
 	(( failed == 0 ))
+}
+
+load_image_by_policy() {
+	second_stage_boot "${FUNCNAME[0]}" "$LOAD_IMAGE_VARS" 0.5 'SHIMLOCK done' 'No bootable option' -- \
+		"${LOAD_IMAGE_ESP[@]}" || return 1
+	local failed=0
+
+	# the firmware alone, before lockshim: db refuses the MOK-signed image and
+	# starts the db-signed one (its marker returns Aborted)
+	expect_log -F 'BdsDxe: failed to load Boot0001 "firmware alone: loadimage-mok" from \EFI\lockshim\loadimage-mok.efi: Access Denied' &&
+		expect_log -F 'BdsDxe: starting Boot0002 "firmware alone: loadimage-db-mokx" from \EFI\lockshim\loadimage-db-mokx.efi' &&
+		expect_log -F 'BdsDxe: failed to start Boot0002 "firmware alone: loadimage-db-mokx" from \EFI\lockshim\loadimage-db-mokx.efi: Aborted' &&
+		expect_order -F 'LOADMARKER running \EFI\lockshim\loadimage-db-mokx.efi' 'lockshim: SecureBoot=1 SetupMode=0' ||
+		failed=1
+	expect_log -F 'BdsDxe: starting Boot0000 "lockshim" from \EFI\lockshim\lockshimx64.efi' &&
+		expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' || return 1
+	check_load_image_cases || failed=1
+	(( failed == 0 ))
+}
+
+# Firmware with Security alone: lockshim's LoadImage hook reads, verifies
+# and hands over each image (efi_security_override.c load_image_hook).
+load_image_security_alone() {
+	local w=$SHIM_LOCK_WORK
+	second_stage_boot "${FUNCNAME[0]}" "$SECURITY_ALONE_VARS" 0.5 'SHIMLOCK done' 'No bootable option' -- \
+		"${LOAD_IMAGE_ESP[@]}" "$w/launch-db.efi" EFI/BOOT/launch.efi \
+		"$w/launch.cfg" EFI/BOOT/launch.cfg || return 1
+	expect_log -F 'BdsDxe: starting Boot0001 "security alone" from \EFI\BOOT\launch.efi' &&
+		expect_log -F 'launch: Security2 uninstalled, its calls go to Security: Success' &&
+		expect_order -F 'launch: Security2 uninstalled' 'lockshim: SecureBoot=1 SetupMode=0' &&
+		check_load_image_cases
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
