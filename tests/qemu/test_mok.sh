@@ -46,7 +46,10 @@
 #   mok_request_wrong_attributes  a MokNew written NV|BS (not mokutil's NV|BS|RT):
 #                               ignored and cleared, nothing enrolled
 #   mok_ignore_db               mokutil --ignore-db, confirmed: a kernel signed
-#                               by the db key is refused (db no longer trusted)
+#                               by the db key is refused (db no longer trusted),
+#                               and Debian's stock kernel finds lockshim's
+#                               volatile MokIgnoreDB and loads no db
+#                               certificate into .platform
 #   sbat_policy_with_mokutil    mokutil --list-sbat-revocations reads lockshim's
 #                               SbatLevelRT; --set-sbat-policy latest: on the
 #                               next boot lockshim applies its latest level,
@@ -429,7 +432,18 @@ mok_ignore_db() {
 		expect_var "$vars" MokDBState 0x3 || return 1
 	boot_mok ignore-db-after "$vars" "$MOK_WORK/kernel-db.efi" 'step true' || return 1
 	expect_log -F 'lockshim: not trusting db for the kernel' &&
-		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: signer does not chain to a trusted certificate'
+		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: signer does not chain to a trusted certificate' ||
+		return 1
+	# a stock kernel reads lockshim's MokIgnoreDB (load_uefi.c) and leaves db out of .platform
+	boot_mok ignore-db-stock "$vars" "$BOOT_WORK/kernel-vendor.efi" \
+		"step od -An -tx1 /sys/firmware/efi/efivars/MokIgnoreDB-$SHIM_GUID
+step dmesg" || return 1
+	expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi: signed by /CN=lockshim test vendor' &&
+		expect_log '^\| +06 00 00 00 01' &&
+		expect_log "integrity: Loaded X.509 cert 'lockshim test vendor:" &&
+		expect_no_log 'Loading X.509 certificate: UEFI:db' &&
+		expect_no_log "Loaded X.509 cert 'lockshim test db:" &&
+		expect_log -F 'MOKUTIL-GUEST-DONE'
 }
 
 mok_password_guards_menu() {
