@@ -29,11 +29,15 @@
 #   build/lockshim         the host CLI: src/core + src/cli
 #   build/faults/{lockshimx64,mmx64}.efi  the same two programs built with
 #                          -DLOCKSHIM_FAULT_INJECTION (src/efi/efi_fault.c) for
-#                          make faults and its sample; never released
+#                          make faults and its sample, by make faults-build
+#                          (BUILD=build/faults EFI_TEST_CFLAGS=...); never
+#                          released: test-only flags stop make with BUILD=build
 #   kernel (cache)         kernel/build.sh: linux-source-6.12 + kernel/patches
 #   build/tests/           tests/unit/*.c with ASan/UBSan
 
 BUILD     ?= build
+# The fault build (make faults-build): a BUILD directory of its own.
+FAULTS_BUILD := $(BUILD)/faults
 CACHE_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/lockshim
 # The release: git describe in a clone, else the VERSION file (git archive
 # fills it through export-subst), so every build says which release it is.
@@ -139,9 +143,16 @@ $(EFI_LDS): $(GNUEFI_LIBDIR)/elf_x86_64_efi.lds Makefile
 	    -e '/^  _data_size = /a\  . = ALIGN(4096);\n  .sbat : { _sbat = .; KEEP(*(.sbat)) _esbat = .; }\n  . = ALIGN(4096);\n  .sbatlevel : { KEEP(*(.sbatlevel)) }' \
 	    $< > $@
 
-# EFI_TEST_CFLAGS: test builds only, in their own BUILD directory, e.g.
-# -DLOCKSHIM_TEST_CORRUPT_TABLE (a lockdown table with a bad digest).
+# EFI_TEST_CFLAGS: test builds only, each in a BUILD directory of its own:
+# -DLOCKSHIM_FAULT_INJECTION (src/efi/efi_fault.c; make faults-build, into
+# $(FAULTS_BUILD)) or -DLOCKSHIM_TEST_CORRUPT_TABLE (src/efi/efi_handoff.c:
+# a lockdown table with a bad digest). When BUILD is the release directory,
+# EFI_TEST_CFLAGS, from the command line or the environment, or a test-only
+# define reaching the EFI compile commands another way (CC, EFI_CFLAGS)
+# stops make here.
 EFI_TEST_CFLAGS ?=
+RELEASE_BUILD     := build
+TEST_ONLY_DEFINES := LOCKSHIM_FAULT_INJECTION LOCKSHIM_TEST_CORRUPT_TABLE
 
 # The compile commands of the firmware programs' objects, as their flags
 # files record them.
@@ -149,6 +160,15 @@ EFI_CORE_COMPILE  = $(CC) $(EFI_CORE_CFLAGS) $(EFI_TEST_CFLAGS)
 EFI_SHELL_COMPILE = $(CC) $(EFI_SHELL_CFLAGS) $(EFI_TEST_CFLAGS)
 EFI_MM_COMPILE    = $(CC) $(EFI_SHELL_CFLAGS) -Isrc/mm $(EFI_TEST_CFLAGS)
 EFI_ASM_COMPILE   = $(CC) $(SBAT_ASFLAGS)
+
+ifeq ($(abspath $(BUILD)),$(abspath $(RELEASE_BUILD)))
+RELEASE_TEST_FLAGS := $(strip $(if $(strip $(EFI_TEST_CFLAGS)),EFI_TEST_CFLAGS=$(strip \
+    $(EFI_TEST_CFLAGS)) from the $(origin EFI_TEST_CFLAGS)) $(foreach d,$(TEST_ONLY_DEFINES),$(if \
+    $(findstring $(d),$(CC) $(EFI_CORE_CFLAGS) $(EFI_SHELL_CFLAGS) $(LIBEFI_COMPILE)),$(d) in CC or CFLAGS)))
+ifneq ($(RELEASE_TEST_FLAGS),)
+$(error test-only flags with the release BUILD directory $(BUILD) ($(RELEASE_TEST_FLAGS)): build them into a BUILD directory of their own; make faults-build builds the fault build into $(FAULTS_BUILD))
+endif
+endif
 
 $(eval $(call FLAGS_FILE,efi-core,EFI_CORE_COMPILE))
 $(eval $(call FLAGS_FILE,efi-shell,EFI_SHELL_COMPILE))
@@ -298,7 +318,6 @@ format:
 
 # Fault injection: the fault build of both firmware programs, in its own
 # BUILD directory, with the test vendor certificate; then the whole walk.
-FAULTS_BUILD := $(BUILD)/faults
 .PHONY: faults faults-build
 faults-build: $(TEST_VENDOR_CERT)
 	$(MAKE) BUILD=$(FAULTS_BUILD) VENDOR_CERT=$(abspath $(TEST_VENDOR_CERT)) \
