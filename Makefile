@@ -26,6 +26,8 @@
 #   build/lockshimx64.efi  src/core + src/efi + crypto, objcopy to PE32+
 #   build/mmx64.efi        the MOK manager: src/core + src/mm + the console,
 #                          variable and file helpers of src/efi
+#                          (either link fails, the image removed, if it
+#                          carries the fault code: scripts/check-no-fault-code.sh)
 #   build/lockshim         the host CLI: src/core + src/cli
 #   build/faults/{lockshimx64,mmx64}.efi  the same two programs built with
 #                          -DLOCKSHIM_FAULT_INJECTION (src/efi/efi_fault.c) for
@@ -149,7 +151,8 @@ $(EFI_LDS): $(GNUEFI_LIBDIR)/elf_x86_64_efi.lds Makefile
 # a lockdown table with a bad digest). When BUILD is the release directory,
 # EFI_TEST_CFLAGS, from the command line or the environment, or a test-only
 # define reaching the EFI compile commands another way (CC, EFI_CFLAGS)
-# stops make here.
+# stops make here. Every image but a fault build's is checked for the fault
+# code after objcopy (scripts/check-no-fault-code.sh).
 EFI_TEST_CFLAGS ?=
 RELEASE_BUILD     := build
 TEST_ONLY_DEFINES := LOCKSHIM_FAULT_INJECTION LOCKSHIM_TEST_CORRUPT_TABLE
@@ -169,6 +172,8 @@ ifneq ($(RELEASE_TEST_FLAGS),)
 $(error test-only flags with the release BUILD directory $(BUILD) ($(RELEASE_TEST_FLAGS)): build them into a BUILD directory of their own; make faults-build builds the fault build into $(FAULTS_BUILD))
 endif
 endif
+# A fault build: its images carry the fault code, any other's must not.
+FAULT_BUILD := $(filter -DLOCKSHIM_FAULT_INJECTION -DLOCKSHIM_FAULT_INJECTION=%,$(EFI_TEST_CFLAGS))
 
 $(eval $(call FLAGS_FILE,efi-core,EFI_CORE_COMPILE))
 $(eval $(call FLAGS_FILE,efi-shell,EFI_SHELL_COMPILE))
@@ -239,8 +244,12 @@ $(eval $(call EFI_PROGRAM,mmx64,MM_OBJS))
 
 # --strip-all: no COFF symbol table in the image (the firmware never reads
 # it; it was 190 KB of lockshimx64.efi); the .so keeps the symbols for gdb.
+# An image that is not a fault build's and carries the fault code is
+# removed: that link fails.
+EFI_IMAGE_CHECK := $(if $(FAULT_BUILD),true,scripts/check-no-fault-code.sh)
 $(BUILD)/%.efi: $(BUILD)/%.so
 	objcopy $(EFI_PE_SECTIONS) --strip-all --target efi-app-x86_64 --subsystem=10 $< $@
+	@$(EFI_IMAGE_CHECK) $@ || { rm -f $@; echo "$@: removed" >&2; exit 1; }
 
 $(TEST_VENDOR_CERT): $(BUILD)/pki/.complete
 
