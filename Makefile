@@ -20,19 +20,28 @@
 #   build/lib-efi/         lib/efi/efi.mk               (libc subset, relocator, CPU detection)
 #   build/efi/<dir>/*.o    src/{core,efi,mm}/*.c compiled for UEFI
 #   build/host/<dir>/*.o   src/{core,cli}/*.c compiled for the host (system libcrypto)
+#   build/flags/           the compile command of each kind of object (efi-core,
+#                          efi-shell, efi-mm, efi-asm, lib-efi, host, host-san),
+#                          rewritten only when it changes: then they rebuild
 #   build/lockshimx64.efi  src/core + src/efi + crypto, objcopy to PE32+;
 #                          it carries the Authenticode digest of build/mmx64.efi
 #                          (build/efi/mmx64.sha256), the only MOK manager it starts
 #   build/mmx64.efi        the MOK manager: src/core + src/mm + the console,
 #                          variable and file helpers of src/efi
+#                          (either link fails, the image removed, if it
+#                          carries the fault code: scripts/check-no-fault-code.sh)
 #   build/lockshim         the host CLI: src/core + src/cli
 #   build/faults/{lockshimx64,mmx64}.efi  the same two programs built with
 #                          -DLOCKSHIM_FAULT_INJECTION (src/efi/efi_fault.c) for
-#                          make faults and its sample; never released
+#                          make faults and its sample, by make faults-build
+#                          (BUILD=build/faults EFI_TEST_CFLAGS=...); never
+#                          released: test-only flags stop make with BUILD=build
 #   kernel (cache)         kernel/build.sh: linux-source-6.12 + kernel/patches
 #   build/tests/           tests/unit/*.c with ASan/UBSan
 
 BUILD     ?= build
+# The fault build (make faults-build): a BUILD directory of its own.
+FAULTS_BUILD := $(BUILD)/faults
 CACHE_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/lockshim
 # The release: git describe in a clone, else the VERSION file (git archive
 # fills it through export-subst), so every build says which release it is.
@@ -78,6 +87,26 @@ HOST_CFLAGS  := $(COMMON_CFLAGS) -O2 -g $(CORE_INCLUDES)
 SANITIZE     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 HOST_LIBS    := -lcrypto
 
+# Flags files: each kind of object depends on a file in $(BUILD)/flags/ that
+# records the command it is compiled with (compiler and flags, the test-only
+# EFI_TEST_CFLAGS included), so a change of it rebuilds them. make reads the
+# file as it starts and rewrites it only when the command differs (FORCE
+# then), so an unchanged build rebuilds nothing and make -n and -q stay
+# true. The per-object settings have their own stamps: the version,
+# DEFAULT_LOADER, VENDOR_CERT.
+# $(call FLAGS_FILE,name,VARIABLE): $(BUILD)/flags/name records $(VARIABLE);
+# evaluate it once VARIABLE's every part is defined.
+FLAGS_DIR := $(BUILD)/flags
+escape_sq = $(subst ','\'',$(1))
+define FLAGS_FILE
+ifneq ($$(strip $$(file < $$(FLAGS_DIR)/$(1))),$$(strip $$($(2))))
+$$(FLAGS_DIR)/$(1): FORCE
+endif
+$$(FLAGS_DIR)/$(1):
+	@mkdir -p $$(@D)
+	@printf '%s\n' '$$(call escape_sq,$$($(2)))' > $$@
+endef
+
 .PHONY: all check demo bootstrap clean
 all: $(BUILD)/lockshimx64.efi $(BUILD)/mmx64.efi $(BUILD)/lockshim $(BUILD)/lockshim-san unit-tests
 
@@ -118,22 +147,51 @@ $(EFI_LDS): $(GNUEFI_LIBDIR)/elf_x86_64_efi.lds Makefile
 	    -e '/^  _data_size = /a\  . = ALIGN(4096);\n  .sbat : { _sbat = .; KEEP(*(.sbat)) _esbat = .; }\n  . = ALIGN(4096);\n  .sbatlevel : { KEEP(*(.sbatlevel)) }' \
 	    $< > $@
 
-# EFI_TEST_CFLAGS: test builds only, in their own BUILD directory, e.g.
-# -DLOCKSHIM_TEST_CORRUPT_TABLE (a lockdown table with a bad digest).
+# EFI_TEST_CFLAGS: test builds only, each in a BUILD directory of its own:
+# -DLOCKSHIM_FAULT_INJECTION (src/efi/efi_fault.c; make faults-build, into
+# $(FAULTS_BUILD)) or -DLOCKSHIM_TEST_CORRUPT_TABLE (src/efi/efi_handoff.c:
+# a lockdown table with a bad digest). When BUILD is the release directory,
+# EFI_TEST_CFLAGS, from the command line or the environment, or a test-only
+# define reaching the EFI compile commands another way (CC, EFI_CFLAGS)
+# stops make here. Every image but a fault build's is checked for the fault
+# code after objcopy (scripts/check-no-fault-code.sh).
 EFI_TEST_CFLAGS ?=
+RELEASE_BUILD     := build
+TEST_ONLY_DEFINES := LOCKSHIM_FAULT_INJECTION LOCKSHIM_TEST_CORRUPT_TABLE
 
-$(BUILD)/efi/core/%.o: src/core/%.c $(CRYPTO_EFI_LIB)
-	@mkdir -p $(@D)
-	$(CC) $(EFI_CORE_CFLAGS) $(EFI_TEST_CFLAGS) -MMD -MP -c $< -o $@
+# The compile commands of the firmware programs' objects, as their flags
+# files record them.
+EFI_CORE_COMPILE  = $(CC) $(EFI_CORE_CFLAGS) $(EFI_TEST_CFLAGS)
+EFI_SHELL_COMPILE = $(CC) $(EFI_SHELL_CFLAGS) $(EFI_TEST_CFLAGS)
+EFI_MM_COMPILE    = $(CC) $(EFI_SHELL_CFLAGS) -Isrc/mm $(EFI_TEST_CFLAGS)
+EFI_ASM_COMPILE   = $(CC) $(SBAT_ASFLAGS)
 
-$(BUILD)/efi/efi/%.o: src/efi/%.c $(CRYPTO_EFI_LIB)
-	@mkdir -p $(@D)
-	$(CC) $(EFI_SHELL_CFLAGS) $(EFI_TEST_CFLAGS) -DLOCKSHIM_VERSION='"$(VERSION)"' $(EFI_SETTINGS) \
-	    -MMD -MP -c $< -o $@
+ifeq ($(abspath $(BUILD)),$(abspath $(RELEASE_BUILD)))
+RELEASE_TEST_FLAGS := $(strip $(if $(strip $(EFI_TEST_CFLAGS)),EFI_TEST_CFLAGS=$(strip \
+    $(EFI_TEST_CFLAGS)) from the $(origin EFI_TEST_CFLAGS)) $(foreach d,$(TEST_ONLY_DEFINES),$(if \
+    $(findstring $(d),$(CC) $(EFI_CORE_CFLAGS) $(EFI_SHELL_CFLAGS) $(LIBEFI_COMPILE)),$(d) in CC or CFLAGS)))
+ifneq ($(RELEASE_TEST_FLAGS),)
+$(error test-only flags with the release BUILD directory $(BUILD) ($(RELEASE_TEST_FLAGS)): build them into a BUILD directory of their own; make faults-build builds the fault build into $(FAULTS_BUILD))
+endif
+endif
+# A fault build: its images carry the fault code, any other's must not.
+FAULT_BUILD := $(filter -DLOCKSHIM_FAULT_INJECTION -DLOCKSHIM_FAULT_INJECTION=%,$(EFI_TEST_CFLAGS))
 
-$(BUILD)/efi/mm/%.o: src/mm/%.c $(CRYPTO_EFI_LIB)
+$(eval $(call FLAGS_FILE,efi-core,EFI_CORE_COMPILE))
+$(eval $(call FLAGS_FILE,efi-shell,EFI_SHELL_COMPILE))
+$(eval $(call FLAGS_FILE,efi-mm,EFI_MM_COMPILE))
+
+$(BUILD)/efi/core/%.o: src/core/%.c $(CRYPTO_EFI_LIB) $(FLAGS_DIR)/efi-core
 	@mkdir -p $(@D)
-	$(CC) $(EFI_SHELL_CFLAGS) -Isrc/mm $(EFI_TEST_CFLAGS) -DLOCKSHIM_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
+	$(EFI_CORE_COMPILE) -MMD -MP -c $< -o $@
+
+$(BUILD)/efi/efi/%.o: src/efi/%.c $(CRYPTO_EFI_LIB) $(FLAGS_DIR)/efi-shell
+	@mkdir -p $(@D)
+	$(EFI_SHELL_COMPILE) -DLOCKSHIM_VERSION='"$(VERSION)"' $(EFI_SETTINGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/efi/mm/%.o: src/mm/%.c $(CRYPTO_EFI_LIB) $(FLAGS_DIR)/efi-mm
+	@mkdir -p $(@D)
+	$(EFI_MM_COMPILE) -DLOCKSHIM_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
 
 # The entry points print the version: rebuild them when it changes, and
 # lockshim's when DEFAULT_LOADER does.
@@ -157,7 +215,8 @@ $(EMPTY_ESL):
 	@mkdir -p $(@D)
 	: > $@
 
-$(BUILD)/efi/efi/vendor_certs.o: src/efi/vendor_certs.S $(VENDOR_CERT) $(VENDOR_DBX) $(BUILD)/efi/vendor_certs.path
+$(BUILD)/efi/efi/vendor_certs.o: src/efi/vendor_certs.S $(VENDOR_CERT) $(VENDOR_DBX) $(BUILD)/efi/vendor_certs.path \
+		$(FLAGS_DIR)/efi-asm
 	@openssl x509 -inform DER -in $(VENDOR_CERT) -noout 2>/dev/null || \
 	    { echo "VENDOR_CERT=$(VENDOR_CERT) is not a DER certificate" >&2; exit 1; }
 	@mkdir -p $(@D)
@@ -170,17 +229,19 @@ $(BUILD)/efi/mmx64.sha256: $(BUILD)/mmx64.efi $(BUILD)/lockshim
 	$(BUILD)/lockshim hash $< | perl -ne 'chomp; print pack("H*", $$_)' > $@.tmp
 	@test "$$(stat -c %s $@.tmp)" = 32 || { echo "cannot hash $<" >&2; rm -f $@.tmp; exit 1; }
 	mv $@.tmp $@
-$(BUILD)/efi/efi/mok_manager_digest.o: src/efi/mok_manager_digest.S $(BUILD)/efi/mmx64.sha256
+$(BUILD)/efi/efi/mok_manager_digest.o: src/efi/mok_manager_digest.S $(BUILD)/efi/mmx64.sha256 \
+		$(FLAGS_DIR)/efi-asm
 	@mkdir -p $(@D)
 	$(CC) -c -DMOK_MANAGER_DIGEST_FILE='"$(abspath $(BUILD)/efi/mmx64.sha256)"' $< -o $@
 
 SBAT_ASFLAGS := -DSBAT_CSV_FILE='"$(abspath $(SBAT_CSV))"' \
                 -DSBAT_LEVEL_AUTOMATIC_FILE='"$(abspath $(SBAT_LEVEL_AUTOMATIC))"' \
                 -DSBAT_LEVEL_LATEST_FILE='"$(abspath $(SBAT_LEVEL_LATEST))"'
+$(eval $(call FLAGS_FILE,efi-asm,EFI_ASM_COMPILE))
 $(BUILD)/efi/core/sbat_data.o $(BUILD)/host/core/sbat_data.o: src/core/sbat_data.S $(SBAT_CSV) \
-		$(SBAT_LEVEL_AUTOMATIC) $(SBAT_LEVEL_LATEST)
+		$(SBAT_LEVEL_AUTOMATIC) $(SBAT_LEVEL_LATEST) $(FLAGS_DIR)/efi-asm
 	@mkdir -p $(@D)
-	$(CC) -c $(SBAT_ASFLAGS) $< -o $@
+	$(EFI_ASM_COMPILE) -c $< -o $@
 
 # One link for both firmware programs: $(1) is the program's name.
 define EFI_PROGRAM
@@ -197,10 +258,14 @@ $(eval $(call EFI_PROGRAM,mmx64,MM_OBJS))
 # --strip-all: no COFF symbol table in the image (the firmware never reads
 # it; it was 190 KB of lockshimx64.efi); the .so keeps the symbols for gdb.
 # The size rounded up to 8 bytes, as signing tools pad it before the
-# signature: the Authenticode digest is then the same signed or not.
+# signature: the Authenticode digest is then the same signed or not. An
+# image that is not a fault build's and carries the fault code is removed:
+# that link fails.
+EFI_IMAGE_CHECK := $(if $(FAULT_BUILD),true,scripts/check-no-fault-code.sh)
 $(BUILD)/%.efi: $(BUILD)/%.so
 	objcopy $(EFI_PE_SECTIONS) --strip-all --target efi-app-x86_64 --subsystem=10 $< $@.tmp
 	truncate -s %8 $@.tmp
+	@$(EFI_IMAGE_CHECK) $@.tmp || { rm -f $@.tmp; echo "$@: removed" >&2; exit 1; }
 	mv $@.tmp $@
 
 $(TEST_VENDOR_CERT): $(BUILD)/pki/.complete
@@ -210,13 +275,18 @@ HOST_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/host/%.o)
 SAN_OBJS  := $(CORE_SRCS:src/%.c=$(BUILD)/host-san/%.o)
 CLI_OBJS  := $(CLI_SRCS:src/%.c=$(BUILD)/host/%.o)
 
-$(BUILD)/host/%.o: src/%.c
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(if $(filter src/cli/%,$<),-Isrc/cli) -MMD -MP -c $< -o $@
+HOST_COMPILE = $(HOST_CC) $(HOST_CFLAGS)
+SAN_COMPILE  = $(HOST_CC) $(HOST_CFLAGS) $(SANITIZE)
+$(eval $(call FLAGS_FILE,host,HOST_COMPILE))
+$(eval $(call FLAGS_FILE,host-san,SAN_COMPILE))
 
-$(BUILD)/host-san/%.o: src/%.c
+$(BUILD)/host/%.o: src/%.c $(FLAGS_DIR)/host
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(if $(filter src/cli/%,$<),-Isrc/cli) $(SANITIZE) -MMD -MP -c $< -o $@
+	$(HOST_COMPILE) $(if $(filter src/cli/%,$<),-Isrc/cli) -MMD -MP -c $< -o $@
+
+$(BUILD)/host-san/%.o: src/%.c $(FLAGS_DIR)/host-san
+	@mkdir -p $(@D)
+	$(SAN_COMPILE) $(if $(filter src/cli/%,$<),-Isrc/cli) -MMD -MP -c $< -o $@
 
 # The CLI applies the same embedded SBAT level as the loader: sbat_data.S for both.
 $(BUILD)/lockshim: $(CLI_OBJS) $(HOST_OBJS) $(BUILD)/host/core/sbat_data.o
@@ -231,9 +301,9 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/t
 .PHONY: unit-tests
 unit-tests: $(UNIT_TESTS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(SAN_OBJS)
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(SAN_OBJS) $(FLAGS_DIR)/host-san
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SANITIZE) -Itests/unit $< $(SAN_OBJS) $(HOST_LIBS) -o $@
+	$(SAN_COMPILE) -Itests/unit $< $(SAN_OBJS) $(HOST_LIBS) -o $@
 
 # lib/efi/libc checked against glibc on the host (efi.mk builds it).
 $(BUILD)/tests/test_libc_efi: $(LIBC_TEST_DIR)/libc-test
@@ -274,7 +344,6 @@ format:
 
 # Fault injection: the fault build of both firmware programs, in its own
 # BUILD directory, with the test vendor certificate; then the whole walk.
-FAULTS_BUILD := $(BUILD)/faults
 .PHONY: faults faults-build
 faults-build: $(TEST_VENDOR_CERT)
 	$(MAKE) BUILD=$(FAULTS_BUILD) VENDOR_CERT=$(abspath $(TEST_VENDOR_CERT)) \

@@ -3,7 +3,9 @@
 # What lockshim's firmware programs need besides OpenSSL: the C library
 # subset (libc/), the packed-relocation relocator and CPU-feature detection,
 # in one archive, and the checks every EFI link runs. Included by the root
-# Makefile after lib/crypto/crypto.mk.
+# Makefile after lib/crypto/crypto.mk; uses the root's FLAGS_FILE and
+# FLAGS_DIR: its objects depend on $(FLAGS_DIR)/lib-efi, the compile command
+# they are built with, so a change of it rebuilds them.
 #
 # Defines:
 #   LIBEFI_DIR           this directory (its check-*.sh run after each link)
@@ -31,6 +33,10 @@ LIBC_EFI_CFLAGS = $(EFI_CFLAGS) $(GNUEFI_INCLUDES) -ffreestanding -fno-builtin -
 # (OPENSSL_NO_ASM), so it is rebuilt when CRYPTO_ASM selects another cache
 # entry.
 LIBEFI_GLUE_OBJS := $(LIBEFI_BUILD_DIR)/cpu_features.o $(LIBEFI_BUILD_DIR)/efi_relocate.o
+# What $(FLAGS_DIR)/lib-efi records: every object's flags, cpu_features.o's
+# OpenSSL ones included.
+LIBEFI_COMPILE = $(CC) $(LIBC_EFI_CFLAGS) $(CRYPTO_EFI_CFLAGS) $(CRYPTO_EFI_INCLUDES)
+$(eval $(call FLAGS_FILE,lib-efi,LIBEFI_COMPILE))
 
 # Packed relative relocations: libcrypto's pointer tables (the OBJ table,
 # the providers' dispatch tables) need about 6,000 R_X86_64_RELATIVE
@@ -44,16 +50,16 @@ LIBEFI_GLUE_OBJS := $(LIBEFI_BUILD_DIR)/cpu_features.o $(LIBEFI_BUILD_DIR)/efi_r
 LIBEFI_RELOCATE_LDFLAGS := --require-defined=lockshim_relocate_relr
 LIBEFI_RELR_LDFLAGS := -z pack-relative-relocs $(LIBEFI_RELOCATE_LDFLAGS)
 
-$(LIBEFI_BUILD_DIR)/libc/%.o: $(LIBEFI_DIR)/libc/%.c
+$(LIBEFI_BUILD_DIR)/libc/%.o: $(LIBEFI_DIR)/libc/%.c $(FLAGS_DIR)/lib-efi
 	@mkdir -p $(@D)
 	$(CC) $(LIBC_EFI_CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIBEFI_BUILD_DIR)/cpu_features.o: $(LIBEFI_DIR)/cpu_features.c $(LIBEFI_DIR)/cpu_features.h \
-		$(CRYPTO_EFI_LIB)
+		$(CRYPTO_EFI_LIB) $(FLAGS_DIR)/lib-efi
 	@mkdir -p $(@D)
 	$(CC) $(LIBC_EFI_CFLAGS) $(CRYPTO_EFI_CFLAGS) $(CRYPTO_EFI_INCLUDES) -MMD -MP -c $< -o $@
 
-$(LIBEFI_BUILD_DIR)/efi_relocate.o: $(LIBEFI_DIR)/efi_relocate.c
+$(LIBEFI_BUILD_DIR)/efi_relocate.o: $(LIBEFI_DIR)/efi_relocate.c $(FLAGS_DIR)/lib-efi
 	@mkdir -p $(@D)
 	$(CC) $(LIBC_EFI_CFLAGS) -MMD -MP -c $< -o $@
 

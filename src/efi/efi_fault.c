@@ -33,7 +33,8 @@ static EFI_GUID fault_guid = { 0xb8e9e7b1,
 			       0x40c1,
 			       { 0xbd, 0xbb, 0xe0, 0xfc, 0xff, 0xb5, 0x6b, 0xe5 } };
 
-/* LockshimFaultAt's data, as the harness writes it. */
+/* LockshimFaultAt's attributes and data, as the harness writes them. */
+#define FAULT_AT_ATTRIBUTES (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS)
 struct fault_at_variable {
 	char tag[8]; /* "LSFAULT!" */
 	UINT32 call;
@@ -160,10 +161,19 @@ static struct fault_counter *fault_counter_create(void)
 	if (EFI_ERROR(BS->AllocatePool(EfiBootServicesData, sizeof(*created), (void **)&created)))
 		return NULL;
 	ZeroMem(created, sizeof(*created));
+	/*
+	 * Only the harness's variable, written before the boot: NV+BS, no
+	 * runtime access (which an OS could have written), no other attribute.
+	 */
 	if (!EFI_ERROR(
 		    RT->GetVariable(L"LockshimFaultAt", &fault_guid, &attributes, &size, &value)) &&
-	    size == sizeof(value) && CompareMem(value.tag, "LSFAULT!", sizeof(value.tag)) == 0)
-		created->fail_at = value.call;
+	    size == sizeof(value) && CompareMem(value.tag, "LSFAULT!", sizeof(value.tag)) == 0) {
+		if (attributes == FAULT_AT_ATTRIBUTES)
+			created->fail_at = value.call;
+		else
+			Print(L"fault: LockshimFaultAt ignored: attributes 0x%x, not NV+BS (0x%x)\n",
+			      attributes, FAULT_AT_ATTRIBUTES);
+	}
 	if (EFI_ERROR(BS->InstallProtocolInterface(&handle, &fault_guid, EFI_NATIVE_INTERFACE,
 						   created))) {
 		BS->FreePool(created);

@@ -14,7 +14,9 @@
  * kernel is given, are untouched.
  *
  * The variable LockshimFaultAt (test GUID, "LSFAULT!" and a UINT32 N, set
- * by the harness) names the call that fails: only that one, with one
+ * by the harness with attributes NV+BS, 0x3; with any others it is ignored,
+ * with a console line "fault: LockshimFaultAt ignored: attributes ...")
+ * names the call that fails: only that one, with one
  * console line "fault: failing call N (Kind what)". N = 0 or no variable:
  * nothing fails, every call but an allocation is listed ("fault: call N:
  * Kind what"), and StartImage, ResetSystem and the program's return print

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Build hygiene (the Makefile's "Flags files" and "EFI_TEST_CFLAGS"):
+#   - test-only compile flags (EFI_TEST_CFLAGS, -DLOCKSHIM_FAULT_INJECTION,
+#     -DLOCKSHIM_TEST_CORRUPT_TABLE) stop make at once with the release BUILD
+#     directory, from the command line or the environment;
+#   - each BUILD directory records the flags its objects were compiled with,
+#     so a flag change rebuilds them (the fault code in and out of
+#     efi_fault.o; the MOK manager's, the core's, lib/efi's and the host's
+#     objects), and an unchanged build does not;
+#   - the release link (build/*.efi) refuses an image carrying the fault
+#     code (scripts/check-no-fault-code.sh, on crafted images).
+# A few seconds: one scratch BUILD, five small objects, objcopy of two
+# crafted images; no program is linked.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+source tests/cli/lib.sh
+
+# This test's own make runs: none of a parent make's or the caller's settings.
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL GNUMAKEFLAGS EFI_TEST_CFLAGS BUILD
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check=scripts/check-no-fault-code.sh
+
+# ---- test-only flags with the release BUILD directory ----------------------
+# refused NAME BUILD ENV-ASSIGNMENTS -- MAKE-ARGS...: make BUILD=BUILD stops
+# with the error. -n, and libcrypto.a taken as built (-o): nothing runs if
+# make goes on.
+refused() {
+	local name=$1 build=$2 env=() out rc
+	shift 2
+	while [[ $1 != -- ]]; do env+=("$1"); shift; done
+	shift
+	out=$(env "${env[@]}" make -n BUILD="$build" -o "${build%/}/crypto/libcrypto.a" "$@" \
+		"${build%/}/lockshimx64.efi" 2>&1)
+	rc=$?
+	if (( rc != 0 )) && [[ $out == *"test-only"*"release BUILD directory"* ]]; then
+		ok "release_build_refuses_$name"
+	else
+		not_ok "release_build_refuses_$name (exit $rc: $(head -c 300 <<<"$out"))"
+	fi
+}
+refused fault_flag build -- EFI_TEST_CFLAGS=-DLOCKSHIM_FAULT_INJECTION
+refused fault_flag_dot_build ./build -- EFI_TEST_CFLAGS=-DLOCKSHIM_FAULT_INJECTION
+refused fault_flag_absolute "$PWD/build" -- EFI_TEST_CFLAGS=-DLOCKSHIM_FAULT_INJECTION
+refused fault_flag_from_environment build EFI_TEST_CFLAGS=-DLOCKSHIM_FAULT_INJECTION --
+refused corrupt_table_flag build -- EFI_TEST_CFLAGS=-DLOCKSHIM_TEST_CORRUPT_TABLE
+refused fault_define_in_cc build -- CC="cc -DLOCKSHIM_FAULT_INJECTION=1"
+
+# ---- flags files: a flag change rebuilds, nothing else does --------------
+scratch=$tmp/b
+# compiled NAME TARGET SOURCE WANT MAKE-ARGS...: make TARGET in the scratch
+# BUILD; WANT=1: SOURCE was compiled, 0: it was not.
+compiled() {
+	local name=$1 target=$2 src=$3 want=$4 out rc got=0
+	shift 4
+	out=$(make BUILD="$scratch" "$@" "$target" 2>&1)
+	rc=$?
+	[[ $out == *" -c $src "* ]] && got=1
+	if (( rc == 0 && got == want )); then
+		ok "$name"
+	else
+		not_ok "$name (exit $rc, compiled: $got, want $want: $(tail -c 300 <<<"$out"))"
+	fi
+}
+# has_fault_code NAME FILE WANT: WANT=1 the fault marker is in FILE, 0 not.
+has_fault_code() {
+	local got=1
+	"$check" "$2" >/dev/null 2>&1 && got=0
+	if (( got == $3 )); then ok "$1"; else not_ok "$1 (fault code in $2: $got, want $3)"; fi
+}
+
+fault_o=$scratch/efi/efi/efi_fault.o
+fault_flag=EFI_TEST_CFLAGS=-DLOCKSHIM_FAULT_INJECTION
+compiled flags_efi_first_build "$fault_o" src/efi/efi_fault.c 1
+has_fault_code flags_efi_first_build_no_fault_code "$fault_o" 0
+compiled flags_efi_same_flags_no_rebuild "$fault_o" src/efi/efi_fault.c 0
+compiled flags_efi_fault_flag_rebuilds "$fault_o" src/efi/efi_fault.c 1 "$fault_flag"
+has_fault_code flags_efi_fault_flag_has_fault_code "$fault_o" 1
+compiled flags_efi_same_fault_flag_no_rebuild "$fault_o" src/efi/efi_fault.c 0 "$fault_flag"
+compiled flags_efi_flag_dropped_rebuilds "$fault_o" src/efi/efi_fault.c 1
+has_fault_code flags_efi_flag_dropped_no_fault_code "$fault_o" 0
+# The MOK manager's objects and the core's record theirs too.
+compiled flags_mm_first_build "$scratch/efi/mm/mm_main.o" src/mm/mm_main.c 1
+compiled flags_mm_fault_flag_rebuilds "$scratch/efi/mm/mm_main.o" src/mm/mm_main.c 1 "$fault_flag"
+compiled flags_core_first_build "$scratch/efi/core/reason.o" src/core/reason.c 1
+compiled flags_core_fault_flag_rebuilds "$scratch/efi/core/reason.o" src/core/reason.c 1 "$fault_flag"
+
+# lib/efi's objects: the same for a compiler change.
+relocate_o=$scratch/lib-efi/efi_relocate.o
+compiled flags_lib_efi_first_build "$relocate_o" lib/efi/efi_relocate.c 1
+compiled flags_lib_efi_same_flags_no_rebuild "$relocate_o" lib/efi/efi_relocate.c 0
+compiled flags_lib_efi_compiler_change_rebuilds "$relocate_o" lib/efi/efi_relocate.c 1 CC="cc -DLOCKSHIM_FLAGS_TEST"
+
+host_o=$scratch/host/core/reason.o
+compiled flags_host_first_build "$host_o" src/core/reason.c 1
+compiled flags_host_same_flags_no_rebuild "$host_o" src/core/reason.c 0
+compiled flags_host_compiler_change_rebuilds "$host_o" src/core/reason.c 1 HOST_CC="cc -DLOCKSHIM_FLAGS_TEST"
+
+# ---- the release link refuses the fault code -------------------------------
+# Crafted images: a console line of efi_fault.c in UTF-16 (as the firmware
+# programs' L"..." strings are), and the same words in ASCII only.
+printf 'const unsigned short m[] = u"fault: failing call %%d (%%s %%s)\\n";\nint f(void) { return m[0]; }\n' >"$tmp/marked.c"
+printf 'const char m[] = "fault: failing call %%d (%%s %%s)\\n";\nint f(void) { return m[0]; }\n' >"$tmp/clean.c"
+for kind in marked clean; do
+	cc -shared -fpic "$tmp/$kind.c" -o "$tmp/$kind.so" || not_ok "crafted_image_$kind (cc)"
+done
+out=$("$check" "$tmp/marked.so" 2>&1)
+rc=$?
+if (( rc != 0 )) && [[ $out == *"$tmp/marked.so"*"fault"* ]]; then
+	ok "check_no_fault_code_refuses_marker"
+else
+	not_ok "check_no_fault_code_refuses_marker (exit $rc: $out)"
+fi
+if out=$("$check" "$tmp/clean.so" 2>&1); then
+	ok "check_no_fault_code_accepts_clean"
+else
+	not_ok "check_no_fault_code_accepts_clean ($out)"
+fi
+
+# The link rule itself ($(BUILD)/%.efi from %.so), on the crafted images
+# taken as linked (-o): refused and removed in a release-kind BUILD,
+# accepted clean, and accepted in a fault build.
+# efi_from NAME SO WANT MAKE-ARGS...: WANT=1 the .efi is made, 0 refused.
+efi_from() {
+	local name=$1 so=$2 want=$3 dir=$tmp/l-$1 out rc
+	shift 3
+	mkdir -p "$dir"
+	cp "$so" "$dir/lockshimx64.so"
+	out=$(make BUILD="$dir" -o "$dir/lockshimx64.so" "$@" "$dir/lockshimx64.efi" 2>&1)
+	rc=$?
+	if (( want )) && (( rc == 0 )) && [[ -f $dir/lockshimx64.efi ]]; then
+		ok "$name"
+	elif (( !want )) && (( rc != 0 )) && [[ ! -e $dir/lockshimx64.efi && $out == *"fault"* ]]; then
+		ok "$name"
+	else
+		not_ok "$name (exit $rc, image made: $([[ -f $dir/lockshimx64.efi ]] && echo yes || echo no): $(tail -c 300 <<<"$out"))"
+	fi
+}
+efi_from release_link_refuses_fault_code "$tmp/marked.so" 0
+efi_from release_link_accepts_clean_image "$tmp/clean.so" 1
+efi_from fault_link_accepts_fault_code "$tmp/marked.so" 1 "$fault_flag"
+exit $failed
