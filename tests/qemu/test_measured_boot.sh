@@ -32,6 +32,12 @@
 #   tpm_mok_manager      the owner enters the MOK manager (MokTimeout, a key)
 #                        and continues: the manager in PCR 4 and its db entry
 #                        in PCR 7, then the kernel
+#   tpm_grub_refused_then_allowed  lockshim -> Debian's signed GRUB (its CA in
+#                        MokList), whose grub.cfg asks SHIM_LOCK about a
+#                        rogue-signed kernel (refused) and then boots the
+#                        vendor-signed one: the refused kernel is in PCR 4
+#                        too, as shim 16.1's Verify measures before it
+#                        decides, and nothing of it in PCR 7
 #   tpm_launch_loads_kernel  lockshim -> launch.efi (vendor), which loads the
 #                        companion kernel, db-signed, through the firmware's
 #                        LoadImage with no override of its own: lockshim's
@@ -55,6 +61,7 @@ SCENARIOS=(
 	tpm_mok_manager
 	tpm_companion_kernel
 	tpm_launch_loads_kernel
+	tpm_grub_refused_then_allowed
 )
 
 MOK_WORK=$QEMU_BUILD/measured
@@ -373,6 +380,64 @@ tpm_launch_loads_kernel() {
 		expect_authority "$name" "$(build/lockshim esl "$PKI/db.esl" | awk '{ print $2 }')" \
 			"$PKI/db.der" db "$DB_GUID" 2 &&
 		expect_prediction "$name" --db "$PKI/db.esl" "$MOK_WORK/launch-vendor.efi" "$kernel"
+}
+
+# count_events NAME PCR DIGEST: how many events of PCR carry DIGEST.
+count_events() {
+	awk -v p="$2" -v d="$3" '$1 == p && $3 == d' "$BOOT_LOGS/$1.events" | wc -l
+}
+
+tpm_grub_refused_then_allowed() {
+	local name=${FUNCNAME[0]} w=$MOK_WORK/grub-refused grub shim_dir rogue vendor n_rogue n_vendor
+	local -a shim_lock=()
+	mkdir -p "$w"
+	grub=$(tests/qemu/debian-package.sh grub-efi-amd64-signed \
+		usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed)/grubx64.efi.signed &&
+		shim_dir=$(tests/qemu/debian-package.sh shim-signed usr/lib/shim/shimx64.efi.signed) &&
+		tests/qemu/debian-vendor-cert.sh "$shim_dir/shimx64.efi.signed" "$w" >/dev/null &&
+		python3 "$TPM_LOG" x509-esl "$w/vendor.der" "$w/debian-ca.esl" &&
+		python3 tests/qemu/mkloadoption.py "$w/Boot0000.bin" lockshim \
+			'\EFI\debian\lockshimx64.efi' grubx64.efi &&
+		# another kernel than the one that boots: its own Authenticode digest
+		sign_efi rogue "$LD_WORK/kernel-unsigned.efi" "$w/kernel-rogue.efi" >/dev/null || return 1
+	cp "$(tests/qemu/vars.sh --variant measured-grub \
+		--var "Boot0000:$GLOBAL_GUID:0x7:$w/Boot0000.bin" \
+		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin" \
+		--var "MokList:$SHIM_GUID:0x3:$w/debian-ca.esl" "$PKI" | tail -n1)" "$w/vars.fd" || return 1
+	printf '%s\n' 'set default=0' 'set timeout=0' "menuentry 'refused, then allowed' {" \
+		'echo LOCKSHIM-GRUB: the rogue kernel' 'linux /boot/vmlinuz-rogue console=ttyS0 panic=-1' \
+		'echo LOCKSHIM-GRUB: the vendor kernel' 'linux /boot/vmlinuz console=ttyS0 panic=-1' \
+		'initrd /boot/initrd.img' '}' >"$w/grub.cfg"
+	printf '%s\n' "$TPM_STEPS" >"$w/steps"
+	tests/initramfs/mokutil-guest.sh --base "$MOK_WORK/mokutil-guest.img" --steps "$w/steps" \
+		"$w/initrd.img" >/dev/null &&
+		make_esp "$w/esp.img" "$BOOT_WORK/lockshim-db.efi" EFI/debian/lockshimx64.efi \
+			"$grub" EFI/debian/grubx64.efi "$w/grub.cfg" EFI/debian/grub.cfg \
+			"$w/kernel-rogue.efi" boot/vmlinuz-rogue \
+			"$BOOT_WORK/kernel-vendor.efi" boot/vmlinuz "$w/initrd.img" boot/initrd.img || return 1
+	run_qemu --esp "$w/esp.img" --vars "$w/vars.fd" --log "$BOOT_LOGS/$name.log" --tpm \
+		--timeout "$QEMU_TIMEOUT" --stop 'TPM-LOG-END' --stop 'No bootable option' \
+		--stop "$CRASH" --stop 'Kernel panic'
+	rm -f "$w/esp.img"
+	qemu_outcome "$name" || return 1
+	rogue=$(build/lockshim hash "$w/kernel-rogue.efi") &&
+		vendor=$(build/lockshim hash "$BOOT_WORK/kernel-vendor.efi") || return 1
+	expect_log -F 'lockshim: booting \EFI\debian\grubx64.efi: signed by /CN=Debian Secure Boot Signer' &&
+		expect_log "lockshim: refusing image from the second stage \([0-9]+ bytes\): signer does not chain" &&
+		expect_log -F 'lockshim: allowing image from the second stage' &&
+		expect_order -F 'LOCKSHIM-GRUB: the rogue kernel' 'LOCKSHIM-GRUB: the vendor kernel' &&
+		tpm_collect "$name" && expect_replay "$name" || return 1
+	# GRUB asks as often under lockshim as under shim: counted from the log
+	n_rogue=$(count_events "$name" 4 "$rogue") n_vendor=$(count_events "$name" 4 "$vendor")
+	echo "# $name: the rogue kernel $n_rogue time(s) in PCR 4, the vendor kernel $n_vendor" >&2
+	(( n_rogue >= 1 && n_vendor >= 1 )) || {
+		echo "FAIL: PCR 4 lacks the refused kernel ($n_rogue) or the allowed one ($n_vendor)" >&2
+		return 1
+	}
+	for (( i = 0; i < n_rogue; i++ )); do shim_lock+=(--shim-lock "$w/kernel-rogue.efi"); done
+	for (( i = 0; i < n_vendor; i++ )); do shim_lock+=(--shim-lock "$BOOT_WORK/kernel-vendor.efi"); done
+	expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" "MokListRT" "$SHIM_GUID" &&
+		expect_prediction "$name" --mok "$w/debian-ca.esl" "$grub" "${shim_lock[@]}"
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
