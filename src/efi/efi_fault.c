@@ -59,7 +59,7 @@ static BOOLEAN fault_hit(enum fault_kind kind, const CHAR16 *name, UINTN size)
 		Print(name ? L"fault: failing call %d (%s %s)\n" :
 			     L"fault: failing call %d (%s %ld)\n",
 		      n, fault_kind_names[kind], name ? (UINTN)name : size);
-	else if (!counter->fail_at && kind != FAULT_ALLOCATE_POOL && kind != FAULT_ALLOCATE_PAGES)
+	else if (!counter->fail_at && kind != FAULT_ALLOCATE_POOL)
 		Print(name ? L"fault: call %d: %s %s\n" : L"fault: call %d: %s %ld\n", n,
 		      fault_kind_names[kind], name ? (UINTN)name : size);
 	reporting = FALSE;
@@ -91,7 +91,9 @@ static EFI_STATUS EFIAPI fault_allocate_pool(EFI_MEMORY_TYPE type, UINTN size, v
 static EFI_STATUS EFIAPI fault_allocate_pages(EFI_ALLOCATE_TYPE type, EFI_MEMORY_TYPE memory,
 					      UINTN pages, EFI_PHYSICAL_ADDRESS *address)
 {
-	if (fault_hit(FAULT_ALLOCATE_PAGES, NULL, pages))
+	/* runtime pages are the kernel's tables (efi_handoff.c): named for the walks */
+	if (fault_hit(FAULT_ALLOCATE_PAGES, memory == EfiRuntimeServicesData ? L"runtime" : NULL,
+		      pages))
 		return EFI_OUT_OF_RESOURCES;
 	return real_bs->AllocatePages(type, memory, pages, address);
 }

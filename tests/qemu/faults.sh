@@ -9,7 +9,8 @@
 #                        [power_cut] [release]   (default: all, the whole walk)
 #
 # make faults runs it whole; tests/qemu/test_faults.sh (make check) runs
-# --sample: every ReadFile and LoadImage of the normal walk; every
+# --sample: every ReadFile, LoadImage and runtime AllocatePages (the
+# kernel's tables) of the normal walk; every
 # SetVariable, ReadFile and LoadImage of the enrollment walk,
 # FAULTS_ALLOCATIONS (1) allocation amid its calls and,
 # with FAULTS_GET_STRIDE=N, every N-th GetVariable (none by default); the
@@ -60,6 +61,9 @@
 #   not reached         call N never came (the boots are not deterministic)
 #   system-table        the firmware's system table did not hold its own
 #                       services when an image was started
+#   tables not installed  an allocation of runtime pages failed (the
+#                       lockdown table's or the MokVar table's) and the
+#                       kernel started all the same
 # Prints one TAP line per part, failing boots as diagnostics, and
 #   faults: N calls walked; outcomes: verified boot A, refused B, MOK manager
 #   again C, enrolled D; unverified boots 0; lost keys 0
@@ -273,7 +277,7 @@ count_calls() {
 sample_calls() {
 	printf '%s\n' "${LISTED[@]}" | awk -v g="$FAULTS_GET_STRIDE" -v calls="$CALLS" -v allocs="$FAULTS_ALLOCATIONS" '
 		{ listed[$1] = 1 }
-		$2 != "GetVariable" { print $1 }
+		$2 != "GetVariable" && $2 != "AllocatePages" { print $1 }
 		$2 == "GetVariable" && g > 0 && gets++ % g == 0 { print $1 }
 		END {
 			for (n = 1; n <= calls; n++) if (!(n in listed)) alloc[++a] = n
@@ -312,6 +316,15 @@ walk_calls() {
 # first_of_each: of the listed calls "N Kind name", the first of each kind and name.
 first_of_each() { awk '!seen[$2 " " $3]++'; }
 
+# tables_fault_refused LOG N: after call N failed, the same run of lockshim
+# refused (its next verdict line) rather than boot.
+tables_fault_refused() {
+	tr -d '\r' <"$1" | awk -v f="fault: failing call $2 " '
+		index($0, f) == 1 { seen = 1; next }
+		seen && /^lockshim: (refusing|booting) / { exit !/^lockshim: refusing / }
+		END { if (!seen) exit 1 }'
+}
+
 # walk WALK NAME: count, walk (all calls, or the sample), report.
 walk() {
 	local walk=$1 name=$2 t0 n
@@ -325,8 +338,9 @@ walk() {
 	[[ -z $match && $walk == revoked ]] && (( SAMPLE )) && match='GetVariable (SecureBoot|dbx|MokListX)$' first=first_of_each
 	[[ -z $match && $walk == db_ignored ]] && (( SAMPLE )) && match='GetVariable MokDBState$' first=first_of_each
 	# the normal walk's writes are the runtime mirrors, which cannot let an
-	# unverified image through: the sample fails its reads and its LoadImage
-	[[ -z $match && $walk == normal ]] && (( SAMPLE )) && match='^[0-9]+ (ReadFile|LoadImage)( |$)'
+	# unverified image through: the sample fails its reads, its LoadImage and
+	# the page allocations of the kernel's tables
+	[[ -z $match && $walk == normal ]] && (( SAMPLE )) && match='^[0-9]+ (ReadFile|LoadImage|AllocatePages runtime)( |$)'
 	if [[ -n $match ]]; then
 		mapfile -t calls < <(printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -E -- "$match" | $first | cut -d' ' -f1)
 	elif (( SAMPLE )); then
@@ -342,6 +356,14 @@ walk() {
 		IFS='|' read -r _ kind problem detail <<<"$line"
 		walked=$(( walked + 1 ))
 		kinds[$kind]=$(( ${kinds[$kind]:-0} + 1 ))
+		# under Secure Boot, a kernel whose tables (the lockdown table, the
+		# MokVar table: AllocatePages) could not be installed must not start
+		# (the firmware may then start lockshim again, from its next entry)
+		if [[ $walk != enrollment && -z $problem ]] &&
+			printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -qxF "$n AllocatePages runtime" &&
+			! tables_fault_refused "$FAULTS_WORK/$walk/$n.log" "$n"; then
+			problem="tables not installed, kernel started"
+		fi
 		[[ $problem == *unverified* ]] && unverified=$(( unverified + 1 ))
 		[[ $problem == *lost-key* || $problem == *half-written* ]] && lost=$(( lost + 1 ))
 		if [[ -n $problem ]]; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make check's sample of make faults (tests/qemu/faults.sh --sample): the
 # fault build, built here if needed (make faults-build), and boots in which
-# one call fails: the file reads and LoadImage of a normal boot, every
+# one call fails: the file reads, LoadImage and the allocations of the
+# kernel's tables (which must refuse the boot) of a normal boot, every
 # variable write, file read and LoadImage of an enrollment and one of its
 # allocations, the reads that keep a revoked kernel out, and two power cuts
 # during the MOK manager's MokList write. About three minutes;
