@@ -10,7 +10,7 @@
  *                   [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...
  *                   [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted]
  *                   {IMAGE | --shim-lock IMAGE}...
- *   lockshim hash IMAGE
+ *   lockshim hash [--alg sha1|sha224|sha256|sha384|sha512] IMAGE
  *   lockshim esl FILE
  *   lockshim add-sbat CSV IMAGE OUT
  *
@@ -33,6 +33,9 @@
  * refused, as shim measures it before deciding. --mok-sb-state:
  * MokSBState is 1 (validation off: images unverified, no PCR 7 authority);
  * --mok-list-trusted: the MokListTrusted variable exists.
+ * hash prints IMAGE's Authenticode digest, SHA-256 unless --alg names
+ * another (a dbx entry of that type). esl lists the entries of FILE, those
+ * of lists of a type lockshim does not know with that type's GUID.
  * add-sbat writes IMAGE with CSV as its .sbat section to OUT. Exit status:
  * 0 allowed (or done), 1 refused (or rejected), 2 unusable arguments or
  * files.
@@ -45,6 +48,7 @@
 #include <openssl/x509.h>
 
 #include "file.h"
+#include "macro.h"
 #include "measure.h"
 #include "pe.h"
 #include "pe_add_section.h"
@@ -73,7 +77,7 @@ static int usage(void)
 		"                  [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...\n"
 		"                  [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted]\n"
 		"                  {IMAGE | --shim-lock IMAGE}...\n"
-		"       lockshim hash IMAGE\n"
+		"       lockshim hash [--alg sha1|sha224|sha256|sha384|sha512] IMAGE\n"
 		"       lockshim esl FILE\n"
 		"       lockshim add-sbat CSV IMAGE OUT\n"
 		"F: an EFI signature list, or a DER or PEM certificate\n");
@@ -449,22 +453,45 @@ static int cmd_add_sbat(int argc, char **argv)
 	return r;
 }
 
+/* The digest --alg names: those image digests deny lists hold. */
+static const EVP_MD *hash_algorithm(const char *name)
+{
+	static const struct {
+		const char *name;
+		enum esl_type type;
+	} algs[] = {
+		{ "sha1", ESL_SHA1 },     { "sha224", ESL_SHA224 }, { "sha256", ESL_SHA256 },
+		{ "sha384", ESL_SHA384 }, { "sha512", ESL_SHA512 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(algs); i++)
+		if (strcmp(name, algs[i].name) == 0)
+			return esl_type_md(algs[i].type);
+	return NULL;
+}
+
 static int cmd_hash(int argc, char **argv)
 {
 	uint8_t digest[EVP_MAX_MD_SIZE], *data;
+	const EVP_MD *md = EVP_sha256();
 	struct pe_image *img;
 	unsigned int len;
 	const char *reason;
 	size_t size;
 	int r = EXIT_REFUSED;
 
-	if (argc != 2)
+	if (argc == 4 && strcmp(argv[1], "--alg") == 0) {
+		md = hash_algorithm(argv[2]);
+		argc -= 2;
+		argv += 2;
+	}
+	if (argc != 2 || !md)
 		return usage();
 	if (read_file(argv[1], &data, &size) < 0)
 		return EXIT_USAGE;
 	img = malloc(sizeof(*img));
 	if (img && pe_parse(data, size, img, &reason) == 0 &&
-	    pe_authenticode_digest(img, EVP_sha256(), digest, &len, &reason) == 0) {
+	    pe_authenticode_digest(img, md, digest, &len, &reason) == 0) {
 		for (unsigned int i = 0; i < len; i++)
 			printf("%02x", digest[i]);
 		printf("\n");
@@ -477,14 +504,13 @@ static int cmd_hash(int argc, char **argv)
 	return r;
 }
 
-static int print_esl_entry(const struct esl_entry *e, void *ctx)
+/* One line per entry: type, owner, then the certificate's subject or the data in hex. */
+static void print_esl_entry(const struct esl_list *list, const struct esl_entry *e)
 {
-	const uint8_t *g = e->owner;
+	char owner[ESL_GUID_TEXT_SIZE], type[ESL_GUID_TEXT_SIZE];
 
-	(void)ctx;
-	printf("%-11s %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x ",
-	       esl_type_name(e->type), g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9],
-	       g[10], g[11], g[12], g[13], g[14], g[15]);
+	esl_guid_text(e->owner, owner);
+	printf("%-14s %s ", esl_type_name(e->type), owner);
 	if (e->type == ESL_X509) {
 		const unsigned char *p = e->data;
 		X509 *cert = d2i_X509(NULL, &p, (long)e->size);
@@ -494,10 +520,25 @@ static int print_esl_entry(const struct esl_entry *e, void *ctx)
 			X509_NAME_oneline(X509_get_subject_name(cert), subject, sizeof(subject));
 		printf("%s\n", subject);
 		X509_free(cert);
-	} else {
-		for (size_t i = 0; i < e->size; i++)
-			printf("%02x", e->data[i]);
-		printf("\n");
+		return;
+	}
+	if (e->type == ESL_UNKNOWN) {
+		esl_guid_text(list->guid, type);
+		printf("type %s: ", type);
+	}
+	for (size_t i = 0; i < e->size; i++)
+		printf("%02x", e->data[i]);
+	printf("\n");
+}
+
+static int print_esl_list(const struct esl_list *list, void *ctx)
+{
+	(void)ctx;
+	for (size_t i = 0; i < list->count; i++) {
+		struct esl_entry e;
+
+		esl_list_entry(list, i, &e);
+		print_esl_entry(list, &e);
 	}
 	return 0;
 }
@@ -513,7 +554,7 @@ static int cmd_esl(int argc, char **argv)
 		return usage();
 	if (read_file(argv[1], &data, &size) < 0)
 		return EXIT_USAGE;
-	rejected = esl_walk(data, size, print_esl_entry, NULL, &reason);
+	rejected = esl_walk_lists(data, size, print_esl_list, NULL, &reason);
 	free(data);
 	if (rejected > 0) {
 		printf("rejected: %d signature list(s): %s\n", rejected, reason);

@@ -53,7 +53,9 @@ static X509 *parse_certificate(const uint8_t *data, size_t size)
 
 int policy_add_list_file(struct verify_policy *policy, struct sig_db *db, const char *path)
 {
-	size_t before, size;
+	size_t before, size, unknown;
+	char guid[ESL_GUID_TEXT_SIZE];
+	const uint8_t *first;
 	const char *reason;
 	uint8_t *data;
 	int added, rejected;
@@ -70,6 +72,13 @@ int policy_add_list_file(struct verify_policy *policy, struct sig_db *db, const 
 	}
 	before = (size_t)sk_X509_num(db->certs) + db->n_digests;
 	rejected = sig_db_add_esl(db, data, size, &reason);
+	unknown = esl_count_unknown(data, size, &first);
+	if (unknown) {
+		esl_guid_text(first, guid);
+		fprintf(stderr,
+			"%s: %s: skipping %zu signature list(s) of a type lockshim does not know (%s%s)\n",
+			program_name, path, unknown, guid, unknown > 1 ? ", ..." : "");
+	}
 	free(data);
 	if (rejected < 0)
 		return -1;

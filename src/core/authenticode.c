@@ -346,21 +346,36 @@ fail:
 	return NULL;
 }
 
+void authenticode_signature_value(const struct authenticode_signature *sig, const uint8_t **value,
+				  size_t *size)
+{
+	/* signature_from_p7 checked there is exactly one */
+	PKCS7_SIGNER_INFO *si = sk_PKCS7_SIGNER_INFO_value(PKCS7_get_signer_info(sig->p7), 0);
+
+	*value = si && si->enc_digest ? ASN1_STRING_get0_data(si->enc_digest) : NULL;
+	*size = *value ? (size_t)ASN1_STRING_length(si->enc_digest) : 0;
+}
+
+X509 *authenticode_signer(const struct authenticode_signature *sig)
+{
+	STACK_OF(X509) *signers = PKCS7_get0_signers(sig->p7, NULL, 0);
+	X509 *signer = sk_X509_num(signers) == 1 ? sk_X509_value(signers, 0) : NULL;
+
+	sk_X509_free(signers);
+	return signer;
+}
+
 int authenticode_check_signer(const struct authenticode_signature *sig, X509_STORE *trusted,
 			      STACK_OF(X509) **chain, const char **reason)
 {
-	STACK_OF(X509) *signers;
+	X509 *signer = authenticode_signer(sig);
 	X509_STORE_CTX *ctx = NULL;
 	int r = 0;
 
-	signers = PKCS7_get0_signers(sig->p7, NULL, 0);
-	if (!signers || sk_X509_num(signers) != 1) {
-		r = refuse(reason, "signer certificate not found in the signature");
-		goto out;
-	}
+	if (!signer)
+		return refuse(reason, "signer certificate not found in the signature");
 	ctx = X509_STORE_CTX_new();
-	if (!ctx ||
-	    !X509_STORE_CTX_init(ctx, trusted, sk_X509_value(signers, 0), sig->p7->d.sign->cert)) {
+	if (!ctx || !X509_STORE_CTX_init(ctx, trusted, signer, sig->p7->d.sign->cert)) {
 		r = refuse(reason, "out of memory");
 		goto out;
 	}
@@ -373,6 +388,5 @@ int authenticode_check_signer(const struct authenticode_signature *sig, X509_STO
 		r = refuse(reason, "out of memory");
 out:
 	X509_STORE_CTX_free(ctx);
-	sk_X509_free(signers);
 	return r;
 }

@@ -74,6 +74,16 @@ int authenticode_check_image(const struct authenticode_signature *sig, const uin
 int authenticode_check_signer(const struct authenticode_signature *sig, X509_STORE *trusted,
 			      STACK_OF(X509) **chain, const char **reason);
 
+/*
+ * The signature value of @sig's one SignerInfo (its encryptedDigest), what
+ * EFI_CERT_RSA2048_SHA256/SHA1 deny entries name.
+ */
+void authenticode_signature_value(const struct authenticode_signature *sig, const uint8_t **value,
+				  size_t *size);
+
+/* The signer's certificate as @sig carries it (not a new reference), or NULL when it does not. */
+X509 *authenticode_signer(const struct authenticode_signature *sig);
+
 /* A store for authenticode_check_signer holding @certs as trust anchors; NULL on failure. */
 X509_STORE *authenticode_trust_store(STACK_OF(X509) *certs);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "mok_list.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include <openssl/crypto.h>
@@ -46,12 +47,39 @@ static int collect_all(const uint8_t *data, size_t size, struct entries *list, c
 	return 0;
 }
 
-static int contains(const struct entries *list, const struct esl_entry *e)
+static bool contains(const struct entries *list, const struct esl_entry *e)
 {
 	for (size_t i = 0; i < list->count; i++)
 		if (list->items[i].type == e->type && list->items[i].size == e->size &&
 		    memcmp(list->items[i].data, e->data, e->size) == 0)
-			return 1;
+			return true;
+	return false;
+}
+
+/* What rewrite_list needs: the request's entries and the list being written. */
+struct rewrite {
+	enum mok_list_op op;
+	const struct entries *requested;
+	uint8_t **out;
+	size_t *out_size;
+	size_t *changed;
+};
+
+static bool not_requested(const struct esl_entry *e, void *ctx)
+{
+	return !contains(ctx, e);
+}
+
+/* Copy one current list: whole, or (MOK_LIST_DELETE) less the requested entries. */
+static int rewrite_list(const struct esl_list *list, void *ctx)
+{
+	struct rewrite *rw = ctx;
+	size_t dropped;
+
+	if (esl_append_list(list, rw->op == MOK_LIST_DELETE ? not_requested : NULL,
+			    (void *)rw->requested, rw->out, rw->out_size, &dropped) < 0)
+		return -1;
+	*rw->changed += dropped;
 	return 0;
 }
 
@@ -60,6 +88,8 @@ int mok_list_apply(enum mok_list_op op, const uint8_t *list, size_t list_size,
 		   size_t *changed, const char **reason)
 {
 	struct entries current = { 0 }, requested = { 0 };
+	struct rewrite rw = { op, &requested, out, out_size, changed };
+	const char *ignored;
 	int r = -1;
 
 	*out = NULL;
@@ -73,14 +103,9 @@ int mok_list_apply(enum mok_list_op op, const uint8_t *list, size_t list_size,
 		goto out;
 	}
 
-	for (size_t i = 0; i < current.count; i++) {
-		if (op == MOK_LIST_DELETE && contains(&requested, &current.items[i])) {
-			(*changed)++;
-			continue;
-		}
-		if (esl_append_entry(&current.items[i], out, out_size) < 0)
-			goto oom;
-	}
+	/* every list of the current one, all of them well-formed (collect_all) */
+	if (esl_walk_lists(list, list_size, rewrite_list, &rw, &ignored) != 0)
+		goto oom;
 	for (size_t i = 0; op == MOK_LIST_ENROLL && i < requested.count; i++) {
 		/* the request itself may name one key twice */
 		if (contains(&current, &requested.items[i]))

@@ -20,8 +20,14 @@ enum mok_list_op {
  * mokutil writes MokNew/MokDel) to @list (the current variable, possibly
  * empty). Refuses a malformed request, and a malformed current list (its
  * entries could not all be carried over: nothing enrolled may be lost).
- * Entries are compared by type and data; owners are kept. Returns 0 with
- * an OPENSSL_malloc'd result (NULL when empty) and the number of entries
+ * Entries are compared by type and data; owners are kept. Every list of
+ * the current one that the request does not change is kept byte for byte,
+ * lists of types lockshim does not know included (shim, or a newer
+ * lockshim, may have written them: a revocation must not be lost); a list
+ * that loses entries keeps its header and its other entries, in order, and
+ * goes when it loses them all; new entries follow, one list each. A
+ * request's lists of unknown types are not enrolled. Returns 0 with an
+ * OPENSSL_malloc'd result (NULL when empty) and the number of entries
  * changed, or -1 with a reason.
  */
 int mok_list_apply(enum mok_list_op op, const uint8_t *list, size_t list_size,

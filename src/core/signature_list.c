@@ -5,18 +5,25 @@
 #include <string.h>
 
 #include <openssl/asn1.h>
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 
 #include "guid.h"
 #include "macro.h"
 #include "safe_math.h"
 
+/*
+ * GUIDs and sizes from UEFI 2.10, 32.4.1 (EDK2's Guid/ImageAuthentication.h
+ * has the same). Certificates first: sig_db_to_esl writes the rest in this
+ * order.
+ */
 static const struct {
 	enum esl_type type;
 	uint8_t guid[16];
 	const char *name;
-	size_t digest_size; /* 0 for certificates */
-	size_t trailer;     /* bytes after the digest: the EFI_TIME of X509_SHA* entries */
+	size_t size;    /* the entry's data after its owner; 0 for certificates */
+	size_t trailer; /* bytes after it: the EFI_TIME of X509_SHA* entries */
 } esl_types[] = {
 	{ ESL_X509,
 	  GUID_BYTES(0xa5c059a1, 0x94e4, 0x4aa7, 0x87, 0xb5, 0xab, 0x15, 0x5c, 0x2b, 0xf0, 0x72),
@@ -39,6 +46,21 @@ static const struct {
 	{ ESL_X509_SHA512,
 	  GUID_BYTES(0x446dbf63, 0x2502, 0x4cda, 0xbc, 0xfa, 0x24, 0x65, 0xd2, 0xb0, 0xfe, 0x9d),
 	  "X509_SHA512", 64, 16 },
+	{ ESL_SHA1,
+	  GUID_BYTES(0x826ca512, 0xcf10, 0x4ac9, 0xb1, 0x87, 0xbe, 0x01, 0x49, 0x66, 0x31, 0xbd),
+	  "SHA1", 20, 0 },
+	{ ESL_SHA224,
+	  GUID_BYTES(0x0b6e5233, 0xa65c, 0x44c9, 0x94, 0x07, 0xd9, 0xab, 0x83, 0xbf, 0xc8, 0xbd),
+	  "SHA224", 28, 0 },
+	{ ESL_RSA2048,
+	  GUID_BYTES(0x3c5766e8, 0x269c, 0x4e34, 0xaa, 0x14, 0xed, 0x77, 0x6e, 0x85, 0xb3, 0xb6),
+	  "RSA2048", 256, 0 },
+	{ ESL_RSA2048_SHA256,
+	  GUID_BYTES(0xe2b36190, 0x879b, 0x4a3d, 0xad, 0x8d, 0xf2, 0xe7, 0xbb, 0xa3, 0x27, 0x84),
+	  "RSA2048_SHA256", 256, 0 },
+	{ ESL_RSA2048_SHA1,
+	  GUID_BYTES(0x67f8444f, 0x8743, 0x48f1, 0xa3, 0x28, 0x1e, 0xaa, 0xb8, 0x73, 0x60, 0x80),
+	  "RSA2048_SHA1", 256, 0 },
 };
 
 #define N_TYPES (ARRAY_SIZE(esl_types))
@@ -53,12 +75,42 @@ static size_t type_index(const uint8_t *guid)
 	return N_TYPES;
 }
 
+static size_t type_of(enum esl_type type)
+{
+	for (size_t t = 0; t < N_TYPES; t++)
+		if (esl_types[t].type == type)
+			return t;
+	return N_TYPES;
+}
+
 const char *esl_type_name(enum esl_type type)
 {
-	for (size_t i = 0; i < N_TYPES; i++)
-		if (esl_types[i].type == type)
-			return esl_types[i].name;
-	return "unknown";
+	size_t t = type_of(type);
+
+	return t < N_TYPES ? esl_types[t].name : "unknown";
+}
+
+size_t esl_type_size(enum esl_type type)
+{
+	size_t t = type_of(type);
+
+	return t < N_TYPES ? esl_types[t].size : 0;
+}
+
+void esl_guid_text(const uint8_t *guid, char out[ESL_GUID_TEXT_SIZE])
+{
+	/* data1, data2 and data3 little-endian, then data4 as stored */
+	static const uint8_t order[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15 };
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+
+	for (size_t i = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			out[n++] = '-';
+		out[n++] = hex[guid[order[i]] >> 4];
+		out[n++] = hex[guid[order[i]] & 15];
+	}
+	out[n] = '\0';
 }
 
 const EVP_MD *esl_type_md(enum esl_type type)
@@ -73,6 +125,10 @@ const EVP_MD *esl_type_md(enum esl_type type)
 	case ESL_SHA512:
 	case ESL_X509_SHA512:
 		return EVP_sha512();
+	case ESL_SHA1:
+		return EVP_sha1();
+	case ESL_SHA224:
+		return EVP_sha224();
 	default:
 		return NULL;
 	}
@@ -95,10 +151,10 @@ static bool is_one_certificate(const uint8_t *der, size_t size)
 static const char *check_entries(size_t t, const uint8_t *entries, size_t count, size_t sig_size)
 {
 	if (t == N_TYPES)
-		return NULL; /* unused type: nothing to check */
-	if (esl_types[t].digest_size) {
-		if (sig_size != ESL_OWNER_SIZE + esl_types[t].digest_size + esl_types[t].trailer)
-			return "signature size does not match the list's digest type";
+		return NULL; /* a type lockshim does not know: nothing to check */
+	if (esl_types[t].size) {
+		if (sig_size != ESL_OWNER_SIZE + esl_types[t].size + esl_types[t].trailer)
+			return "signature size does not match the list's type";
 		return NULL;
 	}
 	for (size_t i = 0; i < count; i++)
@@ -108,7 +164,8 @@ static const char *check_entries(size_t t, const uint8_t *entries, size_t count,
 	return NULL;
 }
 
-int esl_walk(const uint8_t *data, size_t size, esl_visit_fn visit, void *ctx, const char **reason)
+int esl_walk_lists(const uint8_t *data, size_t size, esl_list_fn visit, void *ctx,
+		   const char **reason)
 {
 	size_t offset = 0;
 	int rejected = 0;
@@ -116,8 +173,10 @@ int esl_walk(const uint8_t *data, size_t size, esl_visit_fn visit, void *ctx, co
 	while (offset < size) {
 		const uint8_t *list = data + offset;
 		uint32_t list_size, header_size, sig_size;
-		size_t body, count, t;
+		struct esl_list l;
 		const char *why = NULL;
+		size_t body, t = N_TYPES;
+		int r;
 
 		if (size - offset < ESL_HEADER_SIZE) {
 			*reason = "signature list header truncated";
@@ -142,9 +201,8 @@ int esl_walk(const uint8_t *data, size_t size, esl_visit_fn visit, void *ctx, co
 			why = "list size is not a whole number of signatures";
 		if (!why) {
 			t = type_index(list);
-			count = (body - header_size) / sig_size;
-			why = check_entries(t, list + ESL_HEADER_SIZE + header_size, count,
-					    sig_size);
+			why = check_entries(t, list + ESL_HEADER_SIZE + header_size,
+					    (body - header_size) / sig_size, sig_size);
 		}
 		if (why) {
 			if (!rejected)
@@ -152,25 +210,104 @@ int esl_walk(const uint8_t *data, size_t size, esl_visit_fn visit, void *ctx, co
 			rejected++;
 			continue;
 		}
-		if (t == N_TYPES)
-			continue;
-
-		for (size_t i = 0; i < count; i++) {
-			const uint8_t *entry = list + ESL_HEADER_SIZE + header_size + i * sig_size;
-			struct esl_entry e = {
-				.type = esl_types[t].type,
-				.owner = entry,
-				.data = entry + ESL_OWNER_SIZE,
-				.size = esl_types[t].digest_size ? esl_types[t].digest_size :
-								   sig_size - ESL_OWNER_SIZE,
-			};
-			int r = visit(&e, ctx);
-
-			if (r)
-				return r;
-		}
+		l = (struct esl_list){
+			.type = t < N_TYPES ? esl_types[t].type : ESL_UNKNOWN,
+			.guid = list,
+			.data = list,
+			.size = list_size,
+			.header_size = header_size,
+			.sig_size = sig_size,
+			.count = (body - header_size) / sig_size,
+		};
+		r = visit(&l, ctx);
+		if (r)
+			return r;
 	}
 	return rejected;
+}
+
+void esl_list_entry(const struct esl_list *list, size_t i, struct esl_entry *entry)
+{
+	const uint8_t *at = list->data + ESL_HEADER_SIZE + list->header_size + i * list->sig_size;
+	size_t fixed = esl_type_size(list->type);
+
+	*entry = (struct esl_entry){
+		.type = list->type,
+		.owner = at,
+		.data = at + ESL_OWNER_SIZE,
+		.size = fixed ? fixed : list->sig_size - ESL_OWNER_SIZE,
+	};
+}
+
+struct entry_walk {
+	esl_visit_fn visit;
+	void *ctx;
+};
+
+static int visit_entries(const struct esl_list *list, void *ctx)
+{
+	const struct entry_walk *w = ctx;
+
+	if (list->type == ESL_UNKNOWN)
+		return 0;
+	for (size_t i = 0; i < list->count; i++) {
+		struct esl_entry e;
+		int r;
+
+		esl_list_entry(list, i, &e);
+		r = w->visit(&e, w->ctx);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+int esl_walk(const uint8_t *data, size_t size, esl_visit_fn visit, void *ctx, const char **reason)
+{
+	struct entry_walk w = { visit, ctx };
+
+	return esl_walk_lists(data, size, visit_entries, &w, reason);
+}
+
+struct unknown_count {
+	size_t count;
+	const uint8_t *first;
+};
+
+static int count_unknown(const struct esl_list *list, void *ctx)
+{
+	struct unknown_count *u = ctx;
+
+	if (list->type == ESL_UNKNOWN && u->count++ == 0)
+		u->first = list->guid;
+	return 0;
+}
+
+size_t esl_count_unknown(const uint8_t *data, size_t size, const uint8_t **first)
+{
+	struct unknown_count u = { 0, NULL };
+	const char *ignored;
+
+	esl_walk_lists(data, size, count_unknown, &u, &ignored);
+	*first = u.first;
+	return u.count;
+}
+
+int esl_cert_rsa2048_modulus(X509 *cert, uint8_t out[ESL_MAX_FIXED_SIZE])
+{
+	EVP_PKEY *key = X509_get0_pubkey(cert);
+	BIGNUM *n = NULL;
+	int r;
+
+	if (!key)
+		return -1;
+	if (!EVP_PKEY_is_a(key, "RSA"))
+		return 0;
+	if (!EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_RSA_N, &n))
+		return -1;
+	r = BN_num_bits(n) == 2048 && BN_bn2binpad(n, out, ESL_MAX_FIXED_SIZE) == 256;
+	BN_free(n);
+	return r;
 }
 
 int esl_cert_tbs_digest(X509 *cert, const EVP_MD *md, uint8_t *out, unsigned int *out_len)
@@ -252,7 +389,7 @@ int sig_db_add_cert(struct sig_db *db, X509 *cert, const uint8_t *owner)
 static int sig_db_add_digest(struct sig_db *db, enum esl_type type, const uint8_t *owner,
 			     const uint8_t *digest, size_t size)
 {
-	if (size > EVP_MAX_MD_SIZE)
+	if (size > ESL_MAX_FIXED_SIZE)
 		return -1;
 	if (grow((void **)&db->digests, &db->capacity, db->n_digests, sizeof(*db->digests)) < 0)
 		return -1;
@@ -357,7 +494,7 @@ int sig_db_to_esl(const struct sig_db *db, const uint8_t *owner, bool certs_only
 	if (certs_only)
 		return 0;
 	for (size_t t = 1; t < N_TYPES; t++) {
-		size_t sig_size = ESL_OWNER_SIZE + esl_types[t].digest_size + esl_types[t].trailer;
+		size_t sig_size = ESL_OWNER_SIZE + esl_types[t].size + esl_types[t].trailer;
 		size_t count = 0;
 
 		for (size_t i = 0; i < db->n_digests; i++)
@@ -372,23 +509,13 @@ int sig_db_to_esl(const struct sig_db *db, const uint8_t *owner, bool certs_only
 			if (db->digests[i].type != esl_types[t].type)
 				continue;
 			memcpy(at, owner, ESL_OWNER_SIZE);
-			memcpy(at + ESL_OWNER_SIZE, db->digests[i].digest,
-			       esl_types[t].digest_size);
+			memcpy(at + ESL_OWNER_SIZE, db->digests[i].digest, esl_types[t].size);
 			/* the revocation time of X509_SHA* entries: zero, "always revoked" */
-			memset(at + ESL_OWNER_SIZE + esl_types[t].digest_size, 0,
-			       esl_types[t].trailer);
+			memset(at + ESL_OWNER_SIZE + esl_types[t].size, 0, esl_types[t].trailer);
 			at += sig_size;
 		}
 	}
 	return 0;
-}
-
-static size_t type_of(enum esl_type type)
-{
-	for (size_t t = 0; t < N_TYPES; t++)
-		if (esl_types[t].type == type)
-			return t;
-	return N_TYPES;
 }
 
 int esl_append_entry(const struct esl_entry *entry, uint8_t **data, size_t *size)
@@ -406,5 +533,43 @@ int esl_append_entry(const struct esl_entry *entry, uint8_t **data, size_t *size
 	memcpy(at + ESL_HEADER_SIZE + ESL_OWNER_SIZE, entry->data, entry->size);
 	/* the EFI_TIME after an X509_SHA* digest is not kept by esl_walk: zero, "always" */
 	memset(at + ESL_HEADER_SIZE + ESL_OWNER_SIZE + entry->size, 0, esl_types[t].trailer);
+	return 0;
+}
+
+int esl_append_list(const struct esl_list *list, esl_keep_fn keep, void *ctx, uint8_t **data,
+		    size_t *size, size_t *dropped)
+{
+	size_t head = ESL_HEADER_SIZE + list->header_size, kept = 0;
+	uint8_t *at;
+
+	*dropped = 0;
+	if (append(data, size, list->size, &at) < 0)
+		return -1;
+	/* the entries @keep keeps, each asked once, after the header's room */
+	for (size_t i = 0; keep && i < list->count; i++) {
+		struct esl_entry e;
+
+		esl_list_entry(list, i, &e);
+		if (!keep(&e, ctx))
+			continue;
+		memcpy(at + head + kept * list->sig_size, e.owner, list->sig_size);
+		kept++;
+	}
+	if (!keep || kept == list->count) {
+		memcpy(at, list->data, list->size);
+		return 0;
+	}
+	*dropped = list->count - kept;
+	if (kept == 0) {
+		*size -= list->size;
+		if (*size == 0) { /* nothing written yet: no buffer, as before */
+			OPENSSL_free(*data);
+			*data = NULL;
+		}
+		return 0;
+	}
+	memcpy(at, list->data, head);
+	write_le32(at + 16, (uint32_t)(head + kept * list->sig_size));
+	*size -= *dropped * list->sig_size;
 	return 0;
 }

@@ -65,14 +65,32 @@ struct verification {
 	struct {
 		uint8_t digest[EVP_MAX_MD_SIZE];
 		unsigned int size; /* 0: not computed yet */
-	} image_digest[3];         /* SHA-256, SHA-384, SHA-512 */
+	} image_digest[5];         /* image_digest_types' */
 	struct verdict *verdict;
 };
 
-static const enum esl_type image_digest_types[3] = { ESL_SHA256, ESL_SHA384, ESL_SHA512 };
+/*
+ * The image digests, each computed only when a list holds one of its kind.
+ * Allow lists go by the first ALLOW_DIGESTS only: no new trust by SHA-1 or
+ * SHA-224, where the firmware would give it (stricter than the firmware).
+ * Deny lists go by all of them, as shim 16.1's check_denylist goes by
+ * SHA-1 too.
+ */
+static const enum esl_type image_digest_types[5] = { ESL_SHA256, ESL_SHA384, ESL_SHA512, ESL_SHA1,
+						     ESL_SHA224 };
+static const char *const digest_names[5] = { "SHA-256", "SHA-384", "SHA-512", "SHA-1", "SHA-224" };
+#define ALLOW_DIGESTS 3
 static const enum esl_type cert_digest_types[3] = { ESL_X509_SHA256, ESL_X509_SHA384,
 						    ESL_X509_SHA512 };
-static const char *const digest_names[3] = { "SHA-256", "SHA-384", "SHA-512" };
+
+/*
+ * EFI_CERT_RSA2048_SHA256 and _SHA1 entries hold "an RSA-2048 signature of
+ * a hash" (UEFI 2.10, 32.4.1) without saying of what. lockshim takes them
+ * as a signature value: an image one of whose SignerInfos (nested ones
+ * included) carries exactly that value is refused, whatever digest its
+ * SignerInfo names.
+ */
+static const enum esl_type signature_value_types[2] = { ESL_RSA2048_SHA256, ESL_RSA2048_SHA1 };
 
 static void subject_of(X509 *cert, char *out, size_t size)
 {
@@ -131,7 +149,7 @@ static int image_digest(struct verification *ver, size_t k)
 
 static size_t digest_kind(const EVP_MD *md)
 {
-	for (size_t k = 0; k < 3; k++)
+	for (size_t k = 0; k < ALLOW_DIGESTS; k++)
 		if (EVP_MD_get_type(md) == EVP_MD_get_type(esl_type_md(image_digest_types[k])))
 			return k;
 	return 0; /* authenticode.c accepts only these three */
@@ -156,7 +174,7 @@ static int check_image_digest(struct verification *ver, const struct sig_db *db,
 	char message[sizeof(ver->verdict->message)];
 	long index;
 
-	for (size_t k = 0; k < 3; k++) {
+	for (size_t k = 0; k < (allow ? ALLOW_DIGESTS : ARRAY_SIZE(image_digest_types)); k++) {
 		if (image_digest_in(ver, k, db, &index) < 0)
 			return -1;
 		if (index < 0)
@@ -174,12 +192,37 @@ static int check_image_digest(struct verification *ver, const struct sig_db *db,
 	return 0;
 }
 
+/* 1 when @cert's key is an RSA-2048 modulus @db lists (EFI_CERT_RSA2048), 0 when not, -1 on error. */
+static int check_cert_key_denied(struct verification *ver, X509 *cert, const struct sig_db *db)
+{
+	char message[sizeof(ver->verdict->message)];
+	uint8_t modulus[ESL_MAX_FIXED_SIZE];
+	int r;
+
+	if (!has_digest_type(db, ESL_RSA2048))
+		return 0;
+	r = esl_cert_rsa2048_modulus(cert, modulus);
+	if (r < 0) {
+		/* it might be the one listed: refuse rather than guess */
+		decide(ver->verdict, false, NULL, "cannot read a certificate's RSA key");
+		return -1;
+	}
+	if (r == 0 || !sig_db_has_digest(db, ESL_RSA2048, modulus, 256))
+		return 0;
+	subject_of(cert, ver->verdict->entry, sizeof(ver->verdict->entry));
+	BIO_snprintf(message, sizeof(message), "certificate %s RSA-2048 key is in %s",
+		     ver->verdict->entry, db->name);
+	decide(ver->verdict, false, db, message);
+	return 1;
+}
+
 /* 1 when @cert matches a deny list (the verdict says which), 0 when not, -1 on error. */
 static int check_cert_denied(struct verification *ver, X509 *cert)
 {
 	const struct sig_db *deny[] = { &ver->policy->dbx, &ver->policy->vendor_dbx,
 					&ver->policy->mokx };
 	char message[sizeof(ver->verdict->message)], subject[200];
+	int r;
 
 	for (size_t l = 0; l < ARRAY_SIZE(deny); l++) {
 		const struct sig_db *db = deny[l];
@@ -214,6 +257,9 @@ static int check_cert_denied(struct verification *ver, X509 *cert)
 			decide(ver->verdict, false, db, message);
 			return 1;
 		}
+		r = check_cert_key_denied(ver, cert, db);
+		if (r)
+			return r;
 	}
 	return 0;
 }
@@ -246,10 +292,39 @@ static int check_chain_denied(struct verification *ver, STACK_OF(X509) *certs)
 	return 0;
 }
 
+/* 1 when @sig's signature value is in a deny list (signature_value_types), else 0. */
+static int check_signature_value_denied(struct verification *ver,
+					const struct authenticode_signature *sig,
+					const struct sig_db *const deny[3])
+{
+	char message[sizeof(ver->verdict->message)], signer[200] = "(not carried)";
+	const uint8_t *value;
+	size_t size;
+
+	authenticode_signature_value(sig, &value, &size);
+	for (size_t l = 0; l < 3; l++)
+		for (size_t t = 0; t < ARRAY_SIZE(signature_value_types); t++) {
+			enum esl_type type = signature_value_types[t];
+
+			if (!value || size != esl_type_size(type) ||
+			    !sig_db_has_digest(deny[l], type, value, (unsigned int)size))
+				continue;
+			if (authenticode_signer(sig))
+				subject_of(authenticode_signer(sig), signer, sizeof(signer));
+			hex_of(value, size, ver->verdict->entry, sizeof(ver->verdict->entry));
+			BIO_snprintf(message, sizeof(message),
+				     "signature value of signer %s is in %s (%s)", signer,
+				     deny[l]->name, esl_type_name(type));
+			decide(ver->verdict, false, deny[l], message);
+			return 1;
+		}
+	return 0;
+}
+
 /*
- * Deny by certificate: every certificate a signature carries, and any deny
- * list certificate its signer chains to even when the signature does not
- * carry it (a revoked CA).
+ * Deny by signature: its signature value, every certificate it carries
+ * (an RSA-2048 key too), and any deny list certificate its signer chains
+ * to even when the signature does not carry it (a revoked CA).
  */
 static int check_signature_denied(struct verification *ver,
 				  const struct authenticode_signature *sig)
@@ -257,8 +332,11 @@ static int check_signature_denied(struct verification *ver,
 	const struct sig_db *deny[] = { &ver->policy->dbx, &ver->policy->vendor_dbx,
 					&ver->policy->mokx };
 	char message[sizeof(ver->verdict->message)];
-	int r = check_chain_denied(ver, sig->p7->d.sign->cert);
+	int r = check_signature_value_denied(ver, sig, deny);
 
+	if (r)
+		return r;
+	r = check_chain_denied(ver, sig->p7->d.sign->cert);
 	if (r)
 		return r;
 	for (size_t l = 0; l < ARRAY_SIZE(deny); l++) {

@@ -4,12 +4,16 @@
  * whether it may run, and say why. The loader and the host CLI both call
  * verify_image; neither decides anything on its own.
  *
- * Deny first: the image is refused if its digest, or any certificate of any
- * of its signatures (nested ones included) or of any signer's chain, is in
- * dbx, the vendor dbx or MokListX. Only then is it allowed if its digest is
- * in the vendor list, db or MokList, or if a valid signature's signer chains
- * to a certificate in one of them. This is stricter than shim 16.1, which
- * boots an image with one signature by a revoked key and one by a trusted key.
+ * Deny first: the image is refused if dbx, the vendor dbx or MokListX names
+ * it by any entry type UEFI defines for an image or its signer: its digest
+ * (SHA-1, SHA-224, SHA-256/384/512), any certificate of any of its
+ * signatures (nested ones included) or of any signer's chain (the
+ * certificate, its TBS digest, its RSA-2048 modulus), or the signature value
+ * of any SignerInfo (RSA2048_SHA256/SHA1). Only then is it allowed if its
+ * SHA-256/384/512 digest is in the vendor list, db or MokList, or if a valid
+ * signature's signer chains to a certificate in one of them: allow lists
+ * trust by nothing else. This is stricter than shim 16.1, which boots an
+ * image with one signature by a revoked key and one by a trusted key.
  *
  * With an SBAT level in the policy, an image must also carry a valid .sbat
  * section that the level does not revoke (checked after the deny lists,

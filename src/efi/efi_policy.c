@@ -11,12 +11,25 @@
 /* MokList and MokListX as the MOK manager writes them: no runtime access. */
 #define MOK_LIST_ATTRIBUTES (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS)
 
-/* Add signature lists to @db; returns sig_db_add_esl's count (-1: out of memory) and *@why. */
+/*
+ * Add signature lists to @db; returns sig_db_add_esl's count (-1: out of
+ * memory) and *@why. Lists of a type lockshim does not know are well-formed,
+ * not rejected: they are skipped, and said once.
+ */
 static int add_esl(struct sig_db *db, const CHAR16 *source, const void *data, UINTN size,
 		   const char **why)
 {
 	int rejected = sig_db_add_esl(db, data, size, why);
+	char guid[ESL_GUID_TEXT_SIZE];
+	const uint8_t *first;
+	size_t unknown = esl_count_unknown(data, size, &first);
 
+	if (unknown) {
+		esl_guid_text(first, guid);
+		log_info(
+			L"%s: skipping %d signature list(s) of a type lockshim does not know (%a%a)",
+			source, (int)unknown, guid, unknown > 1 ? ", ..." : "");
+	}
 	if (rejected < 0)
 		log_error(EFI_OUT_OF_RESOURCES, L"%s: out of memory", source);
 	else if (rejected > 0)

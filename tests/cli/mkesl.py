@@ -6,12 +6,18 @@ does not make, and print certificate TBS digests:
   mkesl.py X509_SHA256|X509_SHA384|X509_SHA512 OUT CERT.der...
       one list of the digests of each certificate's tbsCertificate, each
       followed by a 16-byte EFI_TIME
-  mkesl.py SHA1|SHA256|SHA384|SHA512 OUT HEX...
-      one list of the given digests
+  mkesl.py SHA1|SHA224|SHA256|SHA384|SHA512|RSA2048|RSA2048_SHA256|RSA2048_SHA1 OUT HEX...
+      one list of the given digests, RSA-2048 moduli or signature values
+  mkesl.py UNKNOWN OUT HEX...
+      one list of a type nobody defines (GUID UNKNOWN below), the given entries
   mkesl.py malformed OUT KIND [CERT.der]
       one broken list of the kind named (the kinds: malformed() below)
   mkesl.py tbs-hex - ALG CERT.der
       print the ALG digest of the certificate's tbsCertificate in hex
+  mkesl.py signature-values - IMAGE
+      print the signature value (encryptedDigest) of each SignerInfo of the
+      PE image's signatures in hex, one a line: each signature, then the
+      signatures nested in it
 
 Every entry's owner is OWNER, the owner test_policy.sh gives efitools.
 """
@@ -26,6 +32,11 @@ GUIDS = {
     "SHA384": "ff3e5307-9fd0-48c9-85f1-8ad56c701e01",
     "SHA512": "093e0fae-a6c4-4f50-9f1b-d41e2b89c19a",
     "SHA1": "826ca512-cf10-4ac9-b187-be01496631bd",
+    "SHA224": "0b6e5233-a65c-44c9-9407-d9ab83bfc8bd",
+    "RSA2048": "3c5766e8-269c-4e34-aa14-ed776e85b3b6",
+    "RSA2048_SHA256": "e2b36190-879b-4a3d-ad8d-f2e7bba32784",
+    "RSA2048_SHA1": "67f8444f-8743-48f1-a328-1eaab8736080",
+    "UNKNOWN": "4c6f636b-5368-696d-556e-6b6e6f776e21",
     "X509_SHA256": "3bd2a492-96c0-4079-b420-fcf98ef103ed",
     "X509_SHA384": "7076876e-80c2-4ee6-aad2-28b349a6865b",
     "X509_SHA512": "446dbf63-2502-4cda-bcfa-2465d2b0fe9d",
@@ -68,6 +79,48 @@ def tbs(cert_der):
     return cert_der[start:end]
 
 
+def der_children(data, start, end):
+    """(tag, value start, value end) of each DER element in data[start:end]."""
+    pos = start
+    while pos < end:
+        tag, length, hdr = data[pos], data[pos + 1], 2
+        if length & 0x80:
+            n = length & 0x7F
+            length = int.from_bytes(data[pos + 2:pos + 2 + n], "big")
+            hdr += n
+        yield tag, pos + hdr, pos + hdr + length
+        pos += hdr + length
+
+
+def signer_values(data, start, end, out):
+    """Append the encryptedDigest of every SignerInfo inside data[start:end]:
+    SEQUENCE { INTEGER, SEQUENCE, SEQUENCE, [0] attributes OPTIONAL,
+    SEQUENCE, OCTET STRING, [1] attributes OPTIONAL }, nested ones after."""
+    kids = list(der_children(data, start, end))
+    tags = [k[0] for k in kids]
+    i = 4 if tags[3:4] == [0xA0] else 3
+    if tags[:3] == [0x02, 0x30, 0x30] and tags[i:i + 2] == [0x30, 0x04]:
+        _, s, e = kids[i + 1]
+        out.append(data[s:e])
+    for tag, s, e in kids:
+        if tag & 0x20:  # constructed: look inside
+            signer_values(data, s, e, out)
+
+
+def signature_values(image):
+    """The SignerInfos' signature values of a PE image's certificate table."""
+    pe = struct.unpack_from("<I", image, 0x3C)[0]
+    opt = pe + 24
+    dirs = opt + (96 if struct.unpack_from("<H", image, opt)[0] == 0x10B else 112)
+    offset, size = struct.unpack_from("<II", image, dirs + 4 * 8)
+    out, pos = [], offset
+    while pos + 8 <= offset + size:
+        length = struct.unpack_from("<I", image, pos)[0]
+        signer_values(image, pos + 8, pos + length, out)
+        pos += (length + 7) // 8 * 8
+    return out
+
+
 def read(path):
     with open(path, "rb") as f:
         return f.read()
@@ -102,10 +155,15 @@ def main(argv):
     if cmd in ("X509_SHA256", "X509_SHA384", "X509_SHA512"):
         alg = cmd[5:].lower()
         data = esl(cmd, [hashlib.new(alg, tbs(read(a))).digest() + EFI_TIME for a in args])
-    elif cmd in ("SHA1", "SHA256", "SHA384", "SHA512"):
+    elif cmd in ("SHA1", "SHA224", "SHA256", "SHA384", "SHA512", "RSA2048", "RSA2048_SHA256",
+                 "RSA2048_SHA1", "UNKNOWN"):
         data = esl(cmd, [bytes.fromhex(a) for a in args])
     elif cmd == "tbs-hex":
         print(hashlib.new(args[0], tbs(read(args[1]))).hexdigest())
+        return
+    elif cmd == "signature-values":
+        for value in signature_values(read(args[0])):
+            print(value.hex())
         return
     elif cmd == "malformed":
         data = malformed(args[0], read(args[1]) if len(args) > 1 else b"")

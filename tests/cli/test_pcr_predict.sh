@@ -88,6 +88,16 @@ want7=$(expected "$digest" certs/sbat-level-automatic.csv "$work/dummy.esl" "$wo
 [[ $rc -eq 0 && $(awk '$1 == 4' <<<"$out") == "$want" && $(awk '$1 == 7' <<<"$out") == "$want7" ]] &&
 	ok "pcr: --shim-lock: a refused image is measured into PCR 4 before the verdict, as shim's Verify does" ||
 	not_ok "pcr: --shim-lock refused then allowed (exit $rc: $out; expected: $want, $want7)"
+# The deny lists decide by every type there, as for verify: an image whose
+# SHA-1 digest is in dbx, one whose signer's RSA-2048 key is in MokListX.
+python3 tests/cli/mkesl.py SHA1 "$work/vendor-sha1.esl" "$("$cli" hash --alg sha1 "$work/vendor.efi")" &&
+	python3 tests/cli/mkesl.py RSA2048 "$work/vendor-rsa.esl" \
+		"$(openssl x509 -noout -modulus -in "$pki/vendor.crt" | sed 's/^Modulus=//')" || exit 1
+expect 1 'would be refused: image SHA-1 digest is in dbx' "pcr: an image whose SHA-1 digest is in --dbx is refused" -- \
+	pcr --predict --vendor-cert "$pki/vendor.der" --dbx "$work/vendor-sha1.esl" "$work/vendor.efi"
+expect 1 'would be refused: certificate /CN=lockshim test vendor RSA-2048 key is in MokListX' \
+	"pcr: an image whose signer's RSA-2048 key is in --mokx is refused" -- \
+	pcr --predict --vendor-cert "$pki/vendor.der" --mokx "$work/vendor-rsa.esl" "$work/vendor.efi"
 expect 2 'usage' "pcr: without --predict: usage" -- pcr --vendor-cert "$pki/vendor.der" "$work/vendor.efi"
 expect 2 'usage' "pcr: no image: usage" -- pcr --predict --vendor-cert "$pki/vendor.der"
 expect 2 'usage' "pcr: a second vendor certificate: usage" -- \

@@ -8,8 +8,10 @@
 # Signature lists come from efitools (cert-to-efi-sig-list,
 # hash-to-efi-sig-list) and, for what efitools does not make, from
 # tests/cli/mkesl.py: EFI_CERT_X509_SHA256/384/512 entries (digest of the
-# certificate's TBSCertificate and a 16-byte EFI_TIME), SHA-384/512 image
-# digests, malformed lists for `lockshim esl`; tests/cli/mkwincert.py appends
+# certificate's TBSCertificate and a 16-byte EFI_TIME), SHA-1/224/384/512
+# image digests, RSA-2048 moduli and signature values (RSA2048,
+# RSA2048_SHA256/SHA1), a list of a type nobody defines, malformed lists for
+# `lockshim esl`; tests/cli/mkwincert.py appends
 # bad certificate table entries to a signed image, and
 # tests/cli/check_verify_json.py checks the --json output.
 #
@@ -147,8 +149,8 @@ hash-to-efi-sig-list "$unsigned" "$work/hash.esl" >/dev/null 2>&1
 sha256=$(tail -c 32 "$work/hash.esl" | od -An -v -tx1 | tr -d ' \n')
 [[ $sha256 =~ ^[0-9a-f]{64}$ && $sha256 != 0000000000000000000000000000000000000000000000000000000000000000 ]] ||
 	not_ok "policy: hash-to-efi-sig-list on $unsigned"
-# SHA-384/512 Authenticode digests as osslsigncode computes them.
-for alg in sha384 sha512; do
+# SHA-1 and SHA-384/512 Authenticode digests as osslsigncode computes them.
+for alg in sha1 sha384 sha512; do
 	osslsigncode sign -h "$alg" -certs "$pki/rogue.crt" -key "$pki/rogue.key" \
 		-in "$unsigned" -out "$work/tmp.efi" >/dev/null 2>&1
 	d=$(osslsigncode verify -in "$work/tmp.efi" 2>/dev/null |
@@ -166,6 +168,27 @@ mkesl X509_SHA512 "$work/root-tbs512.esl" "$keys/root.der"
 mkesl X509_SHA256 "$work/vendor-tbs256.esl" "$pki/vendor.der"
 mkesl X509_SHA256 "$work/leaf-wrong-tbs.esl" "$keys/inter.der" "$keys/root.der"
 leaf_tbs256=$(mkesl tbs-hex - sha256 "$keys/leaf.der")
+# The types deny lists go by besides (UEFI 2.10, 32.4.1): the SHA-1 and
+# SHA-224 Authenticode digests (SHA-224 as lockshim computes it: osslsigncode
+# has none; its SHA-1, SHA-384 and SHA-512 are checked against lockshim's
+# below), RSA-2048 public moduli, RSA-2048 signature values of SignerInfos.
+sha224=$("$cli" hash --alg sha224 "$unsigned")
+mkesl SHA224 "$work/hash-sha224.esl" "$sha224"
+modulus() { openssl x509 -noout -modulus -in "$1" | sed 's/^Modulus=//' | tr A-F a-f; }
+mkesl RSA2048 "$work/leaf-rsa.esl" "$(modulus "$keys/leaf.crt")"
+mkesl RSA2048 "$work/inter-rsa.esl" "$(modulus "$keys/inter.crt")"
+mkesl RSA2048 "$work/root-rsa.esl" "$(modulus "$keys/root.crt")"
+mkesl RSA2048 "$work/rogue-rsa.esl" "$(modulus "$pki/rogue.crt")"
+leaf_sig=$(mkesl signature-values - "$work/leaf.efi")
+mkesl RSA2048_SHA256 "$work/leaf-sig256.esl" "$leaf_sig"
+mkesl RSA2048_SHA1 "$work/leaf-sig1.esl" "$leaf_sig"
+mapfile -t nest_sigs < <(mkesl signature-values - "$work/vendor-nest-rogue.efi")
+[[ ${#nest_sigs[@]} -eq 2 && ${#leaf_sig} -eq 512 ]] ||
+	not_ok "policy: signature values of leaf.efi and vendor-nest-rogue.efi (${#nest_sigs[@]}, ${#leaf_sig})"
+mkesl RSA2048_SHA256 "$work/rogue-nested-sig.esl" "${nest_sigs[1]:-00}"
+mkesl SHA1 "$work/other-sha1.esl" "$(printf '%040d' 7)"
+mkesl UNKNOWN "$work/unknown.esl" 00112233 44556677
+unknown_guid=4c6f636b-5368-696d-556e-6b6e6f776e21
 
 # Name patterns for verdicts
 L="/CN=$leaf_cn" I="/CN=$inter_cn" R="/CN=$root_cn" V="/CN=lockshim test vendor" X="/CN=lockshim test revoked"
@@ -239,6 +262,50 @@ expect 1 "^refused: [^:]*: certificate $(rx "$V") is in dbx" \
 	"policy: leaf signature + nested vendor signature, vendor in dbx, refused" -- \
 	verify --db "$work/root.esl" --dbx "$pki/vendor.esl" "$work/leaf-nest-vendor.efi"
 
+# Every type UEFI defines for naming an image or its signer, in each deny list
+# (the SHA-256/384/512, X509 and X509_SHA* ones are above).
+O="/CN=lockshim test rogue"
+skipped="skipping 1 signature list\\(s\\) of a type lockshim does not know \\($unknown_guid\\)"
+for deny in dbx:dbx vendor-dbx:'vendor dbx' mokx:MokListX; do
+	opt=--${deny%%:*} list=${deny#*:}
+	expect 1 "^refused: [^:]*: image SHA-1 digest is in $list\$" \
+		"policy: SHA-1 digest in $opt refused although vendor-signed" -- \
+		$v "$opt" "$work/hash-sha1.esl" "$work/vendor.efi"
+	expect 1 "^refused: [^:]*: image SHA-224 digest is in $list\$" \
+		"policy: SHA-224 digest in $opt refused although vendor-signed" -- \
+		$v "$opt" "$work/hash-sha224.esl" "$work/vendor.efi"
+	expect 1 "^refused: [^:]*: certificate $(rx "$L") RSA-2048 key is in $list\$" \
+		"policy: signer's RSA-2048 key (RSA2048) in $opt refused" -- \
+		verify --db "$work/root.esl" "$opt" "$work/leaf-rsa.esl" "$work/leaf.efi"
+	expect 1 "^refused: [^:]*: certificate $(rx "$I") RSA-2048 key is in $list\$" \
+		"policy: intermediate CA's RSA-2048 key in $opt refused" -- \
+		verify --db "$work/root.esl" "$opt" "$work/inter-rsa.esl" "$work/leaf.efi"
+	expect 1 "^refused: [^:]*: certificate $(rx "$R") RSA-2048 key is in $list\$" \
+		"policy: root CA's RSA-2048 key in $opt refused (the root from db, not carried)" -- \
+		verify --db "$work/root.esl" "$opt" "$work/root-rsa.esl" "$work/leaf.efi"
+	for kind in 256:RSA2048_SHA256 1:RSA2048_SHA1; do
+		expect 1 "^refused: [^:]*: signature value of signer $(rx "$L") is in $list \\(${kind#*:}\\)\$" \
+			"policy: signature value (${kind#*:}) in $opt refused" -- \
+			verify --db "$work/root.esl" "$opt" "$work/leaf-sig${kind%%:*}.esl" "$work/leaf.efi"
+	done
+	expect 1 "^refused: [^:]*: signature value of signer $(rx "$O") is in $list \\(RSA2048_SHA256\\)\$" \
+		"policy: a nested signature's value in $opt refused" -- \
+		$v "$opt" "$work/rogue-nested-sig.esl" "$work/vendor-nest-rogue.efi"
+	expect 1 "^refused: [^:]*: certificate $(rx "$O") RSA-2048 key is in $list\$" \
+		"policy: a nested signer's RSA-2048 key in $opt refused" -- \
+		$v "$opt" "$work/rogue-rsa.esl" "$work/vendor-nest-rogue.efi"
+	allowed=$(signed_by "$V" vendor "$V")
+	expect 0 "^lockshim: [^:]*unknown.esl: $skipped"$'\n'"${allowed#^}" \
+		"policy: a list of a type nobody defines in $opt is skipped, named with its GUID, not fail-closed" -- \
+		$v "$opt" "$work/unknown.esl" "$work/vendor.efi"
+done
+expect 0 "$(signed_by "$L" db "$R")" "policy: unrelated entries of every new type in the deny lists do not refuse" -- \
+	verify --db "$work/root.esl" --dbx "$work/other-sha1.esl" --dbx "$work/rogue-rsa.esl" \
+	--vendor-dbx "$work/rogue-nested-sig.esl" --mokx "$work/other-sha1.esl" "$work/leaf.efi"
+expect 1 '^refused: [^:]*: image SHA-1 digest is in dbx$' \
+	"policy: --shim-lock (a second stage asking) refuses a SHA-1 digest in dbx too" -- \
+	$v --shim-lock --dbx "$work/hash-sha1.esl" "$work/vendor.efi"
+
 # Structure: a bad certificate table entry after a good vendor signature could
 # hide a revoked certificate, so it refuses the image (README: "stricter about
 # structure").
@@ -283,10 +350,22 @@ expect 0 '^allowed: [^:]*: image SHA-256 digest is in MokList$' \
 	"policy: unsigned image allowed by its digest in --mok" -- verify --mok "$work/hash.esl" "$unsigned"
 expect 0 '^allowed: [^:]*: image SHA-256 digest is in vendor$' \
 	"policy: unsigned image allowed by its digest in --vendor-cert (an ESL)" -- verify --vendor-cert "$work/hash.esl" "$unsigned"
-mkesl SHA1 "$work/sha1.esl" 0123456789abcdef0123456789abcdef01234567
-cat "$work/sha1.esl" "$work/root.esl" >"$work/sha1-then-root.esl"
-expect 0 "$(signed_by "$L" db "$R")" "policy: a list of a type lockshim does not use (SHA1) is skipped in db" -- \
-	verify --db "$work/sha1-then-root.esl" "$work/leaf.efi"
+cat "$work/unknown.esl" "$work/root.esl" >"$work/unknown-then-root.esl"
+allowed=$(signed_by "$L" db "$R")
+expect 0 "^lockshim: [^:]*unknown-then-root.esl: $skipped"$'\n'"${allowed#^}" \
+	"policy: a list of a type nobody defines is skipped in db, and said" -- \
+	verify --db "$work/unknown-then-root.esl" "$work/leaf.efi"
+# Allow lists trust by no new type (stricter than the firmware, which trusts SHA-1 digests).
+expect 1 '^refused: [^:]*: image is not signed$' "policy: SHA-1 digest in --db does not trust" -- \
+	verify --db "$work/hash-sha1.esl" "$unsigned"
+expect 1 '^refused: [^:]*: image is not signed$' "policy: SHA-224 digest in --mok does not trust" -- \
+	verify --mok "$work/hash-sha224.esl" "$unsigned"
+expect 1 '^refused: [^:]*: signer does not chain to a trusted certificate$' \
+	"policy: the signer's RSA-2048 key in --db does not trust" -- \
+	verify --db "$work/leaf-rsa.esl" "$work/leaf.efi"
+expect 1 '^refused: [^:]*: signer does not chain to a trusted certificate$' \
+	"policy: the signature value (RSA2048_SHA256) in --vendor-cert does not trust" -- \
+	verify --vendor-cert "$work/leaf-sig256.esl" "$work/leaf.efi"
 expect 0 '^allowed: [^:]*: image SHA-384 digest is in db$' \
 	"policy: unsigned image allowed by its SHA-384 digest in --db" -- verify --db "$work/hash-sha384.esl" "$unsigned"
 expect 0 '^allowed: [^:]*: image SHA-256 digest is in db$' \
@@ -364,6 +443,23 @@ NEEDLE=$odd_cn json_check "json: refused by a subject with a quote in dbx is esc
 	verify --vendor-cert "$keys/odd.der" --dbx "$keys/odd.crt" "$work/odd-signer.efi"
 
 # ---- esl listing -----------------------------------------------------------------
+# expect_lines NAME: the last run_cli exited 0 and printed one line per
+# regex of the array want, each matching its own (case aside), in order.
+expect_lines() {
+	local -a lines
+	local bad='' i
+	mapfile -t lines <<<"$out"
+	if [[ $rc -ne 0 || ${#lines[@]} -ne ${#want[@]} ]]; then
+		bad="exit $rc, ${#lines[@]} lines for ${#want[@]} entries"
+	else
+		shopt -s nocasematch
+		for i in "${!want[@]}"; do
+			[[ ${lines[i]} =~ ${want[i]} ]] || { bad="line $((i + 1)) '${lines[i]}' does not match ${want[i]}"; break; }
+		done
+		shopt -u nocasematch
+	fi
+	[[ -z $bad ]] && ok "$1" || not_ok "$1 ($bad; output: $out)"
+}
 cat "$work/root.esl" "$work/hash.esl" "$work/leaf-tbs256.esl" "$work/hash-sha384.esl" \
 	"$work/hash-sha512.esl" "$work/inter-tbs384.esl" "$pki/vendor.esl" >"$work/mixed.esl"
 mkesl SHA256 "$work/two-hashes.esl" "$sha256" "$other"
@@ -381,21 +477,28 @@ want=(
 	"^SHA256 +$owner +$sha256\$"
 	"^SHA256 +$owner +$other\$"
 )
-mapfile -t lines <<<"$out"
-bad=
-if [[ $rc -ne 0 || ${#lines[@]} -ne ${#want[@]} ]]; then
-	bad="exit $rc, ${#lines[@]} lines for ${#want[@]} entries"
-else
-	for i in "${!want[@]}"; do
-		shopt -s nocasematch
-		[[ ${lines[i]} =~ ${want[i]} ]] || bad="line $((i + 1)) '${lines[i]}' does not match ${want[i]}"
-		shopt -u nocasematch
-		[[ -n $bad ]] && break
-	done
-fi
-[[ -z $bad ]] && ok "esl: mixed list (X509, SHA256/384/512, X509_SHA256/384) lists each entry in order" ||
-	not_ok "esl: mixed list lists each entry in order ($bad; output: $out)"
+expect_lines "esl: mixed list (X509, SHA256/384/512, X509_SHA256/384) lists each entry in order"
 expect 0 "^X509 +$g +$(rx "$L")\$" "esl: a certificate list from cert-to-efi-sig-list" -- esl "$work/leaf.esl"
+cat "$work/hash-sha1.esl" "$work/hash-sha224.esl" "$work/leaf-rsa.esl" "$work/leaf-sig256.esl" \
+	"$work/leaf-sig1.esl" "$work/unknown.esl" >"$work/new-types.esl"
+run_cli esl "$work/new-types.esl"
+want=(
+	"^SHA1 +$owner +$sha1\$"
+	"^SHA224 +$owner +$sha224\$"
+	"^RSA2048 +$owner +$(modulus "$keys/leaf.crt")\$"
+	"^RSA2048_SHA256 +$owner +$leaf_sig\$"
+	"^RSA2048_SHA1 +$owner +$leaf_sig\$"
+	"^unknown +$owner +type $unknown_guid: 00112233\$"
+	"^unknown +$owner +type $unknown_guid: 44556677\$"
+)
+expect_lines "esl: SHA1, SHA224, RSA2048, RSA2048_SHA256/SHA1 and an unknown type (with its GUID) listed"
+# hash --alg: the Authenticode digest deny lists hold, as osslsigncode computes it
+for alg in sha1 sha256 sha384 sha512; do
+	expect 0 "^${!alg}\$" "hash: --alg $alg gives the Authenticode ${alg^^} digest (osslsigncode's, hash-to-efi-sig-list's)" -- \
+		hash --alg "$alg" "$unsigned"
+done
+expect 0 "^$sha224\$" "hash: --alg sha224" -- hash --alg sha224 "$work/vendor.efi"
+expect 2 . "hash: --alg md5 exits 2" -- hash --alg md5 "$unsigned"
 : >"$work/empty.esl"
 expect 0 '^$' "esl: an empty file has no entries, exit 0" -- esl "$work/empty.esl"
 

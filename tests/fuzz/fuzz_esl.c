@@ -11,6 +11,8 @@
  * built from the same bytes, the visitor's non-zero return must stop the
  * walk and come back as esl_walk's result, and sig_db_to_esl must write the
  * sig_db back as lists that parse again to the same certificates and digests.
+ * List by list (esl_walk_lists), esl_append_list copies a list byte for
+ * byte, or less some entries as a list that parses again.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -51,7 +53,7 @@ static int visit(const struct esl_entry *entry, void *ctx)
 	struct walk *w = ctx;
 	uint8_t x = 0;
 
-	FUZZ_ASSERT(entry->type >= ESL_X509 && entry->type <= ESL_UNKNOWN);
+	FUZZ_ASSERT(entry->type >= ESL_X509 && entry->type < ESL_UNKNOWN); /* unknown: skipped */
 	FUZZ_ASSERT(esl_type_name(entry->type) != NULL);
 	FUZZ_ASSERT(entry->owner && inside(w, entry->owner, ESL_OWNER_SIZE));
 	FUZZ_ASSERT(entry->size == 0 || (entry->data && inside(w, entry->data, entry->size)));
@@ -69,10 +71,11 @@ static int visit(const struct esl_entry *entry, void *ctx)
 		FUZZ_ASSERT(cert && p == entry->data + entry->size); /* exactly one certificate */
 		X509_free(cert);
 		w->certs++;
-	} else if (entry->type != ESL_UNKNOWN) {
+	} else {
 		const EVP_MD *md = esl_type_md(entry->type);
 
-		FUZZ_ASSERT(md && entry->size == (size_t)EVP_MD_get_size(md));
+		FUZZ_ASSERT(entry->size && entry->size == esl_type_size(entry->type));
+		FUZZ_ASSERT(!md || entry->size == (size_t)EVP_MD_get_size(md));
 		if (w->n_digests < MAX_REMEMBERED) {
 			struct esl_digest *d = &w->digests[w->n_digests++];
 
@@ -123,18 +126,85 @@ static void round_trip(const struct sig_db *db, bool certs_only)
 	OPENSSL_free(out);
 }
 
+/* What copy_lists writes, and how many lists and unknown ones it saw. */
+struct copy {
+	uint8_t *whole, *odd; /* every list byte for byte; every list less its odd entries */
+	size_t whole_size, odd_size;
+	size_t lists, unknown, entries, odd_dropped;
+	bool oom;
+};
+
+static bool even_entries(const struct esl_entry *entry, void *ctx)
+{
+	size_t *i = ctx;
+
+	(void)entry;
+	return (*i)++ % 2 == 0;
+}
+
+static int copy_lists(const struct esl_list *list, void *ctx)
+{
+	struct copy *c = ctx;
+	size_t dropped, i = 0;
+
+	FUZZ_ASSERT(list->size >= ESL_HEADER_SIZE + list->header_size);
+	FUZZ_ASSERT(list->count * list->sig_size ==
+		    list->size - ESL_HEADER_SIZE - list->header_size);
+	c->lists++;
+	c->unknown += list->type == ESL_UNKNOWN;
+	c->entries += list->count;
+	if (!c->oom && esl_append_list(list, NULL, NULL, &c->whole, &c->whole_size, &dropped) < 0)
+		c->oom = true;
+	FUZZ_ASSERT(c->oom || dropped == 0);
+	if (!c->oom && esl_append_list(list, even_entries, &i, &c->odd, &c->odd_size, &dropped) < 0)
+		c->oom = true;
+	FUZZ_ASSERT(c->oom || dropped == list->count / 2);
+	c->odd_dropped += dropped;
+	return 0;
+}
+
+/*
+ * The lists one by one: copied byte for byte they give back the valid
+ * lists; less every other entry, they still parse whole, with the same
+ * unknown lists.
+ */
+static void check_lists(const uint8_t *data, size_t size, int rejected)
+{
+	struct copy c = { 0 }, again = { 0 };
+	const uint8_t *first;
+	const char *reason = NULL;
+
+	FUZZ_ASSERT(esl_walk_lists(data, size, copy_lists, &c, &reason) == rejected);
+	FUZZ_ASSERT(esl_count_unknown(data, size, &first) == c.unknown);
+	FUZZ_ASSERT(c.unknown == 0 || first);
+	if (!c.oom) {
+		FUZZ_ASSERT(c.whole_size <= size);
+		FUZZ_ASSERT(rejected != 0 || c.whole_size == size);
+		FUZZ_ASSERT(rejected != 0 || size == 0 || memcmp(c.whole, data, size) == 0);
+		FUZZ_ASSERT(esl_walk_lists(c.odd, c.odd_size, copy_lists, &again, &reason) == 0);
+		FUZZ_ASSERT(again.unknown <= c.unknown);
+		FUZZ_ASSERT(again.entries == c.entries - c.odd_dropped);
+	}
+	OPENSSL_free(c.whole);
+	OPENSSL_free(c.odd);
+	OPENSSL_free(again.whole);
+	OPENSSL_free(again.odd);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct walk w = { .data = data, .size = size };
 	struct sig_db db;
 	const char *reason = NULL;
-	uint8_t probe[EVP_MAX_MD_SIZE];
+	uint8_t probe[ESL_MAX_FIXED_SIZE];
 	int rejected, r;
 
 	/* 1. The whole walk. */
 	rejected = esl_walk(data, size, visit, &w, &reason);
 	FUZZ_ASSERT(rejected >= 0);
 	FUZZ_ASSERT(rejected == 0 || reason);
+
+	check_lists(data, size, rejected);
 
 	/* 2. Stopped by the visitor at its first entry: the visitor's value comes back. */
 	if (w.visited) {
@@ -168,8 +238,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (size)
 			memcpy(probe, data, size < sizeof(probe) ? size : sizeof(probe));
 		for (int t = ESL_X509; t <= ESL_UNKNOWN; t++) {
-			const EVP_MD *md = esl_type_md((enum esl_type)t);
-			unsigned int len = md ? (unsigned int)EVP_MD_get_size(md) : 32;
+			size_t fixed = esl_type_size((enum esl_type)t);
+			unsigned int len = fixed ? (unsigned int)fixed : 32;
 
 			sink ^= sig_db_has_digest(&db, (enum esl_type)t, probe, len);
 			if (esl_type_name((enum esl_type)t))

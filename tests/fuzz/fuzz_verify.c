@@ -4,7 +4,9 @@
  * vendor trusts the certificate in fuzz_cert.h (whose key signed the seeds
  * in corpus/fuzz_verify/), dbx holds the lists in fuzz_cert.h (the digest
  * of revoked.efi, another image's and an unrelated one, and the
- * X509_SHA256 of the signer of revoked-cert.efi); the other lists are empty.
+ * X509_SHA256 of the signer of revoked-cert.efi); MokListX one unrelated
+ * entry of each other type deny lists go by (SHA-1, SHA-224, RSA-2048 key
+ * and signature values); the other lists are empty.
  *
  * The policy is built once; verify_image must free all it allocates on each
  * call (LeakSanitizer checks). Besides the sanitizers, it checks the
@@ -36,6 +38,33 @@ static struct sbat level;
 static const char level_text[] = "sbat,1,2099010100\nlinux,2\nlockshim,1\n";
 static volatile uint8_t sink;
 
+/*
+ * One entry of each other type deny lists go by (image SHA-1 and SHA-224
+ * digests, an RSA-2048 key, signature values), naming no seed: every input
+ * takes those paths too. Returns sig_db_add_esl's result, or -1.
+ */
+static int add_other_types(struct sig_db *db)
+{
+	static const enum esl_type types[] = { ESL_SHA1, ESL_SHA224, ESL_RSA2048,
+					       ESL_RSA2048_SHA256, ESL_RSA2048_SHA1 };
+	uint8_t unrelated[ESL_MAX_FIXED_SIZE], *esl = NULL;
+	const char *reason = NULL;
+	size_t esl_size = 0;
+	int r;
+
+	memset(unrelated, 0x5a, sizeof(unrelated));
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		struct esl_entry e = { types[i], esl_owner_shim, unrelated,
+				       esl_type_size(types[i]) };
+
+		if (esl_append_entry(&e, &esl, &esl_size) < 0)
+			return -1;
+	}
+	r = sig_db_add_esl(db, esl, esl_size, &reason);
+	OPENSSL_free(esl);
+	return r;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const unsigned char *p = fuzz_vendor_cert;
@@ -57,6 +86,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	if (sig_db_add_esl(&policy.dbx, fuzz_dbx_esl, sizeof(fuzz_dbx_esl), &reason) != 0) {
 		fprintf(stderr, "fuzz_verify: dbx lists refused: %s\n", reason ? reason : "?");
+		abort();
+	}
+	if (add_other_types(&policy.mokx) != 0) {
+		fprintf(stderr, "fuzz_verify: MokListX lists refused\n");
 		abort();
 	}
 	if (sbat_parse(level_text, sizeof(level_text) - 1, SBAT_LEVEL, &level, &why, &why_buf) != 0) {

@@ -138,6 +138,12 @@ G = {k: uuid.UUID(v).bytes_le for k, v in {
     "x509_sha512": "446dbf63-2502-4cda-bcfa-2465d2b0fe9d",
     "rsa2048": "3c5766e8-269c-4e34-aa14-ed776e85b3b6",
     "sha1": "826ca512-cf10-4ac9-b187-be01496631bd",
+    "sha224": "0b6e5233-a65c-44c9-9407-d9ab83bfc8bd",
+    "rsa2048_sha256": "e2b36190-879b-4a3d-ad8d-f2e7bba32784",
+    "rsa2048_sha1": "67f8444f-8743-48f1-a328-1eaab8736080",
+    # defined by UEFI, but names no image or signer: lockshim skips it as unknown
+    "external": "452e8ced-dfff-4b8c-ae01-5118862e682c",
+    "unknown": "4c6f636b-5368-696d-556e-6b6e6f776e21",
 }.items()}
 OWNER = uuid.UUID(sys.argv[1]).bytes_le
 
@@ -183,6 +189,12 @@ put(e + "unknown-then-sha256.esl",
     esl("sha256", [d("sha256", b"after unknown")]))
 put(e + "x509-two-entries.esl", esl("x509", [certs["vendor"], certs["vendor"]]))
 good = esl("sha256", [d("sha256", b"good")])
+put(e + "sha224-rsa2048-signatures.esl",
+    esl("sha224", [d("sha224", b"x"), d("sha224", b"y")]) +
+    esl("rsa2048_sha256", [bytes(range(255, -1, -1))]) + esl("rsa2048_sha1", [bytes(256)]))
+put(e + "unknown-types.esl",
+    esl("external", [b"\0"]) + esl("unknown", [b"abc", b"def"]) +
+    esl("unknown", [], sig_size=20) + good)
 # malformed, most followed by a good list (is the walk resynchronised or stopped?)
 put(e + "bad-empty.esl", b"")
 put(e + "bad-truncated-header.esl", good[:20])
@@ -195,6 +207,8 @@ put(e + "bad-sig-size-below-owner.esl", esl("sha256", [b""], sig_size=8) + good)
 put(e + "bad-sig-size-not-multiple.esl",
     esl("sha256", [d("sha256", b"1"), d("sha256", b"2")], sig_size=40) + good)
 put(e + "bad-sha256-wrong-size.esl", esl("sha256", [d("sha1", b"1")]) + good)
+put(e + "bad-sha1-wrong-size.esl", esl("sha1", [d("sha224", b"1")]) + good)
+put(e + "bad-rsa2048-wrong-size.esl", esl("rsa2048", [bytes(255)]) + good)
 put(e + "bad-x509-sha256-no-time.esl", esl("x509_sha256", [tbs["sha256"]("rogue")]) + good)
 put(e + "bad-header-size.esl", esl("sha256", [d("sha256", b"1")], header=bytes(8)) + good)
 put(e + "bad-header-size-huge.esl",

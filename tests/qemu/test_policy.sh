@@ -20,6 +20,13 @@
 #   mokx_malformed_refused    MokListX (NV|BS) holds a malformed signature
 #                             list: the deny list is unusable, so the db-signed
 #                             kernel is refused with the reason (fail closed)
+#   dbx_sha1_kernel_refused   dbx holds the db-signed kernel's SHA-1
+#                             Authenticode digest (EFI_CERT_SHA1, as shim
+#                             16.1's check_denylist reads dbx): the kernel is
+#                             refused with the reason. MokListX holds a list
+#                             of a type nobody defines (OVMF keeps them out
+#                             of dbx): said once on the console, it does not
+#                             make the deny list unusable
 #
 # The VARS files are variants from tests/qemu/vars.sh --variant (cached, see
 # there): build/qemu/vars-policy-*.fd. Before booting one, the scenario reads
@@ -37,6 +44,7 @@ SCENARIOS=(
 	moklist_kernel_boots
 	moklist_runtime_ignored
 	mokx_malformed_refused
+	dbx_sha1_kernel_refused
 )
 
 # The lockshim built with an outside vendor certificate (test_boot.sh's f.)
@@ -75,6 +83,20 @@ policy_prepare() {
 	_variant policy-mok-rt --var "MokList:$SHIM_GUID:0x7:$mok"
 	malformed_esl "$BOOT_WORK/mokx-malformed.esl"
 	_variant policy-mokx-malformed --var "MokListX:$SHIM_GUID:0x3:$BOOT_WORK/mokx-malformed.esl"
+	# The SHA-1 digest as lockshim's host CLI computes it (tests/cli checks it
+	# against osslsigncode's): dbx is that list, then the revoked certificate.
+	_prep "the db-signed kernel's SHA-1 digest" sha1_esl "$BOOT_WORK/kernel-db.efi" "$BOOT_WORK/dbx-sha1.esl" &&
+		_prep "a list of unknown type" python3 tests/cli/mkesl.py UNKNOWN "$BOOT_WORK/unknown.esl" 00112233 &&
+		cat "$BOOT_WORK/dbx-sha1.esl" "$PKI/revoked.esl" >"$BOOT_WORK/dbx-sha1.expected" &&
+		_variant policy-dbx-sha1 --dbx-esl "$BOOT_WORK/dbx-sha1.esl" \
+			--var "MokListX:$SHIM_GUID:0x3:$BOOT_WORK/unknown.esl"
+}
+
+# sha1_esl IMAGE OUT: one EFI_CERT_SHA1 list of IMAGE's Authenticode SHA-1 digest.
+sha1_esl() {
+	local digest
+	digest=$(build/lockshim hash --alg sha1 "$1") && [[ $digest =~ ^[0-9a-f]{40}$ ]] &&
+		python3 tests/cli/mkesl.py SHA1 "$2" "$digest" && echo "# kernel Authenticode SHA-1 $digest" >&2
 }
 
 # _vars NAME SPEC...: the variant's VARS file exists (its creation did not
@@ -146,6 +168,16 @@ mokx_malformed_refused() {
 		expect_log -F 'lockshim: MokListX is unusable: under Secure Boot only the MOK manager may start' &&
 		expect_order -F 'lockshim: MokListX is unusable' "lockshim: refusing $KPATH" &&
 		_expect_kernel_refused "$reason"
+}
+
+dbx_sha1_kernel_refused() {
+	_vars policy-dbx-sha1 "dbx:$SECDB_GUID:0x27=$BOOT_WORK/dbx-sha1.expected" \
+		"MokListX:$SHIM_GUID:0x3=$BOOT_WORK/unknown.esl" || return 1
+	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-db.efi" 2 "${REFUSALS[@]}" || return 1
+	expect_log -F 'lockshim: MokListX: skipping 1 signature list(s) of a type lockshim does not know (4c6f636b-5368-696d-556e-6b6e6f776e21)' &&
+		expect_no_log -F 'is unusable' &&
+		_expect_kernel_refused 'image SHA-1 digest is in dbx'
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

@@ -12,7 +12,8 @@
 # a longer dbx):
 #
 #   tests/qemu/vars.sh --variant NAME [--var VNAME:GUID:ATTRS:FILE]...
-#                      [--dbx-hash IMAGE]... [--db-hash IMAGE]... [PKI_DIR]
+#                      [--dbx-esl FILE]... [--dbx-hash IMAGE]... [--db-hash IMAGE]...
+#                      [PKI_DIR]
 #
 #   build/qemu/vars-NAME.fd     (only this file is written; NAME is letters,
 #                               digits, '.', '_', '-', not secboot or setup)
@@ -27,8 +28,11 @@
 #                   hash-to-efi-sig-list(IMAGEs) followed by PKI_DIR/revoked.esl,
 #                   signed with KEK (sign-efi-sig-list -t fixed timestamp, so
 #                   the payload, and the store, are byte-identical for the same
-#                   hashes). Without it dbx is PKI_DIR/dbx.auth, as in
-#                   vars-secboot.fd.
+#                   hashes). Without it (or --dbx-esl) dbx is PKI_DIR/dbx.auth,
+#                   as in vars-secboot.fd.
+#     --dbx-esl FILE   put FILE's signature lists (any type: a SHA-1 digest,
+#                   say) first in dbx, before any --dbx-hash hashes and
+#                   PKI_DIR/revoked.esl, signed the same way.
 #     --db-hash IMAGE    likewise for db: IMAGE's hash, then PKI_DIR/db.esl
 #                   (the db certificate), so IMAGE runs unsigned.
 #   Prints the path of build/qemu/vars-NAME.fd on stdout.
@@ -59,15 +63,16 @@ cd "$(dirname "$0")/../.."
 
 die() { echo "vars.sh: $*" >&2; exit 1; }
 usage() {
-	die "usage: vars.sh [PKI_DIR] | vars.sh --variant NAME [--var VNAME:GUID:ATTRS:FILE]... [--dbx-hash IMAGE]... [--db-hash IMAGE]... [PKI_DIR]"
+	die "usage: vars.sh [PKI_DIR] | vars.sh --variant NAME [--var VNAME:GUID:ATTRS:FILE]... [--dbx-esl FILE]... [--dbx-hash IMAGE]... [--db-hash IMAGE]... [PKI_DIR]"
 }
 
 pki='' variant=''
-var_specs=() dbx_images=() db_images=()
+var_specs=() dbx_esls=() dbx_images=() db_images=()
 while (( $# )); do
 	case $1 in
 	--variant) (( $# >= 2 )) || usage; variant=$2; shift 2 ;;
 	--var) (( $# >= 2 )) || usage; var_specs+=("$2"); shift 2 ;;
+	--dbx-esl) (( $# >= 2 )) || usage; dbx_esls+=("$2"); shift 2 ;;
 	--dbx-hash) (( $# >= 2 )) || usage; dbx_images+=("$2"); shift 2 ;;
 	--db-hash) (( $# >= 2 )) || usage; db_images+=("$2"); shift 2 ;;
 	-*) usage ;;
@@ -75,8 +80,8 @@ while (( $# )); do
 	esac
 done
 pki=${pki:-build/pki}
-if [[ -z $variant ]] && (( ${#var_specs[@]} + ${#dbx_images[@]} + ${#db_images[@]} )); then
-	die "--var, --dbx-hash and --db-hash need --variant NAME"
+if [[ -z $variant ]] && (( ${#var_specs[@]} + ${#dbx_esls[@]} + ${#dbx_images[@]} + ${#db_images[@]} )); then
+	die "--var, --dbx-esl, --dbx-hash and --db-hash need --variant NAME"
 fi
 if [[ -n $variant ]]; then
 	[[ $variant =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || die "bad variant name '$variant'"
@@ -210,30 +215,42 @@ work=$QEMU_BUILD/enroll-$variant
 rm -rf "$work"
 mkdir -p "$work"
 
-# hashes_auth VAR BASE_ESL IMAGE...: $work/VAR.auth, the payload that sets VAR
-# (db or dbx) to the images' Authenticode SHA-256 then BASE_ESL, signed with
-# KEK at a fixed time (so the same hashes make the same payload, and store).
+# hashes_auth VAR BASE_ESL [--first ESL]... IMAGE...: $work/VAR.auth, the
+# payload that sets VAR (db or dbx) to the --first lists, the images'
+# Authenticode SHA-256 (when any) then BASE_ESL, signed with KEK at a fixed
+# time (so the same lists make the same payload, and store).
 hashes_auth() {
 	local var=$1 base=$2 img; shift 2
+	local -a parts=()
+	while [[ ${1:-} == --first ]]; do
+		[[ -s $2 ]] || die "--$var-esl: $2 missing or empty"
+		parts+=("$2")
+		shift 2
+	done
 	[[ -s $base && -s $pki/KEK.key && -s $pki/KEK.crt ]] ||
 		die "$base, KEK.key or KEK.crt missing (run tests/pki.sh $pki)"
 	for img in "$@"; do
 		[[ -s $img ]] || die "--$var-hash: $img missing or empty"
 	done
-	hash-to-efi-sig-list "$@" "$work/$var-hashes.esl" >"$work/$var-hashes.out" ||
-		die "hash-to-efi-sig-list $* failed"
-	sed -n "s/^HASH IS /vars.sh: $var += SHA-256 /p" "$work/$var-hashes.out" >&2
-	cat "$work/$var-hashes.esl" "$base" >"$work/$var.esl"
+	if (( $# )); then
+		hash-to-efi-sig-list "$@" "$work/$var-hashes.esl" >"$work/$var-hashes.out" ||
+			die "hash-to-efi-sig-list $* failed"
+		sed -n "s/^HASH IS /vars.sh: $var += SHA-256 /p" "$work/$var-hashes.out" >&2
+		parts+=("$work/$var-hashes.esl")
+	fi
+	cat "${parts[@]}" "$base" >"$work/$var.esl"
 	sign-efi-sig-list -t '2024-01-01 00:00:00' -k "$pki/KEK.key" -c "$pki/KEK.crt" \
 		"$var" "$work/$var.esl" "$work/$var.auth" >/dev/null ||
 		die "sign-efi-sig-list $var failed"
 }
 
-# dbx: the base payload, or the image hashes then the revoked certificate;
-# db: likewise with the db certificate.
+# dbx: the base payload, or the --dbx-esl lists, the image hashes then the
+# revoked certificate; db: the image hashes then the db certificate.
 dbx_auth=$pki/dbx.auth db_auth=$pki/db.auth
-if (( ${#dbx_images[@]} )); then
-	hashes_auth dbx "$pki/revoked.esl" "${dbx_images[@]}"
+if (( ${#dbx_esls[@]} + ${#dbx_images[@]} )); then
+	first=()
+	for f in "${dbx_esls[@]}"; do first+=(--first "$f"); done
+	hashes_auth dbx "$pki/revoked.esl" "${first[@]}" "${dbx_images[@]}"
 	dbx_auth=$work/dbx.auth
 fi
 if (( ${#db_images[@]} )); then

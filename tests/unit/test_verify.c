@@ -14,13 +14,24 @@
  * The image is unit_image.h's, without its certificate table, trusted by
  * its SHA-256 Authenticode digest in db: an allowed verdict here comes from
  * a real digest match, so a refusal can only come from the rule under test.
+ *
+ * Then every entry type the deny lists decide by, in each of dbx, the
+ * vendor dbx and MokListX (the image signed by unit_sign.h, with a nested
+ * signature, and trusted through a root CA in db): image digests (SHA-1,
+ * SHA-224, SHA-256/384/512), certificates and their TBS digests, RSA-2048
+ * keys (the signer's, the root's from db, the nested signer's) and
+ * signature values (RSA2048_SHA256/SHA1); and that allow lists trust by
+ * none of the new ones.
  */
+#include "authenticode.h"
 #include "macro.h"
 #include "pe.h"
 #include "sbat.h"
 #include "signature_list.h"
 #include "unit.h"
 #include "unit_image.h"
+#include "unit_sign.h"
+#include "unit_x509.h"
 #include "verify.h"
 
 #define UNSIGNED_SIZE IMG_CERT_OFFSET
@@ -55,54 +66,75 @@ static uint8_t *image_with(const char *const csv[2])
 	return img;
 }
 
-/* @img's SHA-256 Authenticode digest into @digest (EVP_MAX_MD_SIZE bytes); returns its length. */
-static unsigned int image_sha256(const uint8_t *img, uint8_t *digest)
+/* One EFI_SIGNATURE_LIST holding one entry of @type, added to @db as a variable's would be. */
+static void add_entry(struct sig_db *db, enum esl_type type, const uint8_t *data, size_t size)
+{
+	struct esl_entry entry = { type, esl_owner_shim, data, size };
+	const char *reason = NULL;
+	uint8_t *esl = NULL;
+	size_t esl_size = 0;
+
+	CHECK(esl_append_entry(&entry, &esl, &esl_size) == 0 &&
+		      sig_db_add_esl(db, esl, esl_size, &reason) == 0,
+	      unit_name("a %s entry is added to %s", esl_type_name(type), db->name));
+	OPENSSL_free(esl);
+}
+
+/* The Authenticode digest of the image of @size bytes at @img with @md, in @digest; its size. */
+static unsigned int image_digest(const uint8_t *img, size_t size, const EVP_MD *md,
+				 uint8_t digest[EVP_MAX_MD_SIZE])
 {
 	struct pe_image *pe = calloc(1, sizeof(*pe));
 	const char *reason = NULL;
 	unsigned int len = 0;
 
-	CHECK(pe && pe_parse(img, UNSIGNED_SIZE, pe, &reason) == 0 &&
-		      pe_authenticode_digest(pe, EVP_sha256(), digest, &len, &reason) == 0,
+	CHECK(pe && pe_parse(img, size, pe, &reason) == 0 &&
+		      pe_authenticode_digest(pe, md, digest, &len, &reason) == 0,
 	      "the test image parses and has a digest");
 	free(pe);
 	return len;
 }
 
+/* @img's SHA-256 Authenticode digest into @digest (EVP_MAX_MD_SIZE bytes); returns its length. */
+static unsigned int image_sha256(const uint8_t *img, uint8_t *digest)
+{
+	return image_digest(img, UNSIGNED_SIZE, EVP_sha256(), digest);
+}
+
 /* One EFI_SIGNATURE_LIST holding @img's SHA-256 Authenticode digest, added to @db. */
 static void trust_digest(struct sig_db *db, const uint8_t *img)
 {
-	uint8_t digest[EVP_MAX_MD_SIZE], *esl = NULL;
-	struct esl_entry entry = { .type = ESL_SHA256, .owner = esl_owner_shim };
-	const char *reason = NULL;
-	size_t esl_size = 0;
+	uint8_t digest[EVP_MAX_MD_SIZE];
+	unsigned int len = image_sha256(img, digest);
 
-	entry.data = digest;
-	entry.size = image_sha256(img, digest);
-	CHECK(esl_append_entry(&entry, &esl, &esl_size) == 0 &&
-		      sig_db_add_esl(db, esl, esl_size, &reason) == 0,
-	      unit_name("the image digest is added to %s", db->name));
-	OPENSSL_free(esl);
+	add_entry(db, ESL_SHA256, digest, len);
 }
 
 /*
- * Decide on @img for @request; returns whether allowed, the verdict in *@v.
- * For VERIFY_MOK_MANAGER under a policy that pins no manager, @img is the
- * one built in: those cases test the other rules (test_mok_manager_pinned
- * tests the pin).
+ * Decide on the image of @size bytes at @img for @request; returns whether
+ * allowed, the verdict in *@v. For VERIFY_MOK_MANAGER under a policy that
+ * pins no manager, @img is the one built in: those cases test the other
+ * rules (test_mok_manager_pinned tests the pin).
  */
-static bool decide(const uint8_t *img, const struct verify_policy *policy,
-		   enum verify_request request, struct verdict *v)
+static bool decide_sized(const uint8_t *img, size_t size, const struct verify_policy *policy,
+			 enum verify_request request, struct verdict *v)
 {
 	struct verify_policy pinned = *policy;
 	uint8_t digest[EVP_MAX_MD_SIZE];
 
 	if (request == VERIFY_MOK_MANAGER && !policy->mok_manager_sha256) {
-		image_sha256(img, digest);
+		image_digest(img, size, EVP_sha256(), digest);
 		pinned.mok_manager_sha256 = digest;
 	}
-	verify_image(img, UNSIGNED_SIZE, &pinned, request, v);
+	verify_image(img, size, &pinned, request, v);
 	return v->allowed;
+}
+
+/* decide_sized on the unsigned test image. */
+static bool decide(const uint8_t *img, const struct verify_policy *policy,
+		   enum verify_request request, struct verdict *v)
+{
+	return decide_sized(img, UNSIGNED_SIZE, policy, request, v);
 }
 
 static const enum verify_request requests[] = { VERIFY_TO_START, VERIFY_FOR_LOADER,
@@ -381,10 +413,285 @@ static void test_mok_manager_pinned(void)
 	free(impostor);
 }
 
+/* ---- every entry type in every deny list -------------------------------------------------- */
+
+/*
+ * The PKI of these tests: a root CA, a signer it issued, and another
+ * self-signed signer, all RSA-2048 (what EFI_CERT_RSA2048 names); and an
+ * unrelated RSA-1024 certificate.
+ */
+struct pki {
+	X509 *root, *signer, *nested;
+	EVP_PKEY *root_key, *signer_key, *nested_key;
+	uint8_t *image; /* the unsigned test image signed by signer, then nested by nested */
+	size_t size;
+	uint8_t *other; /* the DER of a certificate unrelated to the image */
+	int other_size;
+	struct authenticode_signatures sigs;
+};
+
+static bool make_pki(struct pki *k)
+{
+	const char *const none[2] = { NULL, NULL };
+	uint8_t *unsigned_img = image_with(none);
+	struct pe_image *pe = calloc(1, sizeof(*pe));
+	const char *reason = NULL;
+	struct unit_signer signers[2];
+	X509 *other;
+	bool ok;
+
+	k->root = unit_issue_cert("unit root", 2048, NULL, NULL, &k->root_key);
+	k->signer = unit_issue_cert("unit signer", 2048, k->root, k->root_key, &k->signer_key);
+	k->nested = unit_issue_cert("unit nested", 2048, NULL, NULL, &k->nested_key);
+	other = unit_make_cert("unit unrelated");
+	k->other_size = i2d_X509(other, &k->other);
+	X509_free(other);
+	signers[0] = (struct unit_signer){ k->signer, k->signer_key, NULL };
+	signers[1] = (struct unit_signer){ k->nested, k->nested_key, NULL };
+	k->image = unit_sign_image(unsigned_img, UNSIGNED_SIZE, signers, 2, &k->size);
+	ok = CHECK(k->image != NULL, "the test image is signed, with a nested signature") &&
+	     CHECK(pe && pe_parse(k->image, k->size, pe, &reason) == 0 &&
+			   authenticode_collect(pe, &k->sigs, &reason) == 0,
+		   "the signed image parses") &&
+	     CHECK_EQ(k->sigs.count, (size_t)2, "the signed image has two signatures");
+	free(pe);
+	free(unsigned_img);
+	return ok;
+}
+
+static void free_pki(struct pki *k)
+{
+	authenticode_signatures_free(&k->sigs);
+	X509_free(k->root);
+	X509_free(k->signer);
+	X509_free(k->nested);
+	EVP_PKEY_free(k->root_key);
+	EVP_PKEY_free(k->signer_key);
+	EVP_PKEY_free(k->nested_key);
+	free(k->image);
+	OPENSSL_free(k->other);
+}
+
+enum entry_of { IMAGE_DIGEST, CERT, CERT_TBS, CERT_KEY, SIGNATURE_VALUE };
+
+static const struct deny_type_case {
+	enum esl_type type;
+	enum entry_of of;
+	int who; /* the certificate (0 root, 1 signer, 2 nested) or signature (0 signer, 1 nested) */
+	const char *message; /* what the refusal says, before " is in LIST" */
+} deny_types[] = {
+	{ ESL_SHA1, IMAGE_DIGEST, 0, "image SHA-1 digest" },
+	{ ESL_SHA224, IMAGE_DIGEST, 0, "image SHA-224 digest" },
+	{ ESL_SHA256, IMAGE_DIGEST, 0, "image SHA-256 digest" },
+	{ ESL_SHA384, IMAGE_DIGEST, 0, "image SHA-384 digest" },
+	{ ESL_SHA512, IMAGE_DIGEST, 0, "image SHA-512 digest" },
+	{ ESL_X509, CERT, 1, "certificate /CN=unit signer" },
+	{ ESL_X509, CERT, 0, "certificate /CN=unit root" },
+	{ ESL_X509, CERT, 2, "certificate /CN=unit nested" },
+	{ ESL_X509_SHA256, CERT_TBS, 1, "certificate /CN=unit signer SHA-256 digest" },
+	{ ESL_X509_SHA384, CERT_TBS, 0, "certificate /CN=unit root SHA-384 digest" },
+	{ ESL_X509_SHA512, CERT_TBS, 2, "certificate /CN=unit nested SHA-512 digest" },
+	{ ESL_RSA2048, CERT_KEY, 1, "certificate /CN=unit signer RSA-2048 key" },
+	{ ESL_RSA2048, CERT_KEY, 0, "certificate /CN=unit root RSA-2048 key" },
+	{ ESL_RSA2048, CERT_KEY, 2, "certificate /CN=unit nested RSA-2048 key" },
+	{ ESL_RSA2048_SHA256, SIGNATURE_VALUE, 0, "signature value of signer /CN=unit signer" },
+	{ ESL_RSA2048_SHA1, SIGNATURE_VALUE, 0, "signature value of signer /CN=unit signer" },
+	{ ESL_RSA2048_SHA256, SIGNATURE_VALUE, 1, "signature value of signer /CN=unit nested" },
+	{ ESL_RSA2048_SHA1, SIGNATURE_VALUE, 1, "signature value of signer /CN=unit nested" },
+};
+
+/* The data of @c's entry for the image of @k, in @out (ESL_MAX_FIXED_SIZE bytes, or the DER); its size. */
+static size_t entry_data(const struct deny_type_case *c, const struct pki *k, uint8_t **out)
+{
+	X509 *certs[] = { k->root, k->signer, k->nested };
+	unsigned int len = 0;
+	const uint8_t *value;
+	size_t size = 0;
+	int der_len;
+
+	*out = OPENSSL_zalloc(ESL_MAX_FIXED_SIZE);
+	switch (c->of) {
+	case IMAGE_DIGEST:
+		return image_digest(k->image, k->size, esl_type_md(c->type), *out);
+	case CERT:
+		OPENSSL_free(*out);
+		*out = NULL;
+		der_len = i2d_X509(certs[c->who], out);
+		return der_len > 0 ? (size_t)der_len : 0;
+	case CERT_TBS:
+		return esl_cert_tbs_digest(certs[c->who], esl_type_md(c->type), *out, &len) == 0 ?
+			       len :
+			       0;
+	case CERT_KEY:
+		return esl_cert_rsa2048_modulus(certs[c->who], *out) == 1 ? 256 : 0;
+	case SIGNATURE_VALUE:
+		authenticode_signature_value(&k->sigs.sigs[c->who], &value, &size);
+		if (size == 256)
+			memcpy(*out, value, size);
+		return size == 256 ? size : 0;
+	}
+	return 0;
+}
+
+/* A policy that trusts the root in db: the test image is allowed through it. */
+static void trusting_root(struct verify_policy *policy, const struct pki *k)
+{
+	verify_policy_init(policy);
+	CHECK_EQ(sig_db_add_cert(&policy->db, k->root, NULL), 0, "the root is added to db");
+}
+
+static void test_deny_type(const struct deny_type_case *c, const struct pki *k)
+{
+	const char *name = esl_type_name(c->type);
+	struct verify_policy policy;
+	uint8_t *data;
+	size_t size = entry_data(c, k, &data);
+	char want[256];
+	struct verdict v;
+
+	if (!CHECK_GT(size, (size_t)0, unit_name("%s: the entry for %s", name, c->message))) {
+		OPENSSL_free(data);
+		return;
+	}
+	for (enum test_list l = DBX; l <= MOKX; l++) {
+		struct sig_db *db;
+
+		trusting_root(&policy, k);
+		db = list_of(&policy, l);
+		CHECK(decide_sized(k->image, k->size, &policy, VERIFY_TO_START, &v),
+		      unit_name("%s (%s) in %s: allowed through db without it (the control)", name,
+				c->message, db->name));
+		/* another entry of the type: one bit away, or another certificate */
+		if (c->of == CERT) {
+			add_entry(db, c->type, k->other, (size_t)k->other_size);
+		} else {
+			data[size - 1] ^= 1;
+			add_entry(db, c->type, data, size);
+			data[size - 1] ^= 1;
+		}
+		CHECK(decide_sized(k->image, k->size, &policy, VERIFY_TO_START, &v),
+		      unit_name("%s (%s) in %s: another entry of the type does not refuse", name,
+				c->message, db->name));
+		add_entry(db, c->type, data, size);
+		snprintf(want, sizeof(want), "%s is in %s", c->message, db->name);
+		if (CHECK(!decide_sized(k->image, k->size, &policy, VERIFY_TO_START, &v),
+			  unit_name("%s (%s) in %s: refused", name, c->message, db->name))) {
+			CHECK_STRSTR(v.message, want,
+				     unit_name("%s in %s: the reason", name, db->name));
+			CHECK_STREQ(v.list, db->name,
+				    unit_name("%s in %s: the list", name, db->name));
+		}
+		verify_policy_free(&policy);
+	}
+	OPENSSL_free(data);
+}
+
+/* Allow lists trust by no new type: an entry of it is as good as none. */
+static void test_allow_types(const struct pki *k)
+{
+	static const struct deny_type_case *const untrusting[] = {
+		&deny_types[0], &deny_types[1], &deny_types[11], &deny_types[14], &deny_types[15],
+	};
+	const char *const none[2] = { NULL, NULL };
+	uint8_t *unsigned_img = image_with(none);
+
+	for (size_t i = 0; i < ARRAY_SIZE(untrusting); i++) {
+		const struct deny_type_case *c = untrusting[i];
+		const char *name = esl_type_name(c->type);
+		bool digest = c->of == IMAGE_DIGEST;
+		const uint8_t *img = digest ? unsigned_img : k->image;
+		size_t img_size = digest ? UNSIGNED_SIZE : k->size;
+		uint8_t *data = NULL, d[EVP_MAX_MD_SIZE];
+		size_t size = digest ? image_digest(img, img_size, esl_type_md(c->type), d) :
+				       entry_data(c, k, &data);
+
+		for (enum test_list l = DB; l <= MOK + 1; l++) {
+			struct verify_policy policy;
+			struct sig_db *db;
+			struct verdict v;
+
+			verify_policy_init(&policy);
+			db = l <= MOK ? list_of(&policy, l) : &policy.vendor;
+			add_entry(db, c->type, digest ? d : data, size);
+			if (CHECK(!decide_sized(img, img_size, &policy, VERIFY_TO_START, &v),
+				  unit_name("%s (%s) in %s: no trust", name, c->message, db->name)))
+				CHECK_STREQ(
+					v.message,
+					digest ? "image is not signed" :
+						 "signer does not chain to a trusted certificate",
+					unit_name("%s in %s: the reason", name, db->name));
+			verify_policy_free(&policy);
+		}
+		OPENSSL_free(data);
+	}
+	free(unsigned_img);
+}
+
+/* Every request goes through the same deny lists: a SHA-1 dbx entry, asked for a loader. */
+static void test_deny_for_every_request(const struct pki *k)
+{
+	uint8_t digest[EVP_MAX_MD_SIZE];
+	unsigned int len = image_digest(k->image, k->size, EVP_sha1(), digest);
+	struct verify_policy policy;
+	struct verdict v;
+
+	trusting_root(&policy, k);
+	add_entry(&policy.dbx, ESL_SHA1, digest, len);
+	for (size_t r = 0; r < ARRAY_SIZE(requests); r++)
+		if (CHECK(!decide_sized(k->image, k->size, &policy, requests[r], &v),
+			  unit_name("SHA-1 digest in dbx: refused %s", request_names[r])))
+			CHECK_STRSTR(v.message, "image SHA-1 digest is in dbx",
+				     unit_name("SHA-1 digest in dbx, %s: the reason",
+					       request_names[r]));
+	verify_policy_free(&policy);
+}
+
+/* A list of a type nobody defines is skipped, not rejected: the deny list stays usable. */
+static void test_unknown_type(const struct pki *k)
+{
+	static const uint8_t
+		unknown[] = {
+			0x6b, 0x63, 0x6f, 0x4c, 0x68, 0x53, 0x6d, 0x69,
+			0x55, 0x6e, 0x6b, 0x6e, 0x6f, 0x77, 0x6e, 0x21, /* the type GUID */
+			44,   0,    0,    0,    0,    0,    0,    0,
+			16,   0,    0,    0, /* one entry: an owner and no data */
+			1,    2,    3,    4,    5,    6,    7,    8,
+			9,    10,   11,   12,   13,   14,   15,   16,
+		};
+	struct verify_policy policy;
+	const char *why = NULL;
+	struct verdict v;
+	int rejected;
+
+	trusting_root(&policy, k);
+	rejected = sig_db_add_esl(&policy.dbx, unknown, sizeof(unknown), &why);
+	CHECK_EQ(rejected, 0, "a list of unknown type in dbx: not rejected");
+	CHECK_EQ(verify_policy_list_loaded(&policy, &policy.dbx, LIST_READ, rejected, why), 0,
+		 "a list of unknown type in dbx: dbx still usable");
+	CHECK(decide_sized(k->image, k->size, &policy, VERIFY_TO_START, &v),
+	      "a list of unknown type in dbx: the trusted image is allowed");
+	verify_policy_free(&policy);
+}
+
+static void test_every_type(void)
+{
+	struct pki k = { 0 };
+
+	if (make_pki(&k)) {
+		for (size_t i = 0; i < ARRAY_SIZE(deny_types); i++)
+			test_deny_type(&deny_types[i], &k);
+		test_allow_types(&k);
+		test_deny_for_every_request(&k);
+		test_unknown_type(&k);
+	}
+	free_pki(&k);
+}
+
 int main(void)
 {
 	test_sbat_sections();
 	test_deny_lists();
 	test_mok_manager_pinned();
+	test_every_type();
 	return unit_failed;
 }
