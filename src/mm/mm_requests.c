@@ -150,7 +150,7 @@ static BOOLEAN password_clear(void)
 
 	Print(L"\n==== Clear MOK password ====\n"
 	      L"The MOK manager's menu will no longer ask for a password.\n");
-	status = mok_variable_read(L"MokPWStore", &store);
+	status = mok_owner_variable_read(L"MokPWStore", &store);
 	if (EFI_ERROR(status)) {
 		log_error(status, L"no MOK password is set");
 		return FALSE;
