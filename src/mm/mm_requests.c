@@ -116,7 +116,7 @@ BOOLEAN reset_request_serve(const struct mok_variable *auth)
 
 BOOLEAN state_request_serve(const struct state_request *sr, const struct mok_variable *request)
 {
-	struct mok_state_request req;
+	_cleanup_(mok_state_request_wipe) struct mok_state_request req; /* its password in clear */
 	const char *reason, *title;
 	EFI_STATUS status;
 	UINT8 one = 1;
