@@ -36,7 +36,10 @@ EFI_STATUS mok_variable_read(const CHAR16 *name, struct mok_variable *variable);
  */
 EFI_STATUS mok_owner_variable_read(const CHAR16 *name, struct mok_variable *variable);
 
-/* Free what @variable holds and leave it empty; also its cleanup function. */
+/*
+ * Wipe and free what @variable holds (requests carry passwords, MokSB's and
+ * MokDB's in clear) and leave it empty; also its cleanup function.
+ */
 void mok_variable_free(struct mok_variable *variable);
 
 /*

@@ -173,8 +173,10 @@ static BOOLEAN password_set(const struct mok_variable *request)
 	struct password_crypt pc;
 	const char *reason;
 	EFI_STATUS status;
+	int parsed = password_crypt_parse(request->data, request->size, &pc, &reason);
 
-	if (password_crypt_parse(request->data, request->size, &pc, &reason) < 0) {
+	OPENSSL_cleanse(&pc, sizeof(pc)); /* only checked: the hash is the request's */
+	if (parsed < 0) {
 		Print(L"\n");
 		log_error(EFI_INVALID_PARAMETER, L"malformed MokPW: %a: request refused", reason);
 		return FALSE;

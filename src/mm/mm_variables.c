@@ -3,6 +3,8 @@
 
 #include <efilib.h>
 
+#include <openssl/crypto.h>
+
 #include "efi_guid.h"
 #include "efi_log.h"
 #include "efi_vars.h"
@@ -28,8 +30,10 @@ EFI_STATUS mok_owner_variable_read(const CHAR16 *name, struct mok_variable *vari
 
 void mok_variable_free(struct mok_variable *variable)
 {
-	if (variable->data)
+	if (variable->data) {
+		OPENSSL_cleanse(variable->data, variable->size);
 		FreePool(variable->data);
+	}
 	ZeroMem(variable, sizeof(*variable));
 }
 
