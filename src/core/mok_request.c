@@ -3,11 +3,13 @@
 
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "reason.h"
 #include "safe_math.h"
 
-int mok_state_request_parse(const uint8_t *data, size_t size, struct mok_state_request *req,
-			    const char **reason)
+static int state_request_decode(const uint8_t *data, size_t size, struct mok_state_request *req,
+				const char **reason)
 {
 	uint32_t length;
 
@@ -34,4 +36,19 @@ int mok_state_request_parse(const uint8_t *data, size_t size, struct mok_state_r
 	if (req->password_len < MOK_STATE_PASSWORD_MIN)
 		return refuse(reason, "state request password shorter than 3 characters");
 	return 0;
+}
+
+int mok_state_request_parse(const uint8_t *data, size_t size, struct mok_state_request *req,
+			    const char **reason)
+{
+	if (state_request_decode(data, size, req, reason) == 0)
+		return 0;
+	/* what was copied of the password before the refusal is not left behind */
+	mok_state_request_wipe(req);
+	return -1;
+}
+
+void mok_state_request_wipe(struct mok_state_request *req)
+{
+	OPENSSL_cleanse(req, sizeof(*req));
 }

@@ -27,9 +27,12 @@ struct mok_state_request {
  * characters and a NUL even when it records a length of 16, so the stored
  * password ends at the first NUL within the recorded length; the bytes
  * after it are never read. A password shorter than MOK_STATE_PASSWORD_MIN
- * is refused. Returns 0, or -1 with a reason.
+ * is refused. Returns 0, or -1 with a reason and @req wiped.
  */
 int mok_state_request_parse(const uint8_t *data, size_t size, struct mok_state_request *req,
 			    const char **reason);
+
+/* Wipe @req, which holds a password in clear (OPENSSL_cleanse: never optimized away). */
+void mok_state_request_wipe(struct mok_state_request *req);
 
 #endif

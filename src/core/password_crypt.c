@@ -121,8 +121,13 @@ static int sha_crypt(const EVP_MD *md, const uint8_t *pw, size_t pw_len, const u
 	*out_len = n;
 	r = 0;
 out:
-	OPENSSL_cleanse(p, sizeof(p));
+	/* every intermediate derives from the password (EVP_MD_CTX_free clears the context) */
+	OPENSSL_cleanse(a, sizeof(a));
+	OPENSSL_cleanse(b, sizeof(b));
 	OPENSSL_cleanse(dp, sizeof(dp));
+	OPENSSL_cleanse(ds, sizeof(ds));
+	OPENSSL_cleanse(p, sizeof(p));
+	OPENSSL_cleanse(s, sizeof(s));
 	EVP_MD_CTX_free(ctx);
 	return r;
 }
@@ -167,6 +172,7 @@ static int md5_crypt(const uint8_t *pw, size_t pw_len, const uint8_t *salt, size
 	*out_len = 16;
 	r = 0;
 out:
+	OPENSSL_cleanse(final, sizeof(final));
 	EVP_MD_CTX_free(ctx);
 	return r;
 }
@@ -197,54 +203,62 @@ int password_typed_check(size_t chars, const char **reason)
 	return 0;
 }
 
+/* The legacy form: SHA-256 over the request and the password's UCS-2 characters. */
+static int legacy_matches(const uint8_t *auth, const uint8_t *data, size_t data_size,
+			  const uint16_t *password, size_t chars, const char **reason)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	uint8_t digest[EVP_MAX_MD_SIZE], le[2];
+	int r = -1;
+
+	if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1 ||
+	    md_update(ctx, data, data_size))
+		goto out;
+	for (size_t i = 0; i < chars; i++) {
+		le[0] = (uint8_t)password[i];
+		le[1] = (uint8_t)(password[i] >> 8);
+		if (md_update(ctx, le, 2))
+			goto out;
+	}
+	if (EVP_DigestFinal_ex(ctx, digest, NULL) == 1)
+		r = CRYPTO_memcmp(digest, auth, PASSWORD_LEGACY_SIZE) == 0;
+out:
+	OPENSSL_cleanse(digest, sizeof(digest));
+	OPENSSL_cleanse(le, sizeof(le));
+	EVP_MD_CTX_free(ctx);
+	return r < 0 ? refuse(reason, "digest failed") : r;
+}
+
 int password_matches(const uint8_t *auth, size_t auth_size, const uint8_t *data, size_t data_size,
 		     const uint16_t *password, size_t chars, const char **reason)
 {
 	uint8_t digest[EVP_MAX_MD_SIZE], ascii[PASSWORD_MAX_CHARS];
 	struct password_crypt pc;
 	size_t digest_len;
-	int r = -1;
+	int r;
 
 	if (chars == 0)
 		return 0; /* whatever @auth holds: see password_typed_check() */
 	if (password_typed_check(chars, reason) < 0)
 		return -1;
-	if (auth_size == PASSWORD_LEGACY_SIZE) {
-		/* legacy: SHA-256 over the request and the password's UCS-2 characters */
-		EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-		unsigned int len;
-		uint8_t le[2];
-
-		if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1 ||
-		    md_update(ctx, data, data_size)) {
-			EVP_MD_CTX_free(ctx);
-			return refuse(reason, "digest failed");
-		}
-		for (size_t i = 0; i < chars; i++) {
-			le[0] = (uint8_t)password[i];
-			le[1] = (uint8_t)(password[i] >> 8);
-			if (md_update(ctx, le, 2))
-				break;
-		}
-		r = EVP_DigestFinal_ex(ctx, digest, &len) == 1 ? 0 : -1;
-		EVP_MD_CTX_free(ctx);
-		if (r < 0)
-			return refuse(reason, "digest failed");
-		return CRYPTO_memcmp(digest, auth, PASSWORD_LEGACY_SIZE) == 0;
-	}
-
-	if (password_crypt_parse(auth, auth_size, &pc, reason) < 0)
-		return -1;
+	if (auth_size == PASSWORD_LEGACY_SIZE)
+		return legacy_matches(auth, data, data_size, password, chars, reason);
 	/* crypt(3) takes bytes: mokutil hashed what was typed, ASCII at the console */
-	for (size_t i = 0; i < chars; i++) {
+	for (size_t i = 0; i < chars; i++) /* checked whole before any is copied */
 		if (password[i] > 0x7e || password[i] < 0x20)
 			return refuse(reason, "password is not printable ASCII");
-		ascii[i] = (uint8_t)password[i];
+	r = password_crypt_parse(auth, auth_size, &pc, reason);
+	if (r == 0) {
+		for (size_t i = 0; i < chars; i++)
+			ascii[i] = (uint8_t)password[i];
+		if (password_crypt_digest(&pc, ascii, chars, digest, &digest_len) < 0)
+			r = refuse(reason, "digest failed");
+		else
+			r = CRYPTO_memcmp(digest, pc.hash, digest_len) == 0;
 	}
-	if (password_crypt_digest(&pc, ascii, chars, digest, &digest_len) < 0)
-		r = refuse(reason, "digest failed");
-	else
-		r = CRYPTO_memcmp(digest, pc.hash, digest_len) == 0;
+	/* the typed password, its digest and the stored hash, on every way out */
 	OPENSSL_cleanse(ascii, sizeof(ascii));
+	OPENSSL_cleanse(digest, sizeof(digest));
+	OPENSSL_cleanse(&pc, sizeof(pc));
 	return r;
 }

@@ -71,6 +71,12 @@ static inline void bio_freep(BIO **bio)
 	BIO_free(*bio);
 }
 
+/* A key read from the console, which may be a character of a password. */
+static inline void input_key_wipe(EFI_INPUT_KEY *key)
+{
+	OPENSSL_cleanse(key, sizeof(*key));
+}
+
 /* The value of @p, which is set to NULL: what a cleanup variable hands on. */
 #define TAKE_PTR(p)                         \
 	({                                  \

@@ -33,7 +33,7 @@ EFI_STATUS efi_console_read_key(UINTN seconds, EFI_INPUT_KEY *key)
 EFI_STATUS efi_console_read_line(CHAR16 *buffer, UINTN max, UINTN *len, BOOLEAN masked,
 				 UINTN seconds)
 {
-	EFI_INPUT_KEY key;
+	_cleanup_(input_key_wipe) EFI_INPUT_KEY key; /* the last one typed, when it times out */
 	EFI_STATUS status;
 
 	*len = 0;

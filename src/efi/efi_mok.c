@@ -33,9 +33,12 @@ BOOLEAN efi_mok_request_pending(void)
 /* How the MOK manager writes its state and lists: never visible to an OS. */
 #define MOK_STATE_ATTRIBUTES (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS)
 
-/* The variables only the MOK manager writes (shim checks the same ones). */
+/*
+ * The variables only the MOK manager writes (shim checks the same ones);
+ * MokPWStore too: one the OS wrote would keep the owner out of the menu.
+ */
 static const CHAR16 *const owner_variables[] = {
-	L"MokSBState", L"MokDBState", L"MokListTrusted", L"MokList", L"MokListX",
+	L"MokSBState", L"MokDBState", L"MokListTrusted", L"MokList", L"MokListX", L"MokPWStore",
 };
 
 void efi_mok_variables_sanitize(void)

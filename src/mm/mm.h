@@ -29,7 +29,17 @@ struct mok_variable {
 /* Read @name (EFI_NOT_FOUND when absent); release with mok_variable_free(). */
 EFI_STATUS mok_variable_read(const CHAR16 *name, struct mok_variable *variable);
 
-/* Free what @variable holds and leave it empty; also its cleanup function. */
+/*
+ * Read @name, which only the manager writes (NV|BS). One with other
+ * attributes was written by an OS (lockshim deletes it when it can): it is
+ * said on the console and taken as absent, EFI_NOT_FOUND.
+ */
+EFI_STATUS mok_owner_variable_read(const CHAR16 *name, struct mok_variable *variable);
+
+/*
+ * Wipe and free what @variable holds (requests carry passwords, MokSB's and
+ * MokDB's in clear) and leave it empty; also its cleanup function.
+ */
 void mok_variable_free(struct mok_variable *variable);
 
 /*

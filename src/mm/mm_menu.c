@@ -16,15 +16,20 @@
 #include "pe.h"
 #include "signature_list.h"
 
-/* A set MOK password guards the menu; one not written NV|BS refuses it. */
+/*
+ * A MOK password the manager set guards the menu. None, or one an OS wrote
+ * (not NV|BS, said on the console), leaves it open, as with shim when none
+ * is set; one that cannot be read keeps it closed.
+ */
 static EFI_STATUS owner_password_check(void)
 {
 	_cleanup_(mok_variable_free) struct mok_variable store = {};
+	EFI_STATUS status = mok_owner_variable_read(L"MokPWStore", &store);
 
-	if (EFI_ERROR(mok_variable_read(L"MokPWStore", &store)))
+	if (status == EFI_NOT_FOUND)
 		return EFI_SUCCESS;
-	if (store.attributes != LIST_ATTRIBUTES)
-		return EFI_SECURITY_VIOLATION;
+	if (EFI_ERROR(status))
+		return log_error(status, L"cannot read MokPWStore: %r", status);
 	return confirm_with_password("MOK manager", &store, NULL);
 }
 

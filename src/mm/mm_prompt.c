@@ -17,10 +17,16 @@
 
 #define PASSWORD_TRIES 3
 
+/* What the owner typed at a password prompt: wiped after each check and on every way out. */
+static void typed_password_wipe(CHAR16 (*typed)[PASSWORD_MAX_CHARS])
+{
+	OPENSSL_cleanse(*typed, sizeof(*typed));
+}
+
 EFI_STATUS confirm_with_password(const char *title, const struct mok_variable *auth,
 				 const struct mok_variable *request)
 {
-	CHAR16 typed[PASSWORD_MAX_CHARS];
+	_cleanup_(typed_password_wipe) CHAR16 typed[PASSWORD_MAX_CHARS];
 	const char *reason;
 	EFI_STATUS status;
 	UINTN len;
@@ -40,7 +46,7 @@ EFI_STATUS confirm_with_password(const char *title, const struct mok_variable *a
 		}
 		match = password_matches(auth->data, auth->size, request ? request->data : NULL,
 					 request ? request->size : 0, typed, len, &reason);
-		ZeroMem(typed, sizeof(typed));
+		typed_password_wipe(&typed);
 		if (match < 0)
 			return log_error(EFI_INVALID_PARAMETER, L"%a: unusable password data: %a",
 					 title, reason);
@@ -64,7 +70,7 @@ EFI_STATUS confirm_with_characters(const char *title, const struct mok_state_req
 		if (password_positions_pick(req->password_len, random, positions, &reason) < 0)
 			return log_error(EFI_INVALID_PARAMETER, L"%a: %a: refused", title, reason);
 		for (int i = 0; i < MOK_POSITIONS_ASKED; i++) {
-			EFI_INPUT_KEY key;
+			_cleanup_(input_key_wipe) EFI_INPUT_KEY key;
 			EFI_STATUS status;
 
 			Print(L"Enter password character %d (attempt %d of %d): ", positions[i] + 1,

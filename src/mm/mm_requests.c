@@ -116,7 +116,7 @@ BOOLEAN reset_request_serve(const struct mok_variable *auth)
 
 BOOLEAN state_request_serve(const struct state_request *sr, const struct mok_variable *request)
 {
-	struct mok_state_request req;
+	_cleanup_(mok_state_request_wipe) struct mok_state_request req; /* its password in clear */
 	const char *reason, *title;
 	EFI_STATUS status;
 	UINT8 one = 1;
@@ -150,7 +150,7 @@ static BOOLEAN password_clear(void)
 
 	Print(L"\n==== Clear MOK password ====\n"
 	      L"The MOK manager's menu will no longer ask for a password.\n");
-	status = mok_variable_read(L"MokPWStore", &store);
+	status = mok_owner_variable_read(L"MokPWStore", &store);
 	if (EFI_ERROR(status)) {
 		log_error(status, L"no MOK password is set");
 		return FALSE;
@@ -173,8 +173,10 @@ static BOOLEAN password_set(const struct mok_variable *request)
 	struct password_crypt pc;
 	const char *reason;
 	EFI_STATUS status;
+	int parsed = password_crypt_parse(request->data, request->size, &pc, &reason);
 
-	if (password_crypt_parse(request->data, request->size, &pc, &reason) < 0) {
+	OPENSSL_cleanse(&pc, sizeof(pc)); /* only checked: the hash is the request's */
+	if (parsed < 0) {
 		Print(L"\n");
 		log_error(EFI_INVALID_PARAMETER, L"malformed MokPW: %a: request refused", reason);
 		return FALSE;

@@ -3,6 +3,8 @@
 
 #include <efilib.h>
 
+#include <openssl/crypto.h>
+
 #include "efi_guid.h"
 #include "efi_log.h"
 #include "efi_vars.h"
@@ -13,10 +15,25 @@ EFI_STATUS mok_variable_read(const CHAR16 *name, struct mok_variable *variable)
 			    &variable->attributes);
 }
 
+EFI_STATUS mok_owner_variable_read(const CHAR16 *name, struct mok_variable *variable)
+{
+	EFI_STATUS status = mok_variable_read(name, variable);
+
+	if (EFI_ERROR(status) || variable->attributes == LIST_ATTRIBUTES)
+		return status;
+	log_error(EFI_SECURITY_VIOLATION,
+		  L"ignoring %s: attributes 0x%x are not the MOK manager's 0x%x", name,
+		  variable->attributes, LIST_ATTRIBUTES);
+	mok_variable_free(variable);
+	return EFI_NOT_FOUND;
+}
+
 void mok_variable_free(struct mok_variable *variable)
 {
-	if (variable->data)
+	if (variable->data) {
+		OPENSSL_cleanse(variable->data, variable->size);
 		FreePool(variable->data);
+	}
 	ZeroMem(variable, sizeof(*variable));
 }
 

@@ -24,6 +24,14 @@
 #                               kernel still locks down and reads lockshim's
 #                               copies from the MokVar table
 #                               (/sys/firmware/efi/mok-variables)
+#   squatted_pw_store           root creates MokPWStore, the MOK password,
+#                               as a time-authenticated variable (which
+#                               lockshim cannot delete) holding a password of
+#                               its choosing; with MokTimeout set, a key
+#                               pressed during the countdown: lockshim says
+#                               it cannot delete it, the MOK manager ignores
+#                               it (not NV|BS) and opens its menu without
+#                               asking for that password
 #
 # Environment and output as for test_mok.sh (sourced for its preparation).
 
@@ -34,6 +42,7 @@ SCENARIOS=(
 	root_sets_mok_sb_state
 	root_sets_mok_list
 	squatted_mirrors
+	squatted_pw_store
 )
 MIRRORS=(MokListRT MokListXRT MokSBStateRT SbatLevelRT)
 
@@ -80,8 +89,10 @@ hostile_prepare() {
 		_prep "squatted MokListXRT" squat_payload MokListXRT "$PKI/rogue.esl" "$data/MokListXRT.bin" &&
 		_prep "squatted MokSBStateRT" squat_payload MokSBStateRT "$data/one.bin" "$data/MokSBStateRT.bin" &&
 		_prep "squatted SbatLevelRT" squat_payload SbatLevelRT certs/sbat-level-latest.csv \
-			"$data/SbatLevelRT.bin" || return 0
-	for f in MokSBState MokList MokListRT MokListXRT MokSBStateRT SbatLevelRT; do
+			"$data/SbatLevelRT.bin" &&
+		_prep "squatted MokPWStore" squat_payload MokPWStore \
+			tests/vectors/mokutil/password_hashfile/MokPW.bin "$data/MokPWStore.bin" || return 0
+	for f in MokSBState MokList MokListRT MokListXRT MokSBStateRT SbatLevelRT MokPWStore; do
 		MOK_GUEST_ADD+=(--add "$data/$f.bin:/data/$f.bin")
 	done
 	MOK_GUEST_ADD+=(--add "$data/efivarfs-unsigned.ko:$UNSIGNED_MODULE")
@@ -171,6 +182,23 @@ squatted_mirrors() {
 	expect_order -F 'UEFI:MokListRT (MOKvar table)' "Loaded X.509 cert 'lockshim test vendor" &&
 		expect_no_log -F 'MOKVAR-TABLE MokSBStateRT' &&
 		expect_log -F "MOKVAR-TABLE SbatLevelRT $(printf '%s' "$level" | od -An -tx1 | tr -d ' \n')"
+}
+
+# A MOK password only root knows, which lockshim cannot delete, neither
+# guards the menu nor keeps the owner out of it.
+squatted_pw_store() {
+	local vars=$MOK_WORK/squatted-pw-store.fd
+	cp "$VARS_TIMEOUT" "$vars"
+	plant MokPWStore "$vars" && expect_var "$vars" MokPWStore 0x27 || return 1
+	boot_mok after-pw-store "$vars" "$BOOT_WORK/kernel-vendor.efi" 'step true' \
+		--send-on 'press any key for the MOK manager' ' ' \
+		--send-on 'Choice \(continues booting' '3' || return 1
+	expect_log -F "lockshim: MokPWStore has attributes 0x27, not the MOK manager's 0x3, and cannot be deleted: " &&
+		expect_log -F "MOK manager: ignoring MokPWStore: attributes 0x27 are not the MOK manager's 0x3" &&
+		expect_order -F 'lockshim: starting the MOK manager' '==== MOK manager ====' &&
+		expect_no_log -F 'Password for MOK manager' &&
+		expect_log -F 'MOKUTIL-GUEST-DONE' &&
+		expect_var "$vars" MokPWStore 0x27
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

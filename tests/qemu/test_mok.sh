@@ -37,6 +37,11 @@
 #                               which then boots through MokList
 #   mok_password_guards_menu    mokutil --password, confirmed: the menu entered
 #                               on purpose then asks for that MOK password
+#   mok_pw_store_wrong_attributes  MokPWStore written NV|BS|RT (by root: the
+#                               manager writes NV|BS) with a password root
+#                               chose, and MokTimeout: lockshim deletes it
+#                               with a console line, and the menu opens
+#                               without asking for that password
 #   mok_reset_with_mokutil      from an enrolled MokList: mokutil --reset, confirmed:
 #                               MokList is gone
 #   mokx_enroll_refuses_kernel  mokutil --mokx --import, confirmed: MokListX holds
@@ -96,6 +101,7 @@ SCENARIOS=(
 	mok_owner_enrolls_image_hash
 	mok_ignore_db
 	mok_password_guards_menu
+	mok_pw_store_wrong_attributes
 	mok_reset_with_mokutil
 	mokx_enroll_refuses_kernel
 	mok_trust_mok
@@ -461,6 +467,25 @@ mok_password_guards_menu() {
 		--send-on 'Choice \(continues booting' '3' || return 1
 	expect_order -F 'Password for MOK manager (attempt 1 of 3)' '==== MOK manager ====' &&
 		expect_log -F 'MOKUTIL-GUEST-DONE'
+}
+
+# Root's MokPWStore (mokutil's MokPW of another password, NV|BS|RT) must not
+# keep the owner out of the menu, nor guard it with root's password.
+mok_pw_store_wrong_attributes() {
+	local vars=$MOK_WORK/pw-store-wrong-attributes.fd src
+	src=$(mok_variant mok-pw-store-wrong-attributes \
+		--var "MokTimeout:$SHIM_GUID:0x7:$MOK_WORK/MokTimeout.bin" \
+		--var "MokPWStore:$SHIM_GUID:0x7:tests/vectors/mokutil/password_hashfile/MokPW.bin") ||
+		return 1
+	cp "$src" "$vars"
+	boot_mok pw-store-wrong-attributes "$vars" "$BOOT_WORK/kernel-vendor.efi" 'step true' \
+		--send-on 'press any key for the MOK manager' ' ' \
+		--send-on 'Choice \(continues booting' '3' || return 1
+	expect_log -F "lockshim: deleted MokPWStore: attributes 0x7 are not the MOK manager's 0x3" &&
+		expect_order -F 'lockshim: starting the MOK manager' '==== MOK manager ====' &&
+		expect_no_log -F 'Password for MOK manager' &&
+		expect_log -F 'MOKUTIL-GUEST-DONE' &&
+		expect_no_var "$vars" MokPWStore
 }
 
 mok_reset_with_mokutil() {

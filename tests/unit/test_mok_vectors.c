@@ -241,6 +241,9 @@ static void test_state_requests(void)
 			CHECK_EQ(req.password_len, len, unit_name("%s: password length", c->name));
 			CHECK_MEMEQ(req.password, password, sizeof(password[0]) * len,
 				    unit_name("%s: password", c->name));
+			mok_state_request_wipe(&req);
+			CHECK(req.password[0] == 0 && req.password_len == 0,
+			      unit_name("%s: wiped", c->name));
 		} else {
 			printf("# %s\n", why);
 		}
@@ -262,11 +265,14 @@ static const struct bad_state_case {
 	{ "password length 2 refused", 40, 4, 2, "shorter than 3 characters" },
 	{ "password of 2 characters (NUL third) refused", 40, 12, 0, "shorter than 3 characters" },
 	{ "control character in the password refused", 40, 8, 0x01, "not printable ASCII" },
+	{ "control character after three characters refused", 40, 14, 0x01,
+	  "not printable ASCII" },
 	{ "39 bytes refused", 39, 8, 0, "wrong size" },
 };
 
 static void test_bad_state_requests(void)
 {
+	static const struct mok_state_request zero;
 	size_t size;
 	uint8_t *data = read_vector(VECTORS "enable_validation/MokSB.bin", &size);
 
@@ -280,8 +286,12 @@ static void test_bad_state_requests(void)
 
 		memcpy(bad, data, sizeof(bad));
 		bad[c->offset] = c->value;
-		if (CHECK_EQ(mok_state_request_parse(bad, c->size, &req, &why), -1, c->name))
-			CHECK_STRSTR(why, c->reason, unit_name("%s: the reason", c->name));
+		memset(&req, 0xa5, sizeof(req));
+		if (!CHECK_EQ(mok_state_request_parse(bad, c->size, &req, &why), -1, c->name))
+			continue;
+		CHECK_STRSTR(why, c->reason, unit_name("%s: the reason", c->name));
+		/* the characters read before the refusal are not left in @req */
+		CHECK_MEMEQ(&req, &zero, sizeof(req), unit_name("%s: request wiped", c->name));
 	}
 out:
 	free(data);

@@ -8,6 +8,8 @@
 #include "unit.h"
 #include "unit_image.h"
 
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
 #include <openssl/sha.h>
 
 static const char itoa64[] = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -116,6 +118,166 @@ static uint16_t *ucs2(const char *s)
 	return out;
 }
 
+/* ---- what a check leaves on the stack ------------------------------------------- */
+
+/*
+ * The stack below a caller, as far as the checks reach: scrubbed before a
+ * check, searched after it returned, both from the same frame, so what is
+ * found there is what the check left and did not wipe.
+ */
+#define STACK_REACH (64 * 1024)
+
+static __attribute__((noinline)) void stack_scrub(void)
+{
+	OPENSSL_cleanse(__builtin_alloca(STACK_REACH), STACK_REACH);
+}
+
+static __attribute__((noinline)) bool stack_holds(const uint8_t *needle, size_t len)
+{
+	const volatile uint8_t *stack = __builtin_alloca(STACK_REACH);
+
+	for (size_t i = 0; i + len <= STACK_REACH; i++) {
+		size_t j = 0;
+
+		while (j < len && stack[i + j] == needle[j])
+			j++;
+		if (j == len)
+			return true;
+	}
+	return false;
+}
+
+/* What a check that forgot its wipe would leave: @len bytes of @secret in its frame. */
+static __attribute__((noinline)) void stack_leave(const uint8_t *secret, size_t len)
+{
+	volatile uint8_t copy[64];
+
+	for (size_t i = 0; i < len && i < sizeof(copy); i++)
+		copy[i] = secret[i];
+}
+
+#define LEGACY (-1)
+static const uint8_t legacy_request[] = "request bytes";
+
+/* password_matches on @auth one frame down, so its frame is wholly within the search. */
+static __attribute__((noinline)) int check_typed(const uint8_t *auth, size_t auth_size,
+						 const uint16_t *typed, size_t chars)
+{
+	volatile uint8_t pad[128] = { 0 };
+	const char *why;
+
+	(void)pad;
+	return password_matches(auth, auth_size, legacy_request, sizeof(legacy_request), typed,
+				chars, &why);
+}
+
+static const struct residue_case {
+	const char *name;
+	int method; /* enum password_method, or LEGACY */
+	const char *typed;
+	bool non_ascii_after; /* a character past ASCII follows @typed: refused */
+	int expected;
+} residue_cases[] = {
+	{ "SHA-512-crypt, wrong password", PASSWORD_SHA512, "residue-wrong-sha512", false, 0 },
+	{ "SHA-512-crypt, right password", PASSWORD_SHA512, "residue-right-password", false, 1 },
+	{ "SHA-256-crypt, wrong password", PASSWORD_SHA256, "residue-wrong-sha256", false, 0 },
+	{ "MD5-crypt, wrong password", PASSWORD_MD5, "residue-wrong-md5", false, 0 },
+	{ "legacy SHA-256, wrong password", LEGACY, "residue-wrong-legacy", false, 0 },
+	{ "a character past ASCII after the others", PASSWORD_SHA512, "residue-ascii-before",
+	  true, -1 },
+};
+
+/* H(pw salt pw), the first intermediate of each crypt method, into @out; its length. */
+static size_t crypt_first_digest(int method, const char *pw, const char *salt, uint8_t *out)
+{
+	const EVP_MD *md = method == PASSWORD_SHA512 ? EVP_sha512() :
+			   method == PASSWORD_SHA256 ? EVP_sha256() :
+						       EVP_md5();
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned int len = 0;
+
+	EVP_DigestInit_ex(ctx, md, NULL);
+	EVP_DigestUpdate(ctx, pw, strlen(pw));
+	EVP_DigestUpdate(ctx, salt, strlen(salt));
+	EVP_DigestUpdate(ctx, pw, strlen(pw));
+	EVP_DigestFinal_ex(ctx, out, &len);
+	EVP_MD_CTX_free(ctx);
+	return len;
+}
+
+/*
+ * After password_matches, neither the typed password nor anything derived
+ * from it is left on the stack: its ASCII copy, H(pw salt pw), the crypt
+ * digest of a wrong password, the legacy digest. Skipped when the stack
+ * cannot be observed (the control, left on purpose, is not found).
+ */
+static void test_stack_residue(void)
+{
+	static const char salt[] = "resSalt";
+	static const uint8_t control[] = "control-left-on-the-stack";
+	static uint8_t auth[PASSWORD_CRYPT_SIZE], right_digest[64], typed_digest[64], first[64];
+	static uint16_t typed[64];
+
+	stack_scrub();
+	stack_leave(control, sizeof(control));
+	if (!stack_holds(control, sizeof(control))) {
+		CHECK(true, "stack residue: not observable here (ASan's fake stack?) # SKIP");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(residue_cases) / sizeof(residue_cases[0]); i++) {
+		const struct residue_case *c = &residue_cases[i];
+		const char *right = c->expected == 1 ? c->typed : "residue-right-password";
+		size_t chars = strlen(c->typed), auth_size = sizeof(auth), digest_len = 0,
+		       first_len = 0;
+		struct password_crypt pc = { .method = (uint16_t)c->method,
+					     .iterations = 5000,
+					     .salt_size = sizeof(salt) - 1 };
+
+		for (size_t j = 0; j < chars; j++)
+			typed[j] = (unsigned char)c->typed[j];
+		if (c->non_ascii_after)
+			typed[chars++] = 0x263a;
+		memcpy(pc.salt, salt, pc.salt_size);
+		if (c->method == LEGACY) {
+			uint8_t buf[sizeof(legacy_request) + 2 * 64] = { 0 };
+
+			memcpy(buf, legacy_request, sizeof(legacy_request));
+			memcpy(buf + sizeof(legacy_request), typed, 2 * chars);
+			SHA256(buf, sizeof(legacy_request) + 2 * chars, typed_digest);
+			digest_len = SHA256_DIGEST_LENGTH;
+			memset(auth, 0xee, sizeof(auth)); /* some other password's */
+			auth_size = PASSWORD_LEGACY_SIZE;
+		} else {
+			password_crypt_digest(&pc, (const uint8_t *)right, strlen(right), right_digest,
+					      &digest_len);
+			make_auth(auth, pc.method, pc.iterations, salt, right_digest, digest_len);
+			if (!c->non_ascii_after) {
+				password_crypt_digest(&pc, (const uint8_t *)c->typed, chars,
+						      typed_digest, &digest_len);
+				first_len = crypt_first_digest(c->method, c->typed, salt, first);
+			}
+		}
+		/*
+		 * Once before the scrub: a first call through the dynamic linker's
+		 * lazy binding saves the vector registers on the stack, whatever
+		 * they hold. Then what computing the expectations left is scrubbed.
+		 */
+		check_typed(auth, auth_size, typed, chars);
+		stack_scrub();
+		if (!CHECK_EQ(check_typed(auth, auth_size, typed, chars), c->expected,
+			      unit_name("%s: the check's result", c->name)))
+			continue;
+		CHECK(!stack_holds((const uint8_t *)c->typed, strlen(c->typed)),
+		      unit_name("%s: the typed password is not left on the stack", c->name));
+		if (digest_len && !c->non_ascii_after)
+			CHECK(!stack_holds(typed_digest, digest_len),
+			      unit_name("%s: its digest is not left on the stack", c->name));
+		if (first_len)
+			CHECK(!stack_holds(first, first_len),
+			      unit_name("%s: H(pw salt pw) is not left on the stack", c->name));
+	}
+}
+
 int main(void)
 {
 	struct password_crypt pc;
@@ -125,6 +287,7 @@ int main(void)
 	uint16_t *pw;
 
 	test_crypt_vectors();
+	test_stack_residue();
 
 	/* password_matches with a SHA-512 PASSWORD_CRYPT */
 	pc = (struct password_crypt){ .method = PASSWORD_SHA512, .iterations = 5000, .salt_size = 10 };
