@@ -14,6 +14,10 @@
 #define SHIM_LOCK_GUID_FIELDS \
 	0x605dab50, 0xe046, 0x4300, 0xab, 0xb6, 0x3d, 0xd8, 0x10, 0xdd, 0x8b, 0x23
 
+/* UEFI's EFI_IMAGE_SECURITY_DATABASE_GUID: db, dbx. */
+#define IMAGE_SECURITY_DATABASE_GUID_FIELDS \
+	0xd719b2cb, 0x3d3a, 0x4596, 0xa3, 0xbc, 0xda, 0xd0, 0x0e, 0x67, 0x65, 0x6f
+
 /* (clang-format would take the braced initializer for a block) */
 /* clang-format off */
 #define GUID_BYTES(...) GUID_BYTES_(__VA_ARGS__)

@@ -10,10 +10,9 @@
 #include "pe.h"
 #include "safe_math.h"
 
-static const uint8_t shim_lock_guid[16] = GUID_BYTES(SHIM_LOCK_GUID_FIELDS);
-/* UEFI's EFI_IMAGE_SECURITY_DATABASE_GUID: db, dbx */
+/* The MOK variables' vendor GUID is esl_owner_shim (signature_list.c), the core's one copy. */
 static const uint8_t image_security_database_guid[16] =
-	GUID_BYTES(0xd719b2cb, 0x3d3a, 0x4596, 0xa3, 0xbc, 0xda, 0xd0, 0x0e, 0x67, 0x65, 0x6f);
+	GUID_BYTES(IMAGE_SECURITY_DATABASE_GUID_FIELDS);
 
 #define IMAGE_LOAD_EVENT_SIZE 32 /* four UINT64, then the device path */
 
@@ -214,12 +213,12 @@ int measure_mok_state(struct measurer *m, const struct mok_state_data *state)
 	r |= measure_list(m, state, false);
 	r |= measure_list(m, state, true);
 	if (state->mok_sb_state_size) {
-		r |= measure_variable(m, "MokSBState", shim_lock_guid, NULL, 0, state->mok_sb_state,
+		r |= measure_variable(m, "MokSBState", esl_owner_shim, NULL, 0, state->mok_sb_state,
 				      state->mok_sb_state_size);
 		r |= log_ipl(m, "MokSBState", state->mok_sb_state, state->mok_sb_state_size);
 	}
 	if (state->sbat_level_size)
-		r |= measure_variable(m, "SbatLevel", shim_lock_guid, NULL, 0, state->sbat_level,
+		r |= measure_variable(m, "SbatLevel", esl_owner_shim, NULL, 0, state->sbat_level,
 				      state->sbat_level_size);
 	if (!state->mok_list_trusted)
 		r |= log_ipl(m, "MokListTrusted", &trusted_absent, 1);
@@ -271,7 +270,7 @@ int measure_authority(struct measurer *m, const struct verify_policy *policy,
 {
 	const struct verdict_authority *a = &verdict->authority;
 	const char *name = "MokListRT";
-	const uint8_t *guid = shim_lock_guid;
+	const uint8_t *guid = esl_owner_shim;
 	unsigned char *der = NULL;
 	int der_len, r;
 

@@ -15,9 +15,7 @@
 /* clang-format off */
 EFI_GUID shim_lock_guid = EFI_GUID_OF(SHIM_LOCK_GUID_FIELDS);
 EFI_GUID lockshim_table_guid = EFI_GUID_OF(LOCKSHIM_TABLE_GUID_FIELDS);
-/* UEFI's EFI_IMAGE_SECURITY_DATABASE_GUID: db, dbx */
-EFI_GUID image_security_database_guid =
-	{ 0xd719b2cb, 0x3d3a, 0x4596, { 0xa3, 0xbc, 0xda, 0xd0, 0x0e, 0x67, 0x65, 0x6f } };
+EFI_GUID image_security_database_guid = EFI_GUID_OF(IMAGE_SECURITY_DATABASE_GUID_FIELDS);
 /* As rhboot/shim and Linux's drivers/firmware/efi/mokvar-table.c define it */
 EFI_GUID mok_variable_table_guid =
 	{ 0xc451ed2b, 0x9694, 0x45d3, { 0xba, 0xba, 0xed, 0x9f, 0x89, 0x88, 0xa3, 0x89 } };
@@ -35,5 +33,8 @@ EFI_GUID security2_arch_protocol_guid =
 /* PI's EFI_FIRMWARE_VOLUME2_PROTOCOL */
 EFI_GUID firmware_volume2_protocol_guid =
 	{ 0x220e73b6, 0x6bdb, 0x4413, { 0x84, 0x05, 0xb9, 0x74, 0xb1, 0x08, 0x61, 0x9a } };
+/* TCG EFI Protocol Specification, family 2.0, level 00 revision 00.13 */
+EFI_GUID tcg2_protocol_guid =
+	{ 0x607f766c, 0x7455, 0x42be, { 0x93, 0x0b, 0xe4, 0xd7, 0x6d, 0xb2, 0x72, 0x0f } };
 /* clang-format on */
 EFI_GUID rng_protocol_guid = EFI_RNG_PROTOCOL_GUID;

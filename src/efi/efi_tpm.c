@@ -4,13 +4,8 @@
 #include <efilib.h>
 
 #include "efi_cleanup.h"
+#include "efi_guid.h"
 #include "efi_log.h"
-
-/* TCG EFI Protocol Specification, family 2.0, level 00 revision 00.13 */
-static EFI_GUID tcg2_protocol_guid = { 0x607f766c,
-				       0x7455,
-				       0x42be,
-				       { 0x93, 0x0b, 0xe4, 0xd7, 0x6d, 0xb2, 0x72, 0x0f } };
 
 #define TCG2_PE_COFF_IMAGE 0x0000000000000010ULL
 /*
