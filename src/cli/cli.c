@@ -54,13 +54,11 @@
 #include "pe_add_section.h"
 #include "policy_args.h"
 #include "sbat.h"
+#include "sbat_data.h"
 #include "sbat_level.h"
 #include "signature_list.h"
 #include "tcg_log.h"
 #include "verify.h"
-
-/* Linked in by src/sbat_data.S, as in the loader. */
-extern const uint8_t lockshim_sbat_level[], lockshim_sbat_level_end[];
 
 #define EXIT_REFUSED 1
 #define EXIT_USAGE   2

@@ -7,11 +7,8 @@
 #include "efi_log.h"
 #include "efi_policy.h"
 #include "efi_vars.h"
+#include "sbat_data.h"
 #include "sbat_level.h"
-
-/* Linked in by src/sbat_data.S. */
-extern const UINT8 lockshim_sbat[], lockshim_sbat_end[];
-extern const UINT8 lockshim_sbat_level[], lockshim_sbat_level_end[];
 
 static void store_level(const struct sbat_level_update *update)
 {
