@@ -5,20 +5,10 @@
 #include <string.h>
 
 #include "pe.h"
+#include "pe_format.h"
 #include "reason.h"
 #include "safe_math.h"
 
-/* COFF header fields, from the COFF header (4 bytes after "PE\0\0") */
-#define COFF_HEADER_SIZE          20
-#define COFF_NUMBER_OF_SECTIONS   2
-#define COFF_SYMBOL_TABLE         8
-#define COFF_NUMBER_OF_SYMBOLS    12
-#define OPT_SIZE_OF_INIT_DATA     8
-#define OPT_SECTION_ALIGNMENT     32
-#define OPT_FILE_ALIGNMENT        36
-#define OPT_SIZE_OF_IMAGE         56
-#define OPT_CHECKSUM              64
-#define SECTION_HEADER_SIZE       40
 #define SCN_INITIALIZED_DATA_READ 0x40000040u /* CNT_INITIALIZED_DATA | MEM_READ */
 
 /* @v rounded up to @align (a power of two), in 32 bits; -1 on overflow. */
@@ -161,11 +151,11 @@ static void write_section_header(uint8_t *hdr, const char *name, size_t content_
 {
 	memset(hdr, 0, SECTION_HEADER_SIZE);
 	memcpy(hdr, name, strlen(name));
-	write_le32(hdr + 8, (uint32_t)content_size); /* VirtualSize */
-	write_le32(hdr + 12, at->va);
-	write_le32(hdr + 16, at->raw_size);
-	write_le32(hdr + 20, at->raw_offset);
-	write_le32(hdr + 36, SCN_INITIALIZED_DATA_READ);
+	write_le32(hdr + SECTION_VIRTUAL_SIZE, (uint32_t)content_size); /* VirtualSize */
+	write_le32(hdr + SECTION_VIRTUAL_ADDRESS, at->va);
+	write_le32(hdr + SECTION_RAW_SIZE, at->raw_size);
+	write_le32(hdr + SECTION_RAW_OFFSET, at->raw_offset);
+	write_le32(hdr + SECTION_CHARACTERISTICS, SCN_INITIALIZED_DATA_READ);
 }
 
 /* The image with the section added: a new buffer of *@out_size bytes, or NULL. */

@@ -9,28 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pe_format.h"
 #include "reason.h"
 #include "safe_math.h"
-
-#define DOS_MAGIC               0x5a4d /* "MZ" */
-#define DOS_LFANEW_OFFSET       0x3c
-#define PE_SIGNATURE            0x00004550 /* "PE\0\0" */
-#define COFF_HEADER_SIZE        20
-#define MACHINE_X86_64          0x8664
-#define PE32PLUS_MAGIC          0x20b
-#define OPT_ENTRY_POINT         16
-#define OPT_IMAGE_BASE          24
-#define OPT_SECTION_ALIGNMENT   32
-#define OPT_SIZE_OF_IMAGE       56
-#define OPT_SIZE_OF_HEADERS     60
-#define OPT_CHECKSUM            64
-#define OPT_SUBSYSTEM           68
-#define OPT_DLL_CHARACTERISTICS 70
-#define OPT_NUM_RVA_AND_SIZES   108
-#define OPT_DATA_DIRECTORY      112
-#define DATA_DIR_SECURITY       4
-#define DATA_DIR_ENTRY_SIZE     8
-#define SECTION_HEADER_SIZE     40
 
 static int compare_raw_offset(const void *a, const void *b)
 {
@@ -82,12 +63,12 @@ static int pe_parse_sections(const uint8_t *table, struct pe_image *img, const c
 		const uint8_t *h = table + (size_t)i * SECTION_HEADER_SIZE;
 		struct pe_section *s = &img->sections[i];
 
-		memcpy(s->name, h, 8);
-		s->name[8] = '\0';
-		s->virtual_size = read_le32(h + 8);
-		s->virtual_address = read_le32(h + 12);
-		s->raw_size = read_le32(h + 16);
-		s->raw_offset = read_le32(h + 20);
+		memcpy(s->name, h, SECTION_NAME_SIZE);
+		s->name[SECTION_NAME_SIZE] = '\0';
+		s->virtual_size = read_le32(h + SECTION_VIRTUAL_SIZE);
+		s->virtual_address = read_le32(h + SECTION_VIRTUAL_ADDRESS);
+		s->raw_size = read_le32(h + SECTION_RAW_SIZE);
+		s->raw_offset = read_le32(h + SECTION_RAW_OFFSET);
 
 		/* firmware loads VirtualSize bytes, or SizeOfRawData when VirtualSize is 0 */
 		if ((uint64_t)s->virtual_address +
@@ -133,20 +114,20 @@ int pe_parse(const uint8_t *data, size_t size, struct pe_image *img, const char 
 	if (read_le16(data) != DOS_MAGIC)
 		return refuse(reason, "no MZ signature");
 	lfanew = read_le32(data + DOS_LFANEW_OFFSET);
-	if (!range_inside(lfanew, 4 + COFF_HEADER_SIZE, size))
+	if (!range_inside(lfanew, PE_SIGNATURE_SIZE + COFF_HEADER_SIZE, size))
 		return refuse(reason, "PE header offset (e_lfanew) past the end of the file");
 	if (read_le32(data + lfanew) != PE_SIGNATURE)
 		return refuse(reason, "no PE signature");
 
-	coff = data + lfanew + 4;
+	coff = data + lfanew + PE_SIGNATURE_SIZE;
 	if (read_le16(coff) != MACHINE_X86_64)
 		return refuse(reason, "not an x86_64 image");
-	img->n_sections = read_le16(coff + 2);
+	img->n_sections = read_le16(coff + COFF_NUMBER_OF_SECTIONS);
 	if (img->n_sections == 0 || img->n_sections > PE_MAX_SECTIONS)
 		return refuse(reason, "bad number of sections");
-	opt_size = read_le16(coff + 16);
+	opt_size = read_le16(coff + COFF_OPT_HEADER_SIZE);
 
-	opt_offset = (size_t)lfanew + 4 + COFF_HEADER_SIZE;
+	opt_offset = (size_t)lfanew + PE_SIGNATURE_SIZE + COFF_HEADER_SIZE;
 	if (opt_size < OPT_DATA_DIRECTORY || !range_inside(opt_offset, opt_size, size))
 		return refuse(reason, "optional header truncated");
 	opt = data + opt_offset;

@@ -7,13 +7,9 @@
 #include "efi_guid.h"
 #include "efi_log.h"
 #include "pe.h"
+#include "pe_format.h"
 
 #define SHIM_LOCK_API __attribute__((sysv_abi))
-
-#define DATA_DIR_BASERELOC 5
-#define DATA_DIR_SECURITY  4
-#define DATA_DIR_OFFSET    112 /* of the data directories in the PE32+ optional header */
-#define DATA_DIR_SIZE      8
 
 /*
  * shim 16.1's PE_COFF_LOADER_IMAGE_CONTEXT (include/peimage.h at tag 16.1:
@@ -125,7 +121,7 @@ static SHIM_LOCK_API EFI_STATUS shim_lock_context(void *data, unsigned int size,
 		return EFI_UNSUPPORTED;
 
 	/* every pointer lies inside the headers pe_parse checked */
-	dirs = img->optional_header_offset + DATA_DIR_OFFSET;
+	dirs = img->optional_header_offset + OPT_DATA_DIRECTORY;
 	*context = (struct shim_image_context){
 		.image_address = img->image_base,
 		.image_size = img->image_size,
@@ -136,10 +132,10 @@ static SHIM_LOCK_API EFI_STATUS shim_lock_context(void *data, unsigned int size,
 		.section_alignment = img->section_alignment,
 		.first_section = base + img->section_table_offset,
 		.reloc_dir = img->n_data_dirs > DATA_DIR_BASERELOC ?
-				     base + dirs + DATA_DIR_BASERELOC * DATA_DIR_SIZE :
+				     base + dirs + DATA_DIR_BASERELOC * DATA_DIR_ENTRY_SIZE :
 				     NULL,
 		.sec_dir = img->n_data_dirs > DATA_DIR_SECURITY ?
-				   base + dirs + DATA_DIR_SECURITY * DATA_DIR_SIZE :
+				   base + dirs + DATA_DIR_SECURITY * DATA_DIR_ENTRY_SIZE :
 				   NULL,
 		.number_of_rva_and_sizes = img->n_data_dirs,
 		.dll_characteristics = img->dll_characteristics,
