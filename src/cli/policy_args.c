@@ -9,6 +9,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
+#include "buffer.h"
 #include "file.h"
 #include "macro.h"
 
@@ -98,7 +99,7 @@ int policy_list_file_bytes(const char *path, uint8_t **esl, size_t *size)
 {
 	unsigned char *der = NULL;
 	size_t file_size;
-	uint8_t *data, *grown;
+	uint8_t *data;
 	int der_len, r = -1;
 	X509 *cert;
 
@@ -106,13 +107,7 @@ int policy_list_file_bytes(const char *path, uint8_t **esl, size_t *size)
 		return -1;
 	cert = parse_certificate(data, file_size);
 	if (!cert) {
-		grown = OPENSSL_realloc(*esl, *size + file_size + 1);
-		if (grown) {
-			memcpy(grown + *size, data, file_size);
-			*esl = grown;
-			*size += file_size;
-			r = 0;
-		}
+		r = buffer_append(esl, size, data, file_size);
 	} else if ((der_len = i2d_X509(cert, &der)) > 0) {
 		struct esl_entry entry = { ESL_X509, esl_owner_shim, der, (size_t)der_len };
 

@@ -6,6 +6,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 
+#include "buffer.h"
 #include "guid.h"
 #include "pe.h"
 #include "safe_math.h"
@@ -61,15 +62,9 @@ static bool recorded(const struct measurer *m, const uint8_t digest[32])
 
 static int remember(struct measurer *m, const uint8_t digest[32])
 {
-	if (m->n_recorded == m->capacity) {
-		size_t capacity = m->capacity ? 2 * m->capacity : 8;
-		uint8_t(*grown)[32] = OPENSSL_realloc(m->recorded, capacity * 32);
-
-		if (!grown)
-			return -1;
-		m->recorded = grown;
-		m->capacity = capacity;
-	}
+	if (buffer_reserve_one((void **)&m->recorded, &m->capacity, m->n_recorded,
+			       sizeof(*m->recorded)) < 0)
+		return -1;
 	memcpy(m->recorded[m->n_recorded++], digest, 32);
 	return 0;
 }
@@ -138,28 +133,6 @@ static int log_ipl(struct measurer *m, const char *name, const uint8_t *data, si
 	return m->extend(&event, m->ctx);
 }
 
-/* Append @size bytes to the OPENSSL_malloc'd buffer; frees it on failure. */
-static int append(uint8_t **buf, size_t *len, const uint8_t *data, size_t size)
-{
-	uint8_t *grown;
-
-	if (size > SIZE_MAX - *len)
-		goto fail;
-	grown = OPENSSL_realloc(*buf, *len + size ? *len + size : 1);
-	if (!grown)
-		goto fail;
-	if (size)
-		memcpy(grown + *len, data, size);
-	*buf = grown;
-	*len += size;
-	return 0;
-fail:
-	OPENSSL_free(*buf);
-	*buf = NULL;
-	*len = 0;
-	return -1;
-}
-
 int measure_mok_list_payload(const struct mok_state_data *state, bool mok_list_x, uint8_t **out,
 			     size_t *out_size)
 {
@@ -169,19 +142,19 @@ int measure_mok_list_payload(const struct mok_state_data *state, bool mok_list_x
 	*out = NULL;
 	*out_size = 0;
 	if (mok_list_x) {
-		if (append(out, out_size, state->vendor_dbx, state->vendor_dbx_size) < 0 ||
-		    append(out, out_size, state->mok_list_x, state->mok_list_x_size) < 0)
-			return -1;
+		if (buffer_append(out, out_size, state->vendor_dbx, state->vendor_dbx_size) < 0 ||
+		    buffer_append(out, out_size, state->mok_list_x, state->mok_list_x_size) < 0)
+			goto out_free_payload;
 	} else if (state->vendor_cert_size) {
 		entry = (struct esl_entry){ .type = ESL_X509,
 					    .owner = esl_owner_shim,
 					    .data = state->vendor_cert,
 					    .size = state->vendor_cert_size };
 		if (esl_append_entry(&entry, out, out_size) < 0 ||
-		    append(out, out_size, state->mok_list, state->mok_list_size) < 0)
-			return -1;
-	} else if (append(out, out_size, state->mok_list, state->mok_list_size) < 0) {
-		return -1;
+		    buffer_append(out, out_size, state->mok_list, state->mok_list_size) < 0)
+			goto out_free_payload;
+	} else if (buffer_append(out, out_size, state->mok_list, state->mok_list_size) < 0) {
+		goto out_free_payload;
 	}
 	if (*out_size)
 		return 0;
@@ -190,6 +163,12 @@ int measure_mok_list_payload(const struct mok_state_data *state, bool mok_list_x
 		.type = ESL_SHA256, .owner = esl_owner_shim, .data = zero, .size = sizeof(zero)
 	};
 	return esl_append_entry(&entry, out, out_size);
+out_free_payload:
+	/* esl_append_entry frees the buffer on failure, buffer_append does not */
+	OPENSSL_free(*out);
+	*out = NULL;
+	*out_size = 0;
+	return -1;
 }
 
 static int measure_list(struct measurer *m, const struct mok_state_data *state, bool mok_list_x)

@@ -6,6 +6,7 @@
 
 #include <openssl/crypto.h>
 
+#include "buffer.h"
 #include "reason.h"
 #include "signature_list.h"
 
@@ -18,18 +19,9 @@ static int collect(const struct esl_entry *e, void *ctx)
 {
 	struct entries *list = ctx;
 
-	if (list->count == list->capacity) {
-		size_t capacity = list->capacity ? 2 * list->capacity : 16;
-		struct esl_entry *grown;
-
-		if (capacity > SIZE_MAX / sizeof(*grown))
-			return -1;
-		grown = OPENSSL_realloc(list->items, capacity * sizeof(*grown));
-		if (!grown)
-			return -1;
-		list->items = grown;
-		list->capacity = capacity;
-	}
+	if (buffer_reserve_one((void **)&list->items, &list->capacity, list->count,
+			       sizeof(*list->items)) < 0)
+		return -1;
 	list->items[list->count++] = *e;
 	return 0;
 }

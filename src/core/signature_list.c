@@ -9,6 +9,7 @@
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 
+#include "buffer.h"
 #include "guid.h"
 #include "macro.h"
 #include "safe_math.h"
@@ -349,32 +350,14 @@ void sig_db_free(struct sig_db *db)
 	sig_db_init(db, db->name);
 }
 
-/* Room for one more element in the OPENSSL_malloc'd array *@array of *@capacity. */
-static int grow(void **array, size_t *capacity, size_t used, size_t element_size)
-{
-	size_t n = *capacity ? *capacity * 2 : 16;
-	void *grown;
-
-	if (used < *capacity)
-		return 0;
-	if (n > SIZE_MAX / element_size)
-		return -1;
-	grown = OPENSSL_realloc(*array, n * element_size);
-	if (!grown)
-		return -1;
-	*array = grown;
-	*capacity = n;
-	return 0;
-}
-
 int sig_db_add_cert(struct sig_db *db, X509 *cert, const uint8_t *owner)
 {
 	size_t n = (size_t)(db->certs ? sk_X509_num(db->certs) : 0);
 
 	if (!db->certs && !(db->certs = sk_X509_new_null()))
 		return -1;
-	if (grow((void **)&db->cert_owners, &db->cert_owners_capacity, n,
-		 sizeof(*db->cert_owners)) < 0)
+	if (buffer_reserve_one((void **)&db->cert_owners, &db->cert_owners_capacity, n,
+			       sizeof(*db->cert_owners)) < 0)
 		return -1;
 	if (!X509_up_ref(cert))
 		return -1;
@@ -391,7 +374,8 @@ static int sig_db_add_digest(struct sig_db *db, enum esl_type type, const uint8_
 {
 	if (size > ESL_MAX_FIXED_SIZE)
 		return -1;
-	if (grow((void **)&db->digests, &db->capacity, db->n_digests, sizeof(*db->digests)) < 0)
+	if (buffer_reserve_one((void **)&db->digests, &db->capacity, db->n_digests,
+			       sizeof(*db->digests)) < 0)
 		return -1;
 	db->digests[db->n_digests].type = type;
 	memcpy(db->digests[db->n_digests].owner, owner, ESL_OWNER_SIZE);
@@ -444,24 +428,21 @@ bool sig_db_is_empty(const struct sig_db *db)
 	return sk_X509_num(db->certs) <= 0 && db->n_digests == 0;
 }
 
+/*
+ * Room for @extra more bytes of signature lists at *@at; the whole must stay
+ * within the 32-bit sizes of the format. Frees the buffer on failure, as
+ * esl_append_entry and esl_append_list promise.
+ */
 static int append(uint8_t **data, size_t *size, size_t extra, uint8_t **at)
 {
-	uint8_t *grown;
-
-	if (extra > SIZE_MAX - *size || *size + extra > UINT32_MAX)
-		goto fail;
-	grown = OPENSSL_realloc(*data, *size + extra);
-	if (!grown)
-		goto fail;
-	*data = grown;
-	*at = grown + *size;
-	*size += extra;
+	if (extra > SIZE_MAX - *size || *size + extra > UINT32_MAX ||
+	    buffer_extend(data, size, extra, at) < 0) {
+		OPENSSL_free(*data);
+		*data = NULL;
+		*size = 0;
+		return -1;
+	}
 	return 0;
-fail:
-	OPENSSL_free(*data);
-	*data = NULL;
-	*size = 0;
-	return -1;
 }
 
 static void write_list_header(uint8_t *p, size_t t, size_t list_size, size_t sig_size)

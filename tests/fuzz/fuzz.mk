@@ -33,7 +33,7 @@ FUZZ_LIBS      = $(HOST_LIBS)
 
 # The core sources each target links.
 fuzz_pe_SRCS     := src/core/pe.c src/core/authenticode.c
-fuzz_esl_SRCS    := src/core/signature_list.c
+fuzz_esl_SRCS    := src/core/signature_list.c src/core/buffer.c
 fuzz_sbat_SRCS   := src/core/sbat.c src/core/sbat_level.c src/core/reason.c
 fuzz_verify_SRCS := $(CORE_SRCS)
 fuzz_tcg_log_SRCS := $(CORE_SRCS)
