@@ -161,7 +161,7 @@ static int signature_from_p7(PKCS7 *p7, struct authenticode_signature *sig, cons
 	memset(sig, 0, sizeof(*sig));
 	sig->p7 = p7;
 	if (!PKCS7_type_is_signed(p7) || !p7->d.sign)
-		goto bad_type;
+		goto out_free_signature;
 	if (sk_PKCS7_SIGNER_INFO_num(PKCS7_get_signer_info(p7)) != 1) {
 		authenticode_signature_free(sig);
 		return refuse(reason, "signature does not have exactly one signer");
@@ -186,10 +186,10 @@ static int signature_from_p7(PKCS7 *p7, struct authenticode_signature *sig, cons
 	    OBJ_length(content->type) != sizeof(spc_indirect_data_oid) ||
 	    memcmp(OBJ_get0_data(content->type), spc_indirect_data_oid,
 		   sizeof(spc_indirect_data_oid)) != 0)
-		goto bad_type;
+		goto out_free_signature;
 	other = content->d.other;
 	if (!other || other->type != V_ASN1_SEQUENCE || !other->value.sequence)
-		goto bad_type;
+		goto out_free_signature;
 	if (parse_indirect_data(other->value.sequence->data, other->value.sequence->length, sig,
 				reason) < 0) {
 		authenticode_signature_free(sig);
@@ -197,7 +197,7 @@ static int signature_from_p7(PKCS7 *p7, struct authenticode_signature *sig, cons
 	}
 	return 0;
 
-bad_type:
+out_free_signature:
 	authenticode_signature_free(sig);
 	return refuse(reason, "signature is not Authenticode SignedData (SpcIndirectDataContent)");
 }
@@ -336,12 +336,12 @@ X509_STORE *authenticode_trust_store(STACK_OF(X509) *certs)
 	 */
 	if (!X509_STORE_set_flags(store, X509_V_FLAG_PARTIAL_CHAIN | X509_V_FLAG_NO_CHECK_TIME) ||
 	    !X509_STORE_set_purpose(store, X509_PURPOSE_ANY))
-		goto fail;
+		goto out_free_store;
 	for (int i = 0; i < sk_X509_num(certs); i++)
 		if (!X509_STORE_add_cert(store, sk_X509_value(certs, i)))
-			goto fail;
+			goto out_free_store;
 	return store;
-fail:
+out_free_store:
 	X509_STORE_free(store);
 	return NULL;
 }
@@ -377,16 +377,16 @@ int authenticode_check_signer(const struct authenticode_signature *sig, X509_STO
 	ctx = X509_STORE_CTX_new();
 	if (!ctx || !X509_STORE_CTX_init(ctx, trusted, signer, sig->p7->d.sign->cert)) {
 		r = refuse(reason, "out of memory");
-		goto out;
+		goto out_free_ctx;
 	}
 	if (X509_verify_cert(ctx) != 1) {
 		r = refuse(reason, "signer does not chain to a trusted certificate");
-		goto out;
+		goto out_free_ctx;
 	}
 	*chain = X509_STORE_CTX_get1_chain(ctx);
 	if (!*chain)
 		r = refuse(reason, "out of memory");
-out:
+out_free_ctx:
 	X509_STORE_CTX_free(ctx);
 	return r;
 }

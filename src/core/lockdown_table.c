@@ -45,13 +45,13 @@ int lockdown_table_build(const struct lockdown_state *state, const struct verify
 	     sig_db_to_esl(&policy->mok, table_owner, true, &trusted, &trusted_size) < 0) ||
 	    sig_db_to_esl(&policy->vendor_dbx, table_owner, false, &denied, &denied_size) < 0 ||
 	    sig_db_to_esl(&policy->mokx, table_owner, false, &denied, &denied_size) < 0)
-		goto out;
+		goto out_free_lists;
 	total = sizeof(struct lockshim_table) + trusted_size + denied_size;
 	if (total > UINT32_MAX)
-		goto out;
+		goto out_free_lists;
 	t = OPENSSL_zalloc(total);
 	if (!t)
-		goto out;
+		goto out_free_lists;
 
 	memcpy(t + FIELD(magic), LOCKSHIM_TABLE_MAGIC, 8);
 	write_le16(t + FIELD(version), LOCKSHIM_TABLE_VERSION);
@@ -73,12 +73,12 @@ int lockdown_table_build(const struct lockdown_state *state, const struct verify
 		memcpy(t + sizeof(struct lockshim_table) + trusted_size, denied, denied_size);
 	if (table_digest(t, total, t + FIELD(digest)) < 0) {
 		OPENSSL_free(t);
-		goto out;
+		goto out_free_lists;
 	}
 	*table = t;
 	*size = total;
 	r = 0;
-out:
+out_free_lists:
 	OPENSSL_free(trusted);
 	OPENSSL_free(denied);
 	return r;

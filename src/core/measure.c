@@ -108,14 +108,14 @@ static int measure_variable(struct measurer *m, const char *name, const uint8_t 
 					.data = record,
 					.data_size = record_size };
 	if (measure_event_sha256(&event, digest) < 0)
-		goto out;
+		goto out_free_record;
 	if (recorded(m, digest)) {
 		r = 0;
-		goto out;
+		goto out_free_record;
 	}
 	if (m->extend(&event, m->ctx) == 0)
 		r = remember(m, digest);
-out:
+out_free_record:
 	OPENSSL_free(record);
 	return r;
 }

@@ -89,33 +89,33 @@ int mok_list_apply(enum mok_list_op op, const uint8_t *list, size_t list_size,
 	*changed = 0;
 	if (collect_all(list, list_size, &current, "the current list is malformed", reason) < 0 ||
 	    collect_all(request, request_size, &requested, "the request is malformed", reason) < 0)
-		goto out;
+		goto out_free_entries;
 	if (requested.count == 0) {
 		r = refuse(reason, "the request holds no entries");
-		goto out;
+		goto out_free_entries;
 	}
 
 	/* every list of the current one, all of them well-formed (collect_all) */
 	if (esl_walk_lists(list, list_size, rewrite_list, &rw, &ignored) != 0)
-		goto oom;
+		goto out_free_result;
 	for (size_t i = 0; op == MOK_LIST_ENROLL && i < requested.count; i++) {
 		/* the request itself may name one key twice */
 		if (contains(&current, &requested.items[i]))
 			continue;
 		if (esl_append_entry(&requested.items[i], out, out_size) < 0)
-			goto oom;
+			goto out_free_result;
 		if (collect(&requested.items[i], &current) < 0)
-			goto oom;
+			goto out_free_result;
 		(*changed)++;
 	}
 	r = 0;
-	goto out;
-oom:
+	goto out_free_entries;
+out_free_result:
 	r = refuse(reason, "out of memory");
 	OPENSSL_free(*out);
 	*out = NULL;
 	*out_size = 0;
-out:
+out_free_entries:
 	OPENSSL_free(current.items);
 	OPENSSL_free(requested.items);
 	return r;

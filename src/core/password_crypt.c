@@ -69,42 +69,42 @@ static int sha_crypt(const EVP_MD *md, const uint8_t *pw, size_t pw_len, const u
 	int r = -1;
 
 	if (!ctx || pw_len > sizeof(p) || salt_len > sizeof(s))
-		goto out;
+		goto out_cleanse;
 	/* B = H(pw salt pw) */
 	if (EVP_DigestInit_ex(ctx, md, NULL) != 1 || md_update(ctx, pw, pw_len) ||
 	    md_update(ctx, salt, salt_len) || md_update(ctx, pw, pw_len) ||
 	    EVP_DigestFinal_ex(ctx, b, NULL) != 1)
-		goto out;
+		goto out_cleanse;
 	/* A = H(pw salt B-repeated-to-len(pw) bits-of-len(pw)) */
 	if (EVP_DigestInit_ex(ctx, md, NULL) != 1 || md_update(ctx, pw, pw_len) ||
 	    md_update(ctx, salt, salt_len))
-		goto out;
+		goto out_cleanse;
 	for (size_t i = pw_len; i > 0; i -= i > n ? n : i)
 		if (md_update(ctx, b, i > n ? n : i))
-			goto out;
+			goto out_cleanse;
 	for (size_t i = pw_len; i > 0; i >>= 1)
 		if (md_update(ctx, (i & 1) ? b : pw, (i & 1) ? n : pw_len))
-			goto out;
+			goto out_cleanse;
 	if (EVP_DigestFinal_ex(ctx, a, NULL) != 1)
-		goto out;
+		goto out_cleanse;
 	/* P: H(pw repeated len(pw) times), stretched to len(pw) */
 	if (EVP_DigestInit_ex(ctx, md, NULL) != 1)
-		goto out;
+		goto out_cleanse;
 	for (size_t i = 0; i < pw_len; i++)
 		if (md_update(ctx, pw, pw_len))
-			goto out;
+			goto out_cleanse;
 	if (EVP_DigestFinal_ex(ctx, dp, NULL) != 1)
-		goto out;
+		goto out_cleanse;
 	for (size_t i = 0; i < pw_len; i++)
 		p[i] = dp[i % n];
 	/* S: H(salt repeated 16 + A[0] times), stretched to len(salt) */
 	if (EVP_DigestInit_ex(ctx, md, NULL) != 1)
-		goto out;
+		goto out_cleanse;
 	for (size_t i = 0; i < 16u + a[0]; i++)
 		if (md_update(ctx, salt, salt_len))
-			goto out;
+			goto out_cleanse;
 	if (EVP_DigestFinal_ex(ctx, ds, NULL) != 1)
-		goto out;
+		goto out_cleanse;
 	for (size_t i = 0; i < salt_len; i++)
 		s[i] = ds[i % n];
 
@@ -115,12 +115,12 @@ static int sha_crypt(const EVP_MD *md, const uint8_t *pw, size_t pw_len, const u
 		    (round % 7 && md_update(ctx, p, pw_len)) ||
 		    md_update(ctx, (round & 1) ? a : p, (round & 1) ? n : pw_len) ||
 		    EVP_DigestFinal_ex(ctx, a, NULL) != 1)
-			goto out;
+			goto out_cleanse;
 	}
 	memcpy(out, a, n);
 	*out_len = n;
 	r = 0;
-out:
+out_cleanse:
 	/* every intermediate derives from the password (EVP_MD_CTX_free clears the context) */
 	OPENSSL_cleanse(a, sizeof(a));
 	OPENSSL_cleanse(b, sizeof(b));
@@ -143,22 +143,22 @@ static int md5_crypt(const uint8_t *pw, size_t pw_len, const uint8_t *salt, size
 	int r = -1;
 
 	if (!ctx || !md)
-		goto out;
+		goto out_cleanse;
 	if (EVP_DigestInit_ex(ctx, md, NULL) != 1 || md_update(ctx, pw, pw_len) ||
 	    md_update(ctx, salt, salt_len) || md_update(ctx, pw, pw_len) ||
 	    EVP_DigestFinal_ex(ctx, final, NULL) != 1)
-		goto out;
+		goto out_cleanse;
 	if (EVP_DigestInit_ex(ctx, md, NULL) != 1 || md_update(ctx, pw, pw_len) ||
 	    md_update(ctx, magic, 3) || md_update(ctx, salt, salt_len))
-		goto out;
+		goto out_cleanse;
 	for (size_t i = pw_len; i > 0; i -= i > 16 ? 16 : i)
 		if (md_update(ctx, final, i > 16 ? 16 : i))
-			goto out;
+			goto out_cleanse;
 	for (size_t i = pw_len; i > 0; i >>= 1)
 		if (md_update(ctx, (i & 1) ? (const uint8_t *)"" : pw, 1))
-			goto out;
+			goto out_cleanse;
 	if (EVP_DigestFinal_ex(ctx, final, NULL) != 1)
-		goto out;
+		goto out_cleanse;
 	for (int round = 0; round < MD5_CRYPT_ROUNDS; round++) {
 		if (EVP_DigestInit_ex(ctx, md, NULL) != 1 ||
 		    md_update(ctx, (round & 1) ? pw : final, (round & 1) ? pw_len : 16) ||
@@ -166,12 +166,12 @@ static int md5_crypt(const uint8_t *pw, size_t pw_len, const uint8_t *salt, size
 		    (round % 7 && md_update(ctx, pw, pw_len)) ||
 		    md_update(ctx, (round & 1) ? final : pw, (round & 1) ? 16 : pw_len) ||
 		    EVP_DigestFinal_ex(ctx, final, NULL) != 1)
-			goto out;
+			goto out_cleanse;
 	}
 	memcpy(out, final, 16);
 	*out_len = 16;
 	r = 0;
-out:
+out_cleanse:
 	OPENSSL_cleanse(final, sizeof(final));
 	EVP_MD_CTX_free(ctx);
 	return r;
@@ -213,16 +213,16 @@ static int legacy_matches(const uint8_t *auth, const uint8_t *data, size_t data_
 
 	if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1 ||
 	    md_update(ctx, data, data_size))
-		goto out;
+		goto out_cleanse;
 	for (size_t i = 0; i < chars; i++) {
 		le[0] = (uint8_t)password[i];
 		le[1] = (uint8_t)(password[i] >> 8);
 		if (md_update(ctx, le, 2))
-			goto out;
+			goto out_cleanse;
 	}
 	if (EVP_DigestFinal_ex(ctx, digest, NULL) == 1)
 		r = CRYPTO_memcmp(digest, auth, PASSWORD_LEGACY_SIZE) == 0;
-out:
+out_cleanse:
 	OPENSSL_cleanse(digest, sizeof(digest));
 	OPENSSL_cleanse(le, sizeof(le));
 	EVP_MD_CTX_free(ctx);

@@ -212,18 +212,18 @@ int pe_authenticode_digest(const struct pe_image *img, const EVP_MD *md, uint8_t
 
 	ctx = EVP_MD_CTX_new();
 	if (!ctx || EVP_DigestInit_ex(ctx, md, NULL) != 1)
-		goto out;
+		goto out_free_ctx;
 
 	/* The headers, less the checksum and the security directory entry. */
 	if (digest_range(ctx, img, 0, img->checksum_offset) < 0)
-		goto out;
+		goto out_free_ctx;
 	if (img->secdir_offset) {
 		if (digest_range(ctx, img, img->checksum_offset + 4, img->secdir_offset) < 0 ||
 		    digest_range(ctx, img, img->secdir_offset + DATA_DIR_ENTRY_SIZE,
 				 img->headers_size) < 0)
-			goto out;
+			goto out_free_ctx;
 	} else if (digest_range(ctx, img, img->checksum_offset + 4, img->headers_size) < 0) {
-		goto out;
+		goto out_free_ctx;
 	}
 
 	/* Section data in file order (pe_parse sorted and checked it). */
@@ -233,7 +233,7 @@ int pe_authenticode_digest(const struct pe_image *img, const EVP_MD *md, uint8_t
 		if (s->raw_size == 0)
 			continue;
 		if (digest_range(ctx, img, s->raw_offset, (size_t)s->raw_offset + s->raw_size) < 0)
-			goto out;
+			goto out_free_ctx;
 		sum_of_bytes_hashed += s->raw_size; /* < 96 sections of < 4 GiB: no overflow */
 	}
 
@@ -245,11 +245,11 @@ int pe_authenticode_digest(const struct pe_image *img, const EVP_MD *md, uint8_t
 	 */
 	if (sum_of_bytes_hashed < data_end &&
 	    digest_range(ctx, img, sum_of_bytes_hashed, data_end) < 0)
-		goto out;
+		goto out_free_ctx;
 
 	if (EVP_DigestFinal_ex(ctx, out, out_len) == 1)
 		r = 0;
-out:
+out_free_ctx:
 	EVP_MD_CTX_free(ctx);
 	if (r < 0)
 		return refuse(reason, "digest computation failed");

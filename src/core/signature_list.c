@@ -324,14 +324,14 @@ int esl_cert_tbs_digest(X509 *cert, const EVP_MD *md, uint8_t *out, unsigned int
 	p = der;
 	/* Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm, signature } */
 	if (ASN1_get_object(&p, &len, &tag, &class, der_len) & 0x80 || tag != V_ASN1_SEQUENCE)
-		goto out;
+		goto out_free_der;
 	tbs = p;
 	if (ASN1_get_object(&p, &tbs_len, &tag, &class, der + der_len - p) & 0x80 ||
 	    tag != V_ASN1_SEQUENCE || tbs_len > der + der_len - p)
-		goto out;
+		goto out_free_der;
 	if (EVP_Digest(tbs, (size_t)(p - tbs) + (size_t)tbs_len, out, out_len, md, NULL) == 1)
 		r = 0;
-out:
+out_free_der:
 	OPENSSL_free(der);
 	return r;
 }
