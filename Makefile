@@ -119,11 +119,11 @@ EFI_CFLAGS := $(COMMON_CFLAGS) -O2 -fpic -fshort-wchar -mno-red-zone -ffreestand
               -ffunction-sections -fdata-sections -DGNU_EFI_USE_MS_ABI -maccumulate-outgoing-args
 EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
                --gc-sections --exclude-libs ALL
-# gnu-efi's linker script collects only .bss, not the .bss.* that
-# -fdata-sections makes, lets --gc-sections drop crt0's .reloc, and has no
-# place for .relr (packed relocations, lib/efi/efi.mk), .sbat and
-# .sbatlevel: fix all of it in a copy.
-EFI_LDS := $(BUILD)/efi/elf_x86_64_efi.lds
+# The project's linker script (lib/efi/elf_x86_64_efi.lds): gnu-efi's
+# layout, with -fdata-sections' .bss.* in .data, crt0's .reloc kept through
+# --gc-sections, and .relr (packed relocations, lib/efi/efi.mk), .sbat and
+# .sbatlevel, each on a 4 KiB page.
+EFI_LDS := lib/efi/elf_x86_64_efi.lds
 EFI_PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela \
                    -j '.rel.*' -j '.rela.*' -j .relr -j .reloc -j .sbat -j .sbatlevel
 
@@ -138,14 +138,6 @@ EFI_SHELL_CFLAGS := $(EFI_CORE_CFLAGS) -Isrc/efi $(GNUEFI_INCLUDES) $(LIBEFI_INC
 EFI_CORE_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/efi/%.o) $(CORE_ASM:src/%.S=$(BUILD)/efi/%.o)
 LOCKSHIM_OBJS := $(EFI_CORE_OBJS) $(EFI_SRCS:src/%.c=$(BUILD)/efi/%.o) $(EFI_ASM:src/%.S=$(BUILD)/efi/%.o)
 MM_OBJS       := $(EFI_CORE_OBJS) $(MM_SRCS:src/%.c=$(BUILD)/efi/%.o)
-
-$(EFI_LDS): $(GNUEFI_LIBDIR)/elf_x86_64_efi.lds Makefile
-	@mkdir -p $(@D)
-	sed -e 's/\*(\.bss)/*(.bss .bss.*)/' \
-	    -e 's/\*(\.reloc)/KEEP(*(.reloc))/' \
-	    -e '/^  \.dynsym /i\  .relr : { *(.relr.dyn) }\n  . = ALIGN(4096);' \
-	    -e '/^  _data_size = /a\  . = ALIGN(4096);\n  .sbat : { _sbat = .; KEEP(*(.sbat)) _esbat = .; }\n  . = ALIGN(4096);\n  .sbatlevel : { KEEP(*(.sbatlevel)) }' \
-	    $< > $@
 
 # EFI_TEST_CFLAGS: test builds only, each in a BUILD directory of its own:
 # -DLOCKSHIM_FAULT_INJECTION (src/efi/efi_fault.c; make faults-build, into

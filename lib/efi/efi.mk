@@ -2,7 +2,9 @@
 #
 # What lockshim's firmware programs need besides OpenSSL: the C library
 # subset (libc/), the packed-relocation relocator and CPU-feature detection,
-# in one archive, and the checks every EFI link runs. Included by the root
+# in one archive, the linker script every EFI link uses
+# (elf_x86_64_efi.lds, named by the root Makefile's EFI_LDS) and the checks
+# every EFI link runs. Included by the root
 # Makefile after lib/crypto/crypto.mk; uses the root's FLAGS_FILE and
 # FLAGS_DIR: its objects depend on $(FLAGS_DIR)/lib-efi, the compile command
 # they are built with, so a change of it rebuilds them.
