@@ -114,8 +114,15 @@ all: $(BUILD)/lockshimx64.efi $(BUILD)/mmx64.efi $(BUILD)/lockshim $(BUILD)/lock
 GNUEFI_INCLUDES := -I/usr/include/efi -I/usr/include/efi/x86_64 -I/usr/include/efi/protocol
 GNUEFI_LIBDIR   := /usr/lib
 # EFI_CFLAGS: every object of a firmware program, lib/efi's included.
+# The stack protector: a canary in each function with an array or a local
+# whose address is taken; the guard is the global __stack_chk_guard (no TLS
+# under UEFI), set from the firmware's RNG first thing by efi_main
+# (lib/efi/stack_guard.h). OpenSSL keeps its own flags (lib/crypto/build.sh).
+# make bench builds with STACK_PROTECTOR=-fno-stack-protector for its cost.
+STACK_PROTECTOR ?= -fstack-protector-strong -mstack-protector-guard=global
 EFI_CFLAGS := $(COMMON_CFLAGS) -O2 -fpic -fshort-wchar -mno-red-zone -ffreestanding \
-              -fno-stack-protector -fno-strict-aliasing -fvisibility=hidden \
+              $(STACK_PROTECTOR) \
+              -fno-strict-aliasing -fvisibility=hidden \
               -ffunction-sections -fdata-sections -DGNU_EFI_USE_MS_ABI -maccumulate-outgoing-args
 EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
                --gc-sections --exclude-libs ALL

@@ -36,4 +36,3 @@ EFI_GUID security2_arch_protocol_guid =
 EFI_GUID firmware_volume2_protocol_guid =
 	{ 0x220e73b6, 0x6bdb, 0x4413, { 0x84, 0x05, 0xb9, 0x74, 0xb1, 0x08, 0x61, 0x9a } };
 /* clang-format on */
-EFI_GUID rng_protocol_guid = EFI_RNG_PROTOCOL_GUID;
