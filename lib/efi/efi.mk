@@ -2,7 +2,9 @@
 #
 # What lockshim's firmware programs need besides OpenSSL: the C library
 # subset (libc/), the packed-relocation relocator and CPU-feature detection,
-# in one archive, and the checks every EFI link runs. Included by the root
+# in one archive, the linker script every EFI link uses
+# (elf_x86_64_efi.lds, named by the root Makefile's EFI_LDS) and the checks
+# every EFI link runs. Included by the root
 # Makefile after lib/crypto/crypto.mk; uses the root's FLAGS_FILE and
 # FLAGS_DIR: its objects depend on $(FLAGS_DIR)/lib-efi, the compile command
 # they are built with, so a change of it rebuilds them.
@@ -11,8 +13,10 @@
 #   LIBEFI_DIR           this directory (its check-*.sh run after each link)
 #   LIBEFI_INCLUDES      -I for cpu_features.h
 #   LIBC_EFI_LIB         $(BUILD)/lib-efi/libc-efi.a: libc/*.c, cpu_features.o
-#                        (crypto_cpu_init) and efi_relocate.o (_relocate with
-#                        DT_RELR)
+#                        (crypto_cpu_init), efi_relocate.o (_relocate with
+#                        DT_RELR), efi_random.o (efi_random64) and
+#                        stack_guard.o (the stack protector's guard, set
+#                        from efi_random64, and __stack_chk_fail)
 #   LIBEFI_RELR_LDFLAGS  ld flags every EFI link needs (see below)
 # Targets (host tests, in make check through tests/cli/test_lib_efi.sh):
 # libefi-libc-test (libc/ against glibc), libefi-relocate-test (efi_relocate.c
@@ -32,7 +36,8 @@ LIBC_EFI_CFLAGS = $(EFI_CFLAGS) $(GNUEFI_INCLUDES) -ffreestanding -fno-builtin -
 # The rest of libc-efi.a. cpu_features.o reads the configured OpenSSL headers
 # (OPENSSL_NO_ASM), so it is rebuilt when CRYPTO_ASM selects another cache
 # entry.
-LIBEFI_GLUE_OBJS := $(LIBEFI_BUILD_DIR)/cpu_features.o $(LIBEFI_BUILD_DIR)/efi_relocate.o
+LIBEFI_GLUE_OBJS := $(LIBEFI_BUILD_DIR)/cpu_features.o $(LIBEFI_BUILD_DIR)/efi_relocate.o \
+                    $(LIBEFI_BUILD_DIR)/efi_random.o $(LIBEFI_BUILD_DIR)/stack_guard.o
 # What $(FLAGS_DIR)/lib-efi records: every object's flags, cpu_features.o's
 # OpenSSL ones included.
 LIBEFI_COMPILE = $(CC) $(LIBC_EFI_CFLAGS) $(CRYPTO_EFI_CFLAGS) $(CRYPTO_EFI_INCLUDES)
@@ -59,7 +64,8 @@ $(LIBEFI_BUILD_DIR)/cpu_features.o: $(LIBEFI_DIR)/cpu_features.c $(LIBEFI_DIR)/c
 	@mkdir -p $(@D)
 	$(CC) $(LIBC_EFI_CFLAGS) $(CRYPTO_EFI_CFLAGS) $(CRYPTO_EFI_INCLUDES) -MMD -MP -c $< -o $@
 
-$(LIBEFI_BUILD_DIR)/efi_relocate.o: $(LIBEFI_DIR)/efi_relocate.c $(FLAGS_DIR)/lib-efi
+$(LIBEFI_BUILD_DIR)/efi_relocate.o $(LIBEFI_BUILD_DIR)/efi_random.o $(LIBEFI_BUILD_DIR)/stack_guard.o: \
+		$(LIBEFI_BUILD_DIR)/%.o: $(LIBEFI_DIR)/%.c $(FLAGS_DIR)/lib-efi
 	@mkdir -p $(@D)
 	$(CC) $(LIBC_EFI_CFLAGS) -MMD -MP -c $< -o $@
 

@@ -84,7 +84,9 @@ static EFI_STATUS apply_relr(UINT64 base, const UINT64 *relr, UINT64 size, UINT6
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS _relocate(long ldbase, Elf64_Dyn *dyn, EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+/* Before efi_main sets the stack guard, and before the image is relocated: no canary. */
+__attribute__((no_stack_protector)) EFI_STATUS _relocate(long ldbase, Elf64_Dyn *dyn, EFI_HANDLE image,
+							 EFI_SYSTEM_TABLE *systab)
 {
 	UINT64 base = (UINT64)ldbase;
 	UINT64 rela = 0, relasz = 0, relaent = 0, relr = 0, relrsz = 0, relrent = 0;

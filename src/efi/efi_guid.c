@@ -37,4 +37,3 @@ EFI_GUID firmware_volume2_protocol_guid =
 EFI_GUID tcg2_protocol_guid =
 	{ 0x607f766c, 0x7455, 0x42be, { 0x93, 0x0b, 0xe4, 0xd7, 0x6d, 0xb2, 0x72, 0x0f } };
 /* clang-format on */
-EFI_GUID rng_protocol_guid = EFI_RNG_PROTOCOL_GUID;

@@ -28,6 +28,7 @@
 #include "efi_verify.h"
 #include "load_options.h"
 #include "pe.h"
+#include "stack_guard.h"
 #include "verify.h"
 
 /* the build's DEFAULT_LOADER: started when the load options name no image */
@@ -389,7 +390,7 @@ static EFI_STATUS next_stage_start(EFI_HANDLE parent, const struct next_stage *l
 	return status;
 }
 
-EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
+static EFI_STATUS lockshim_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 {
 	_cleanup_(verify_policy_free) struct verify_policy policy = {};
 	_cleanup_(efi_sbat_level_free) struct efi_sbat_level sbat_level = {};
@@ -441,3 +442,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		return status;
 	return next_stage_start(image, &location, &file, &verifier, &sb);
 }
+
+/* The firmware's entry: the stack guard from its RNG, then lockshim_main. */
+EFI_MAIN_WITH_STACK_GUARD(lockshim_main)

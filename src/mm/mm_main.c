@@ -24,6 +24,7 @@
 #include "mm.h"
 #include "mm_menu.h"
 #include "mm_requests.h"
+#include "stack_guard.h"
 
 const CHAR16 log_prefix[] = L"MOK manager";
 
@@ -105,7 +106,7 @@ static BOOLEAN owner_menu_run(EFI_HANDLE image)
 	return owner_menu(self->DeviceHandle);
 }
 
-EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
+static EFI_STATUS mm_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 {
 	BOOLEAN any = FALSE, changed;
 
@@ -124,3 +125,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	}
 	return EFI_SUCCESS;
 }
+
+/* The firmware's entry: the stack guard from its RNG, then mm_main. */
+EFI_MAIN_WITH_STACK_GUARD(mm_main)

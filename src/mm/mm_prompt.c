@@ -9,8 +9,8 @@
 #include "efi_console.h"
 #include "efi_guid.h"
 #include "efi_log.h"
+#include "efi_random.h"
 #include "macro.h"
-#include "mm_random.h"
 #include "mok_confirm.h"
 #include "password_crypt.h"
 #include "signature_list.h"
@@ -65,7 +65,7 @@ EFI_STATUS confirm_with_characters(const char *title, const struct mok_state_req
 		BOOLEAN right = TRUE;
 		UINT64 random;
 
-		random = mm_random64(&source);
+		random = efi_random64(BS, &source);
 		log_info(L"random positions from %a", source);
 		if (password_positions_pick(req->password_len, random, positions, &reason) < 0)
 			return log_error(EFI_INVALID_PARAMETER, L"%a: %a: refused", title, reason);

@@ -23,7 +23,7 @@ EFI_STATUS confirm_with_password(const char *title, const struct mok_variable *a
 
 /*
  * Up to PASSWORD_TRIES attempts at three characters of @req's password, at
- * distinct random positions (mm_random.h), new ones each attempt.
+ * distinct random positions (lib/efi/efi_random.h), new ones each attempt.
  * EFI_SUCCESS when all are right.
  */
 EFI_STATUS confirm_with_characters(const char *title, const struct mok_state_request *req);

@@ -14,7 +14,9 @@
 #    and Debian's chain (firmware -> first stage -> Debian's signed GRUB ->
 #    the payload) with lockshim and with shim 16.1 as its first stage.
 # 3. Sizes of lockshimx64.efi (test build and with Debian's certificate)
-#    and mmx64.efi beside Debian's shim 16.1 ones.
+#    and mmx64.efi beside Debian's shim 16.1 ones, and what the stack
+#    protector adds to each: both built again with
+#    STACK_PROTECTOR=-fno-stack-protector (build/bench/no-ssp).
 # 4. The wall time of the last whole make check (build/check.json).
 # Each figure is the median of several runs. Everything also goes to
 # build/bench.json.
@@ -77,6 +79,17 @@ shim_efi=$(size_of "$shim_dir/shimx64.efi") shim_mm=$(size_of "$shim_dir/mmx64.e
 size_row lockshimx64.efi "$ls_efi" "Debian shimx64.efi" "$shim_efi"
 size_row "lockshimx64.efi, Debian's cert" "$ls_debian" "Debian shimx64.efi" "$shim_efi"
 size_row mmx64.efi "$ls_mm" "Debian mmx64.efi" "$shim_mm"
+# The stack protector's cost in size: the same images built without it.
+nossp=build/bench/no-ssp nossp_efi=null nossp_mm=null
+if make -s -j"${LOCKSHIM_JOBS:-2}" BUILD="$nossp" STACK_PROTECTOR=-fno-stack-protector \
+	VENDOR_CERT="$PWD/build/pki/vendor.der" "$nossp/lockshimx64.efi" "$nossp/mmx64.efi" \
+	>"$out/no-ssp.log" 2>&1; then
+	nossp_efi=$(size_of "$nossp/lockshimx64.efi") nossp_mm=$(size_of "$nossp/mmx64.efi")
+	[[ "$ls_efi $ls_mm $nossp_efi $nossp_mm" != *null* ]] && printf '  stack protector: lockshimx64.efi %+d (%s without), mmx64.efi %+d (%s without)\n' \
+		$((ls_efi - nossp_efi)) "$nossp_efi" $((ls_mm - nossp_mm)) "$nossp_mm"
+else
+	note "no build without the stack protector (see $out/no-ssp.log)"
+fi
 
 echo "== make check"
 check=null
@@ -95,7 +108,7 @@ cat >build/bench.json <<JSON
 {
   "throughput": $throughput,
   "boot": $boot,
-  "sizes": {"lockshimx64.efi": $ls_efi, "lockshimx64.efi_debian_cert": $ls_debian, "mmx64.efi": $ls_mm, "debian_shimx64.efi": $shim_efi, "debian_mmx64.efi": $shim_mm},
+  "sizes": {"lockshimx64.efi": $ls_efi, "lockshimx64.efi_debian_cert": $ls_debian, "mmx64.efi": $ls_mm, "debian_shimx64.efi": $shim_efi, "debian_mmx64.efi": $shim_mm, "lockshimx64.efi_no_stack_protector": $nossp_efi, "mmx64.efi_no_stack_protector": $nossp_mm},
   "check": $check
 }
 JSON

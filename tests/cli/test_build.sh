@@ -8,7 +8,10 @@
 #     efi_fault.o; the MOK manager's, the core's, lib/efi's and the host's
 #     objects), and an unchanged build does not;
 #   - the release link (build/*.efi) refuses an image carrying the fault
-#     code (scripts/check-no-fault-code.sh, on crafted images).
+#     code (scripts/check-no-fault-code.sh, on crafted images);
+#   - EFI objects are compiled with the stack protector, both programs link
+#     with lib/efi/elf_x86_64_efi.lds (make -n), and build/*.so carry the
+#     stack guard and calls to __stack_chk_fail (run make first).
 # A few seconds: one scratch BUILD, five small objects, objcopy of two
 # crafted images; no program is linked.
 set -uo pipefail
@@ -83,6 +86,15 @@ has_fault_code flags_efi_flag_dropped_no_fault_code "$fault_o" 0
 compiled flags_mm_first_build "$scratch/efi/mm/mm_main.o" src/mm/mm_main.c 1
 compiled flags_mm_fault_flag_rebuilds "$scratch/efi/mm/mm_main.o" src/mm/mm_main.c 1 "$fault_flag"
 compiled flags_core_first_build "$scratch/efi/core/reason.o" src/core/reason.c 1
+# The stack protector (EFI_CFLAGS): these two have protected functions,
+# which call __stack_chk_fail when their canary changed.
+for o in "$scratch/efi/core/reason.o" "$scratch/efi/mm/mm_main.o"; do
+	if nm -u "$o" 2>/dev/null | grep -w __stack_chk_fail >/dev/null; then
+		ok "stack_protector_in_${o##*/}"
+	else
+		not_ok "stack_protector_in_${o##*/} (no reference to __stack_chk_fail)"
+	fi
+done
 compiled flags_core_fault_flag_rebuilds "$scratch/efi/core/reason.o" src/core/reason.c 1 "$fault_flag"
 
 # lib/efi's objects: the same for a compiler change.
@@ -139,4 +151,30 @@ efi_from() {
 efi_from release_link_refuses_fault_code "$tmp/marked.so" 0
 efi_from release_link_accepts_clean_image "$tmp/clean.so" 1
 efi_from fault_link_accepts_fault_code "$tmp/marked.so" 1 "$fault_flag"
+# ---- the firmware programs' link ------------------------------------------
+# Both link with the project's linker script (lib/efi/elf_x86_64_efi.lds),
+# not gnu-efi's: make -n's link commands, libcrypto.a taken as built.
+lnk=$tmp/lnk
+links=$(make -n BUILD="$lnk" -o "$lnk/crypto/libcrypto.a" "$lnk/lockshimx64.so" "$lnk/mmx64.so" 2>&1 |
+	sed -e ':a' -e '/\\$/{N;s/\\\n//;ba}')
+for p in lockshimx64 mmx64; do
+	link=$(grep -e " -o $lnk/$p.so\$" <<<"$links")
+	if [[ $link == *" -T lib/efi/elf_x86_64_efi.lds "* ]]; then
+		ok "link_script_$p"
+	else
+		not_ok "link_script_$p (link command: ${link:-none})"
+	fi
+done
+# The release build's images carry the guard and the protector's calls.
+for p in lockshimx64 mmx64; do
+	so=build/$p.so
+	if [[ ! -f $so ]]; then
+		not_ok "stack_guard_$p ($so missing: run make)"
+	elif nm "$so" | grep -E ' [dDbB] __stack_chk_guard$' >/dev/null &&
+		(($(objdump -d "$so" | grep -c 'call.*<__stack_chk_fail>') > 0)); then
+		ok "stack_guard_$p"
+	else
+		not_ok "stack_guard_$p (no __stack_chk_guard, or no call to __stack_chk_fail, in $so)"
+	fi
+done
 exit $failed

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
-#include "mm_random.h"
-
-#include <efilib.h>
+#include "efi_random.h"
 
 #include "cpu_features.h"
-#include "efi_guid.h"
+
+static EFI_GUID rng_protocol = EFI_RNG_PROTOCOL_GUID;
 
 static UINT64 tsc_read(void)
 {
@@ -22,12 +21,12 @@ static UINT64 mix64(UINT64 z)
 	return z ^ (z >> 31);
 }
 
-UINT64 mm_random64(const char **source)
+UINT64 efi_random64(EFI_BOOT_SERVICES *bs, const char **source)
 {
 	EFI_RNG_PROTOCOL *rng = NULL;
 	UINT64 value = 0;
 
-	if (!EFI_ERROR(LibLocateProtocol(&rng_protocol_guid, (void **)&rng)) && rng &&
+	if (!EFI_ERROR(bs->LocateProtocol(&rng_protocol, NULL, (void **)&rng)) && rng &&
 	    !EFI_ERROR(rng->GetRNG(rng, NULL, sizeof(value), (UINT8 *)&value))) {
 		*source = "EFI_RNG_PROTOCOL";
 		return value;
