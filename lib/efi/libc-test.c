@@ -11,6 +11,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +56,8 @@ const int32_t **t___ctype_toupper_loc(void);
 int *t___errno_location(void);
 int t___xpg_strerror_r(int, char *, size_t);
 int t_stat(const char *, void *);
+int t_snprintf(char *, size_t, const char *, ...);
+int t_lockshim_vsnprintf(char *, size_t, const char *, const char *, va_list);
 char *t_getenv(const char *);
 char *t_secure_getenv(const char *);
 
@@ -112,6 +116,86 @@ static EFI_STATUS EFIAPI fake_get_time(EFI_TIME *t, EFI_TIME_CAPABILITIES *cap)
 }
 
 /* ---------------------------------------------------------------- tests */
+
+/*
+ * snprintf against glibc's, for every conversion the firmware log uses and
+ * the rest it takes. %ls: a CHAR16 (u"") string for t_snprintf, a wchar_t
+ * (L"") one for glibc's; ASCII, so the same in the C locale.
+ */
+#define SAME(...)                                                                        \
+	do {                                                                             \
+		char want[128], got[128];                                                \
+		int nw = snprintf(want, sizeof(want), __VA_ARGS__);                      \
+		int ng = t_snprintf(got, sizeof(got), __VA_ARGS__);                      \
+		CHECK(nw == ng && strcmp(want, got) == 0, "snprintf(%s): \"%s\" %d, glibc \"%s\" %d", \
+		      #__VA_ARGS__, got, ng, want, nw);                                  \
+	} while (0)
+#define SAME_LS(fmt, str, ...)                                                           \
+	do {                                                                             \
+		char want[128], got[128];                                                \
+		int nw = snprintf(want, sizeof(want), fmt, L##str, ##__VA_ARGS__);       \
+		int ng = t_snprintf(got, sizeof(got), fmt, u##str, ##__VA_ARGS__);       \
+		CHECK(nw == ng && strcmp(want, got) == 0, "snprintf(%s, %s): \"%s\", glibc \"%s\"", \
+		      fmt, #str, got, want);                                             \
+	} while (0)
+
+/* t_lockshim_vsnprintf into @buf (16 bytes), its result in *@n. */
+static void with_m(char *buf, int *n, const char *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	*n = t_lockshim_vsnprintf(buf, 16, m, fmt, ap);
+	va_end(ap);
+}
+
+static void test_snprintf(void)
+{
+	char buf[16];
+	int n;
+
+	SAME("plain");
+	SAME("%s", "abc");
+	SAME("refusing %s: %s", "\\EFI\\x", "no signature");
+	SAME("[%5s|%-5s|%.2s|%*s|%-*.*s]", "ab", "ab", "abc", 4, "x", 6, 1, "yz");
+	SAME("%d %d %d %d", 0, 7, -7, INT_MIN);
+	SAME("%i %u %u", INT_MAX, 0u, UINT_MAX);
+	SAME("%x %X %x %#x %#X %#x", 0u, 0xabcdefu, UINT_MAX, 0x1fu, 0x1fu, 0u);
+	SAME("0x%x 0x%08x %02x %4d %-4d| %04d %+d % d", 0x7u, 0x3u, 0xau, 42, 42, -42, 5, 5);
+	SAME("%ld %ld %lu %lx", 0L, LONG_MIN, ULONG_MAX, 0x123456789abcdefUL);
+	SAME("%lld %llu %llx", LLONG_MIN, ULLONG_MAX, 0xfedcba9876543210ULL);
+	SAME("%zu %zu %zx %zd", (size_t)0, SIZE_MAX, (size_t)4096, (ssize_t)-3);
+	SAME("%jd %ju %td", (intmax_t)-1, UINTMAX_MAX, (ptrdiff_t)12);
+	SAME("%hd %hu %hhd %hhu %hx", (short)-2, (unsigned short)65535, (signed char)-1, 200, 0xffff);
+	SAME("%.3d %.0d| %5.3d %-6.2x|", 7, 0, 7, 0xfu);
+	SAME("%o %#o %#o", 8u, 8u, 0u);
+	SAME("%c%c%c %3c %-3c|", 'a', 'B', '%', 'x', 'y');
+	SAME("100%% %%d %s", "x");
+	SAME("%p %p %10p", (void *)0x1234, (void *)NULL, (void *)0xab);
+	SAME_LS("%ls", "\\EFI\\lockshim\\vmlinuz.efi");
+	SAME_LS("[%8ls]", "abc");
+	SAME_LS("[%-8ls]", "abc");
+	SAME_LS("[%.3ls]", "abcdef");
+	SAME_LS("cannot read %ls: %d", "MokList", 5);
+
+	/* Truncation: NUL-terminated, the full length returned. */
+	n = t_snprintf(buf, sizeof(buf), "%s %d", "0123456789abcdef", 12345);
+	CHECK(n == 22 && strcmp(buf, "0123456789abcde") == 0, "truncated: %d \"%s\"", n, buf);
+	n = t_snprintf(buf, 0, "%d", 123);
+	CHECK(n == 3, "size 0: %d", n);
+	n = t_snprintf(buf, 1, "%d", 123);
+	CHECK(n == 3 && buf[0] == '\0', "size 1: %d", n);
+
+	/* %ls beyond ASCII: UTF-8. */
+	n = t_snprintf(buf, sizeof(buf), "%ls", u"\u00e9\u20ac!");
+	CHECK(n == 6 && strcmp(buf, "\xc3\xa9\xe2\x82\xac!") == 0, "%%ls UTF-8: %d", n);
+
+	/* %m: the string given (the log's EFI status), "" when none. */
+	with_m(buf, &n, "Not Found", "x: %m; %d", 3);
+	CHECK(n == 15 && strcmp(buf, "x: Not Found; 3") == 0, "%%m: %d \"%s\"", n, buf);
+	n = t_snprintf(buf, sizeof(buf), "[%m]");
+	CHECK(n == 2 && strcmp(buf, "[]") == 0, "%%m without a status: \"%s\"", buf);
+}
 static void test_malloc(void)
 {
 	unsigned char *p, *q;
@@ -507,6 +591,7 @@ int main(void)
 	test_time();
 	test_ctype();
 	test_misc();
+	test_snprintf();
 	printf("libc-efi: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

@@ -13,6 +13,7 @@
 #ifndef LOCKSHIM_LIBC_EFI_H
 #define LOCKSHIM_LIBC_EFI_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <efi.h>
 #include <efilib.h>
@@ -28,5 +29,11 @@ extern EFI_HANDLE LibImageHandle;
  */
 void *lockshim_memcpy(void *restrict dst, const void *restrict src, size_t n);
 void *lockshim_memset(void *dst, int c, size_t n);
+
+/*
+ * vsnprintf (vsnprintf.c) with %m writing @m (glibc's strerror(errno)), the
+ * log's EFI status; "" when NULL, as vsnprintf and snprintf pass it.
+ */
+int lockshim_vsnprintf(char *buf, size_t size, const char *m, const char *fmt, va_list ap);
 
 #endif
