@@ -45,7 +45,7 @@ static EFI_STATUS read_whole_file(EFI_FILE_HANDLE file, const CHAR16 *path, UINT
 		done += chunk;
 		/* a large file on a slow disk: say how far it got, once per chunk */
 		if (size > READ_CHUNK)
-			log_info(L"%s: %ld of %ld MiB read", path, done >> 20, size >> 20);
+			log_info("%ls: %lu of %lu MiB read", path, done >> 20, size >> 20);
 	}
 	*out = buffer;
 	buffer = (struct efi_file_data){};

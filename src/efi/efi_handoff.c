@@ -71,9 +71,10 @@ static EFI_STATUS install_mokvar_table(const struct mokvar *vars, size_t n)
 		if (vars[i].size)
 			size += MOKVAR_NAME_SIZE + 8 + vars[i].size;
 	table = AllocateZeroPool(size);
-	if (!table)
-		return log_error(EFI_OUT_OF_RESOURCES,
-				 L"cannot build the MokVar table: out of memory");
+	if (!table) {
+		log_error("cannot build the MokVar table: out of memory");
+		return EFI_OUT_OF_RESOURCES;
+	}
 	at = table;
 	for (size_t i = 0; i < n; i++) {
 		UINT64 entry_size = vars[i].size;
@@ -86,13 +87,14 @@ static EFI_STATUS install_mokvar_table(const struct mokvar *vars, size_t n)
 		at += MOKVAR_NAME_SIZE + 8 + vars[i].size;
 	}
 	copy = runtime_copy(table, size, &pages);
-	if (!copy)
-		return log_error(EFI_OUT_OF_RESOURCES,
-				 L"cannot install the MokVar table: out of memory");
+	if (!copy) {
+		log_error("cannot install the MokVar table: out of memory");
+		return EFI_OUT_OF_RESOURCES;
+	}
 	status = BS->InstallConfigurationTable(&mok_variable_table_guid, copy);
 	if (EFI_ERROR(status)) {
 		BS->FreePages((EFI_PHYSICAL_ADDRESS)(UINTN)copy, pages);
-		return log_error(status, L"cannot install the MokVar table: %r", status);
+		return log_error_status(status, "cannot install the MokVar table");
 	}
 	return EFI_SUCCESS;
 }
@@ -139,11 +141,11 @@ EFI_STATUS efi_handoff_install(const struct lockdown_state *state,
 
 	status = install_lockdown_table(state, policy);
 	if (EFI_ERROR(status))
-		return log_error(status, L"cannot install the lockdown table: %r", status);
+		return log_error_status(status, "cannot install the lockdown table");
 
 	if (mok_lists_as_shim(policy, &mok_list, &mok_list_x) < 0) {
-		status = log_error(EFI_OUT_OF_RESOURCES,
-				   L"cannot mirror the MOK lists: out of memory");
+		log_error("cannot mirror the MOK lists: out of memory");
+		status = EFI_OUT_OF_RESOURCES;
 	} else {
 		struct mokvar vars[] = {
 			{ "MokListRT", L"MokListRT", mok_list.data, mok_list.size },

@@ -74,7 +74,7 @@ static UINT8 secure_boot_variable(const CHAR16 *name, UINT8 absent, UINT8 unread
 	if (status == EFI_NOT_FOUND)
 		return absent;
 	if (EFI_ERROR(status)) {
-		log_error(status, L"cannot read %s: %r; taking %d", name, status, unreadable);
+		log_warning_status(status, "cannot read %ls: %m; taking %d", name, unreadable);
 		return unreadable;
 	}
 	return value;
@@ -90,12 +90,12 @@ static void secure_boot_state_read(struct secure_boot_state *state)
 			  state->mok_sb_state == 1;
 	state->enforcing = state->secure_boot == 1 && state->setup_mode == 0 && !state->insecure;
 
-	log_info(L"SecureBoot=%d SetupMode=%d", state->secure_boot, state->setup_mode);
+	log_info("SecureBoot=%d SetupMode=%d", state->secure_boot, state->setup_mode);
 	if (state->insecure)
 		log_info(
-			L"booting in insecure mode: the machine owner disabled validation (MokSBState)");
+			"booting in insecure mode: the machine owner disabled validation (MokSBState)");
 	else if (!state->enforcing)
-		log_info(L"Secure Boot is off: images are not enforced");
+		log_info("Secure Boot is off: images are not enforced");
 }
 
 /*
@@ -149,11 +149,11 @@ static EFI_STATUS next_stage_locate(EFI_HANDLE image, struct next_stage *locatio
 
 	status = BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&self);
 	if (EFI_ERROR(status))
-		return log_error(status, L"no loaded image protocol: %r", status);
+		return log_error_status(status, "no loaded image protocol");
 	location->device = self->DeviceHandle;
 	if (load_options_parse(self->LoadOptions, self->LoadOptionsSize, &location->options,
 			       &reason) < 0) {
-		log_info(L"ignoring load options: %a", reason);
+		log_info("ignoring load options: %s", reason);
 		location->options = (struct load_options){};
 	}
 
@@ -185,7 +185,7 @@ static EFI_STATUS read_verified(EFI_HANDLE device, const CHAR16 *path,
 
 	status = efi_file_read(device, path, file);
 	if (EFI_ERROR(status))
-		return log_error(status, L"cannot read %s: %r", path, status);
+		return log_error_status(status, "cannot read %ls", path);
 	status = efi_verify_image(verifier, file->data, file->size, request, path, verb, file_node);
 	if (EFI_ERROR(status))
 		efi_file_data_free(file);
@@ -208,7 +208,7 @@ static void mok_manager_run(EFI_HANDLE image, const struct next_stage *location,
 	path = join_path(location->dir, (const UINT16 *)MOK_MANAGER, StrLen(MOK_MANAGER));
 	if (!path)
 		return;
-	log_info(L"starting the MOK manager");
+	log_info("starting the MOK manager");
 	if (EFI_ERROR(read_verified(location->device, path, verifier, VERIFY_MOK_MANAGER,
 				    "starting", &manager_file)))
 		return;
@@ -219,7 +219,7 @@ static void mok_manager_run(EFI_HANDLE image, const struct next_stage *location,
 	if (!EFI_ERROR(status))
 		status = BS->StartImage(manager, NULL, NULL);
 	if (EFI_ERROR(status))
-		log_error(status, L"the MOK manager failed: %r", status);
+		log_error_status(status, "the MOK manager failed");
 }
 
 /*
@@ -234,7 +234,7 @@ static void mok_requests_serve(EFI_HANDLE image, const struct next_stage *locati
 		mok_manager_run(image, location, verifier);
 	if (db_ignored) {
 		/* after the MOK manager, which db may have signed: the owner can always get back */
-		log_info(L"not trusting db for the kernel: the machine owner said so (MokDBState)");
+		log_info("not trusting db for the kernel: the machine owner said so (MokDBState)");
 		sig_db_free(&policy->db);
 	}
 }
@@ -262,11 +262,11 @@ static EFI_STATUS lockdown_handoff(const struct secure_boot_state *sb,
 	EFI_STATUS status;
 
 	status = efi_handoff_install(&lockdown, policy, sbat_level, db_ignored);
-	if (EFI_ERROR(status) && sb->enforcing)
-		return log_error(
-			status,
-			L"refusing to start anything: the kernel's tables are not installed");
-	log_info(L"lockdown table: %a", lockdown.locked ? "locked (Secure Boot)" : "not locked");
+	if (EFI_ERROR(status) && sb->enforcing) {
+		log_error("refusing to start anything: the kernel's tables are not installed");
+		return status;
+	}
+	log_info("lockdown table: %s", lockdown.locked ? "locked (Secure Boot)" : "not locked");
 	return EFI_SUCCESS;
 }
 
@@ -298,11 +298,11 @@ static void initrd_read(const struct next_stage *location, struct efi_file_data 
 		return;
 	status = efi_file_read(location->device, path, initrd);
 	if (status == EFI_NOT_FOUND && !options->initrd_path)
-		log_info(L"no initrd at %s", path);
+		log_info("no initrd at %ls", path);
 	else if (EFI_ERROR(status))
-		log_error(status, L"cannot read initrd %s: %r; booting without one", path, status);
+		log_warning_status(status, "cannot read initrd %ls: %m; booting without one", path);
 	else
-		log_info(L"initrd %s (%ld bytes)", path, initrd->size);
+		log_info("initrd %ls (%lu bytes)", path, initrd->size);
 }
 
 /*
@@ -359,7 +359,7 @@ static EFI_STATUS next_stage_start(EFI_HANDLE parent, const struct next_stage *l
 		return EFI_OUT_OF_RESOURCES;
 	status = efi_load_verified_image(parent, file_path, file->data, file->size, &image);
 	if (EFI_ERROR(status))
-		return log_error(status, L"firmware cannot load %s: %r", location->path, status);
+		return log_error_status(status, "firmware cannot load %ls", location->path);
 
 	status = BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&loaded);
 	if (EFI_ERROR(status))
@@ -378,7 +378,7 @@ static EFI_STATUS next_stage_start(EFI_HANDLE parent, const struct next_stage *l
 	if (initrd_file.data) {
 		status = efi_initrd_register(initrd_file.data, initrd_file.size, &initrd);
 		if (EFI_ERROR(status))
-			return log_error(status, L"cannot publish the initrd: %r", status);
+			return log_error_status(status, "cannot publish the initrd");
 	}
 
 	if (sb->secure_boot == 1 && sb->setup_mode == 0)
@@ -386,7 +386,7 @@ static EFI_STATUS next_stage_start(EFI_HANDLE parent, const struct next_stage *l
 	status = BS->StartImage(image, NULL, NULL);
 	if (sb->secure_boot == 1 && sb->setup_mode == 0)
 		efi_security_policy_remove();
-	log_info(L"%s returned: %r", location->path, status);
+	log_info_status(status, "%ls returned", location->path);
 	return status;
 }
 
@@ -410,7 +410,7 @@ static EFI_STATUS lockshim_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table
 	verify_policy_init(&policy);
 	Print(L"lockshim %a\n", LOCKSHIM_VERSION);
 	efi_measure_open(&measure);
-	log_info(L"crypto: %a", crypto_cpu_describe(cpu, sizeof(cpu)));
+	log_info("crypto: %s", crypto_cpu_describe(cpu, sizeof(cpu)));
 	efi_mok_variables_sanitize(); /* before anything reads the MOK state */
 	secure_boot_state_read(&sb);
 	verifier.enforcing = sb.enforcing;

@@ -13,7 +13,7 @@ void efi_measure_open(struct efi_measure *measure)
 	efi_tpm_open(&measure->tpm);
 	measurer_init(&measure->measurer, efi_tpm_extend, &measure->tpm);
 	if (measure->tpm.tcg2)
-		log_info(L"TPM: measuring into PCR 4, 7 and 14");
+		log_info("TPM: measuring into PCR 4, 7 and 14");
 }
 
 void efi_measure_close(struct efi_measure *measure)
@@ -52,5 +52,5 @@ void efi_measure_mok_state(struct efi_measure *measure, const struct sbat *sbat_
 	state.mok_list_trusted =
 		!EFI_ERROR(efi_mok_variable_read(L"MokListTrusted", &trusted, &size));
 	if (measure_mok_state(&measure->measurer, &state) < 0)
-		log_error(EFI_DEVICE_ERROR, L"TPM: the MOK state was not measured whole");
+		log_warning("TPM: the MOK state was not measured whole");
 }

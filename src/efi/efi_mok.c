@@ -56,13 +56,12 @@ void efi_mok_variables_sanitize(void)
 		/* an OS wrote it: deleted, so the owner's next enrollment can write it again */
 		status = efi_var_delete(owner_variables[i], &shim_lock_guid);
 		if (EFI_ERROR(status))
-			log_error(
+			log_warning_status(
 				status,
-				L"%s has attributes 0x%x, not the MOK manager's 0x%x, and cannot be deleted: %r; ignoring it",
-				owner_variables[i], attributes, MOK_STATE_ATTRIBUTES, status);
+				"%ls has attributes 0x%X, not the MOK manager's 0x%X, and cannot be deleted: %m; ignoring it",
+				owner_variables[i], attributes, MOK_STATE_ATTRIBUTES);
 		else
-			log_error(EFI_SECURITY_VIOLATION,
-				  L"deleted %s: attributes 0x%x are not the MOK manager's 0x%x",
+			log_error("deleted %ls: attributes 0x%X are not the MOK manager's 0x%X",
 				  owner_variables[i], attributes, MOK_STATE_ATTRIBUTES);
 	}
 }
@@ -94,8 +93,8 @@ static UINT8 mok_state_read(const CHAR16 *name, UINT8 unreadable)
 	if (status == EFI_NOT_FOUND || status == EFI_BAD_BUFFER_SIZE)
 		return LOCKSHIM_VAR_ABSENT;
 	if (EFI_ERROR(status)) {
-		log_error(status, L"cannot read %s: %r; taking it as %a", name, status,
-			  unreadable == 1 ? "set" : "not set");
+		log_warning_status(status, "cannot read %ls: %m; taking it as %s", name,
+				   unreadable == 1 ? "set" : "not set");
 		return unreadable;
 	}
 	return attributes == MOK_STATE_ATTRIBUTES ? value : LOCKSHIM_VAR_ABSENT;

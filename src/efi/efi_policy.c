@@ -27,14 +27,13 @@ static int add_esl(struct sig_db *db, const CHAR16 *source, const void *data, UI
 	if (unknown) {
 		esl_guid_text(first, guid);
 		log_info(
-			L"%s: skipping %d signature list(s) of a type lockshim does not know (%a%a)",
+			"%ls: skipping %d signature list(s) of a type lockshim does not know (%s%s)",
 			source, (int)unknown, guid, unknown > 1 ? ", ..." : "");
 	}
 	if (rejected < 0)
-		log_error(EFI_OUT_OF_RESOURCES, L"%s: out of memory", source);
+		log_error("%ls: out of memory", source);
 	else if (rejected > 0)
-		log_error(EFI_INVALID_PARAMETER, L"%s: %d signature list(s) rejected: %a", source,
-			  rejected, *why);
+		log_error("%ls: %d signature list(s) rejected: %s", source, rejected, *why);
 	return rejected;
 }
 
@@ -55,14 +54,13 @@ static enum list_read load_variable(struct sig_db *db, const CHAR16 *name, EFI_G
 	if (status == EFI_NOT_FOUND)
 		return LIST_ABSENT;
 	if (EFI_ERROR(status)) {
-		log_error(status, L"cannot read %s: %r", name, status);
+		log_error_status(status, "cannot read %ls", name);
 		return LIST_UNREADABLE;
 	}
 	if (boot_services_only && attributes != MOK_LIST_ATTRIBUTES) {
 		/* an OS could have written it: it proves nothing about the owner's wishes */
-		log_error(EFI_SECURITY_VIOLATION,
-			  L"ignoring %s: attributes 0x%x are not non-volatile boot-services-only",
-			  name, attributes);
+		log_warning("ignoring %ls: attributes 0x%X are not non-volatile boot-services-only",
+			    name, attributes);
 		return LIST_ABSENT; /* not the owner's list: nothing of theirs is lost */
 	}
 	if (data)
@@ -75,8 +73,7 @@ static void list_loaded(struct verify_policy *policy, const struct sig_db *db, e
 			int rejected, const char *why)
 {
 	if (verify_policy_list_loaded(policy, db, read, rejected, why) < 0)
-		log_error(EFI_SECURITY_VIOLATION,
-			  L"%a is unusable: under Secure Boot only the MOK manager may start",
+		log_error("%s is unusable: under Secure Boot only the MOK manager may start",
 			  db->name);
 }
 
@@ -103,8 +100,8 @@ EFI_STATUS efi_policy_load(struct verify_policy *policy)
 	r = cert ? sig_db_add_cert(&policy->vendor, cert, NULL) : -1;
 	X509_free(cert);
 	if (r < 0) {
-		return log_error(EFI_LOAD_ERROR,
-				 L"the embedded vendor certificate cannot be decoded");
+		log_error("the embedded vendor certificate cannot be decoded");
+		return EFI_LOAD_ERROR;
 	}
 	rejected = add_esl(&policy->vendor_dbx, L"vendor dbx", vendor_dbx,
 			   vendor_dbx_end - vendor_dbx, &why);

@@ -17,15 +17,15 @@ static void store_level(const struct sbat_level_update *update)
 	if (update->delete_first) {
 		status = efi_var_delete(L"SbatLevel", &shim_lock_guid);
 		if (EFI_ERROR(status))
-			log_error(status, L"cannot delete SbatLevel: %r", status);
+			log_error_status(status, "cannot delete SbatLevel");
 	}
 	status = RT->SetVariable(L"SbatLevel", &shim_lock_guid, SBAT_LEVEL_ATTRIBUTES,
 				 update->level.size, (void *)update->level.text);
 	if (EFI_ERROR(status))
 		/* still enforced for this boot; stored at the next one */
-		log_error(status, L"cannot store SbatLevel: %r", status);
+		log_error_status(status, "cannot store SbatLevel");
 	else
-		log_info(L"SbatLevel %ld stored", update->level.datestamp);
+		log_info("SbatLevel %lu stored", update->level.datestamp);
 }
 
 EFI_STATUS efi_sbat_level_apply(BOOLEAN enforcing, struct efi_sbat_level *out)
@@ -44,13 +44,14 @@ EFI_STATUS efi_sbat_level_apply(BOOLEAN enforcing, struct efi_sbat_level *out)
 	out->stored = NULL;
 	if (sbat_levels_parse(lockshim_sbat_level, lockshim_sbat_level_end - lockshim_sbat_level,
 			      &embedded, &why, &why_buf) < 0) {
-		return log_error(EFI_LOAD_ERROR, L"%a", why);
+		log_error("%s", why);
+		return EFI_LOAD_ERROR;
 	}
 
 	status = efi_var_read_u8(L"SbatPolicy", &shim_lock_guid, &policy, NULL);
 	if (status != EFI_NOT_FOUND) {
 		if (EFI_ERROR(status)) {
-			log_error(status, L"ignoring an unreadable SbatPolicy: %r", status);
+			log_warning_status(status, "ignoring an unreadable SbatPolicy");
 			policy = SBAT_POLICY_NONE;
 		}
 		efi_var_delete(L"SbatPolicy", &shim_lock_guid);
@@ -61,12 +62,12 @@ EFI_STATUS efi_sbat_level_apply(BOOLEAN enforcing, struct efi_sbat_level *out)
 		stored = (struct sbat_level_stored){ TRUE, data, size, attributes };
 	} else if (status != EFI_NOT_FOUND) {
 		/* unreadable is treated as absent: the embedded level replaces it */
-		log_error(status, L"cannot read SbatLevel: %r", status);
+		log_error_status(status, "cannot read SbatLevel");
 	}
 
 	sbat_level_update(&embedded, &stored, policy, enforcing, &update);
 	if (update.note[0])
-		log_info(L"%a", update.note);
+		log_info("%s", update.note);
 	if (update.write)
 		store_level(&update);
 
@@ -93,12 +94,12 @@ EFI_STATUS efi_sbat_check_self(const struct sbat *level)
 
 	if (sbat_parse(lockshim_sbat, lockshim_sbat_end - lockshim_sbat, SBAT_SECTION, &self, &why,
 		       &why_buf) < 0) {
-		return log_error(EFI_SECURITY_VIOLATION, L"own .sbat section is malformed: %a",
-				 why);
+		log_error("own .sbat section is malformed: %s", why);
+		return EFI_SECURITY_VIOLATION;
 	}
 	if (sbat_check(&self, level, &why, &why_buf) < 0) {
-		return log_error(EFI_SECURITY_VIOLATION,
-				 L"this lockshim is revoked: %a; refusing to boot anything", why);
+		log_error("this lockshim is revoked: %s; refusing to boot anything", why);
+		return EFI_SECURITY_VIOLATION;
 	}
 	return EFI_SUCCESS;
 }

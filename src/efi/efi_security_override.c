@@ -112,8 +112,10 @@ static EFI_STATUS EFIAPI security2_hook(const struct security2_protocol *this,
 		return EFI_SUCCESS;
 	if (!override.verifier || from_firmware_volume(file))
 		return override.original2(this, file, file_buffer, file_size, boot_policy);
-	if (!file_buffer || !file_size)
-		return log_error(EFI_ACCESS_DENIED, L"refusing an image the firmware did not show");
+	if (!file_buffer || !file_size) {
+		log_error("refusing an image the firmware did not show");
+		return EFI_ACCESS_DENIED;
+	}
 	return policy_allows(file, file_buffer, file_size) ? EFI_SUCCESS : EFI_ACCESS_DENIED;
 }
 
@@ -131,7 +133,8 @@ static EFI_STATUS EFIAPI security_hook(const struct security_protocol *this, UIN
 		return EFI_SUCCESS;
 	if (!override.verifier || override.security2 || from_firmware_volume(file))
 		return override.original(this, status, file);
-	return log_error(EFI_ACCESS_DENIED, L"refusing an image loaded past lockshim's LoadImage");
+	log_error("refusing an image loaded past lockshim's LoadImage");
+	return EFI_ACCESS_DENIED;
 }
 
 /* Mark @buffer as lockshim's verified image for one call of the firmware's LoadImage. */
@@ -174,9 +177,10 @@ static EFI_STATUS EFIAPI load_image_hook(BOOLEAN boot_policy, EFI_HANDLE parent,
 		if (!path)
 			return EFI_INVALID_PARAMETER;
 		status = efi_file_read_device_path(path, &file);
-		if (EFI_ERROR(status))
-			return log_error(EFI_ACCESS_DENIED, L"refusing an image it cannot read: %r",
-					 status);
+		if (EFI_ERROR(status)) {
+			log_error_status(status, "refusing an image it cannot read");
+			return EFI_ACCESS_DENIED;
+		}
 		buffer = file.data;
 		size = file.size;
 	}
@@ -228,19 +232,19 @@ static void hooks_release(void)
 		if (override.security2->file_authentication == security2_hook)
 			override.security2->file_authentication = override.original2;
 		else
-			log_error(EFI_ACCESS_DENIED, L"Security2 hooked over lockshim: left alone");
+			log_warning("Security2 hooked over lockshim: left alone");
 	}
 	if (override.security) {
 		if (override.security->file_authentication_state == security_hook)
 			override.security->file_authentication_state = override.original;
 		else
-			log_error(EFI_ACCESS_DENIED, L"Security hooked over lockshim: left alone");
+			log_warning("Security hooked over lockshim: left alone");
 	}
 	if (override.original_load_image) {
 		if (BS->LoadImage == load_image_hook)
 			boot_services_set_load_image(override.original_load_image);
 		else
-			log_error(EFI_ACCESS_DENIED, L"LoadImage hooked over lockshim: left alone");
+			log_warning("LoadImage hooked over lockshim: left alone");
 		override.original_load_image = NULL;
 	}
 }

@@ -55,7 +55,7 @@ static struct pe_image *parse_image(const void *data, UINTN size)
 	if (!img)
 		return NULL;
 	if (pe_parse(data, size, img, &reason) < 0) {
-		log_error(EFI_UNSUPPORTED, L"shim_lock: not a usable image: %a", reason);
+		log_error("shim_lock: not a usable image: %s", reason);
 		FreePool(img);
 		return NULL;
 	}
@@ -66,8 +66,10 @@ static SHIM_LOCK_API EFI_STATUS shim_lock_verify(void *buffer, UINT32 size)
 {
 	CHAR16 what[64];
 
-	if (!buffer)
-		return log_error(EFI_INVALID_PARAMETER, L"shim_lock: Verify without an image");
+	if (!buffer) {
+		log_error("shim_lock: Verify without an image");
+		return EFI_INVALID_PARAMETER;
+	}
 	if (!shim_lock_verifier)
 		return EFI_NOT_READY;
 	SPrint(what, sizeof(what), L"image from the second stage (%ld bytes)", (UINTN)size);
@@ -102,7 +104,7 @@ static SHIM_LOCK_API EFI_STATUS shim_lock_hash(char *data, int size,
 			CopyMem(sha1, digest, 20);
 	}
 	if (EFI_ERROR(status))
-		log_error(status, L"shim_lock: cannot hash the image: %a", reason);
+		log_error("shim_lock: cannot hash the image: %s", reason);
 	FreePool(img);
 	return status;
 }
@@ -162,7 +164,7 @@ EFI_STATUS efi_shim_lock_install(const struct efi_verifier *verifier, EFI_HANDLE
 	if (EFI_ERROR(status)) {
 		shim_lock_verifier = NULL;
 		*handle = NULL;
-		return log_error(status, L"cannot install the shim_lock protocol: %r", status);
+		return log_error_status(status, "cannot install the shim_lock protocol");
 	}
 	return EFI_SUCCESS;
 }
@@ -175,7 +177,7 @@ void efi_shim_lock_uninstall(EFI_HANDLE *handle)
 		return;
 	status = BS->UninstallProtocolInterface(*handle, &shim_lock_guid, &shim_lock_protocol);
 	if (EFI_ERROR(status))
-		log_error(status, L"cannot remove the shim_lock protocol: %r", status);
+		log_error_status(status, "cannot remove the shim_lock protocol");
 	shim_lock_verifier = NULL; /* the verifier is about to go: refuse from now on */
 	*handle = NULL;
 }

@@ -70,13 +70,12 @@ int efi_tpm_extend(const struct measure_event *event, void *ctx)
 		return 0;
 	/* the size is 32-bit: an image's event carries a device path a second stage chose */
 	if (event->event_size > (UINT32)-1 - sizeof(*e)) {
-		log_error(EFI_BAD_BUFFER_SIZE, L"TPM: cannot measure an event of %ld bytes",
-			  (UINTN)event->event_size);
+		log_error("TPM: cannot measure an event of %lu bytes", (UINTN)event->event_size);
 		return -1;
 	}
 	e = AllocatePool(sizeof(*e) + event->event_size);
 	if (!e) {
-		log_error(EFI_OUT_OF_RESOURCES, L"TPM: cannot measure: out of memory");
+		log_error("TPM: cannot measure: out of memory");
 		return -1;
 	}
 	e->size = (UINT32)(sizeof(*e) + event->event_size);
@@ -89,11 +88,11 @@ int efi_tpm_extend(const struct measure_event *event, void *ctx)
 	if (!event->pe_image || (EFI_ERROR(status) && status != EFI_VOLUME_FULL))
 		status = tpm->tcg2->hash_log_extend_event(tpm->tcg2, 0, data, event->data_size, e);
 	if (status == EFI_VOLUME_FULL) {
-		log_error(status, L"TPM: PCR %d extended, but the event log is full", event->pcr);
+		log_warning("TPM: PCR %u extended, but the event log is full", event->pcr);
 		return 0;
 	}
 	if (EFI_ERROR(status)) {
-		log_error(status, L"TPM: cannot measure into PCR %d: %r", event->pcr, status);
+		log_error_status(status, "TPM: cannot measure into PCR %u", event->pcr);
 		return -1;
 	}
 	return 0;

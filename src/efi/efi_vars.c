@@ -67,9 +67,9 @@ EFI_STATUS efi_var_set_runtime_mirror(const CHAR16 *name, EFI_GUID *vendor, cons
 					 size, (void *)data);
 	if (EFI_ERROR(status))
 		/* e.g. created by the OS as a time-authenticated variable, which only its key deletes */
-		log_error(
+		log_warning_status(
 			status,
-			L"cannot write %s as lockshim's own volatile variable: %r; the OS's copy stays, kernels get lockshim's from the MokVar table",
-			name, status);
+			"cannot write %ls as lockshim's own volatile variable: %m; the OS's copy stays, kernels get lockshim's from the MokVar table",
+			name);
 	return status;
 }

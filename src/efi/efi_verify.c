@@ -13,7 +13,7 @@ static void measure_image_event(const struct efi_verifier *verifier, const void 
 
 	if (verifier->measurer && measure_image(verifier->measurer, data, size, (UINT64)(UINTN)data,
 						(const uint8_t *)path, path_size) < 0)
-		log_error(EFI_DEVICE_ERROR, L"TPM: the image was not measured");
+		log_warning("TPM: the image was not measured");
 }
 
 /* What allowed the image into PCR 7, under enforcement, as shim logs only what it verified. */
@@ -22,7 +22,7 @@ static void measure_authority_event(const struct efi_verifier *verifier,
 {
 	if (verifier->measurer && verifier->enforcing &&
 	    measure_authority(verifier->measurer, verifier->policy, verdict) < 0)
-		log_error(EFI_DEVICE_ERROR, L"TPM: the image's authority was not measured");
+		log_warning("TPM: the image's authority was not measured");
 }
 
 /* Decide and say so; EFI_SUCCESS when the image may run. */
@@ -31,13 +31,14 @@ static EFI_STATUS decide(const struct efi_verifier *verifier, const void *data, 
 			 struct verdict *verdict)
 {
 	verify_image(data, size, verifier->policy, request, verdict);
-	if (!verdict->allowed && verifier->enforcing)
-		return log_error(EFI_SECURITY_VIOLATION, L"refusing %s: %a", what,
-				 verdict->message);
+	if (!verdict->allowed && verifier->enforcing) {
+		log_error("refusing %ls: %s", what, verdict->message);
+		return EFI_SECURITY_VIOLATION;
+	}
 	if (verdict->allowed)
-		log_info(L"%a %s: %a", verb, what, verdict->message);
+		log_info("%s %ls: %s", verb, what, verdict->message);
 	else
-		log_info(L"%a %s unverified: %a", verb, what, verdict->message);
+		log_info("%s %ls unverified: %s", verb, what, verdict->message);
 	return EFI_SUCCESS;
 }
 

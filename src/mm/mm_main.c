@@ -120,7 +120,7 @@ static EFI_STATUS mm_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 		changed = owner_menu_run(image);
 	/* lockshim starts again from the new lists */
 	if (changed) {
-		log_info(L"rebooting");
+		log_info("rebooting");
 		RT->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
 	}
 	return EFI_SUCCESS;

@@ -29,7 +29,7 @@ static EFI_STATUS owner_password_check(void)
 	if (status == EFI_NOT_FOUND)
 		return EFI_SUCCESS;
 	if (EFI_ERROR(status))
-		return log_error(status, L"cannot read MokPWStore: %r", status);
+		return log_error_status(status, "cannot read MokPWStore");
 	return confirm_with_password("MOK manager", &store, NULL);
 }
 
@@ -41,11 +41,15 @@ static EFI_STATUS image_hash_entry(const CHAR16 *path, const struct efi_file_dat
 	const char *reason;
 	unsigned int len;
 
-	if (!img)
-		return log_error(EFI_OUT_OF_RESOURCES, L"%s: %a", path, "out of memory");
+	if (!img) {
+		log_error("%ls: %s", path, "out of memory");
+		return EFI_OUT_OF_RESOURCES;
+	}
 	if (pe_parse(file->data, file->size, img, &reason) < 0 ||
-	    pe_authenticode_digest(img, EVP_sha256(), digest, &len, &reason) < 0)
-		return log_error(EFI_UNSUPPORTED, L"%s: %a", path, reason);
+	    pe_authenticode_digest(img, EVP_sha256(), digest, &len, &reason) < 0) {
+		log_error("%ls: %s", path, reason);
+		return EFI_UNSUPPORTED;
+	}
 	entry->type = ESL_SHA256;
 	entry->data = digest;
 	entry->size = len;
@@ -59,8 +63,10 @@ static EFI_STATUS certificate_entry(const CHAR16 *path, const struct efi_file_da
 	const unsigned char *p = file->data;
 	_cleanup_(x509_freep) X509 *cert = d2i_X509(NULL, &p, (long)file->size);
 
-	if (!cert || p != (const unsigned char *)file->data + file->size)
-		return log_error(EFI_UNSUPPORTED, L"%s is not a DER certificate", path);
+	if (!cert || p != (const unsigned char *)file->data + file->size) {
+		log_error("%ls is not a DER certificate", path);
+		return EFI_UNSUPPORTED;
+	}
 	entry->type = ESL_X509;
 	entry->data = file->data;
 	entry->size = file->size;
@@ -82,7 +88,7 @@ static EFI_STATUS esl_from_file(EFI_HANDLE device, const CHAR16 *path, BOOLEAN i
 
 	status = efi_file_read(device, path, &file);
 	if (EFI_ERROR(status))
-		return log_error(status, L"cannot read %s: %r", path, status);
+		return log_error_status(status, "cannot read %ls", path);
 	if (image_hash)
 		status = image_hash_entry(path, &file, digest, &entry);
 	else

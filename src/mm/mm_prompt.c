@@ -38,23 +38,26 @@ EFI_STATUS confirm_with_password(const char *title, const struct mok_variable *a
 		status = efi_console_read_line(typed, ARRAY_SIZE(typed), &len, TRUE, KEY_TIMEOUT);
 		if (EFI_ERROR(status)) {
 			Print(L"\n");
-			return log_error(status, L"no answer: %a refused", title);
+			log_error("no answer: %s refused", title);
+			return status;
 		}
 		if (password_typed_check(len, &reason) < 0) {
-			log_error(EFI_SECURITY_VIOLATION, L"%a: not accepted", reason);
+			log_error("%s: not accepted", reason);
 			continue;
 		}
 		match = password_matches(auth->data, auth->size, request ? request->data : NULL,
 					 request ? request->size : 0, typed, len, &reason);
 		typed_password_wipe(&typed);
-		if (match < 0)
-			return log_error(EFI_INVALID_PARAMETER, L"%a: unusable password data: %a",
-					 title, reason);
+		if (match < 0) {
+			log_error("%s: unusable password data: %s", title, reason);
+			return EFI_INVALID_PARAMETER;
+		}
 		if (match == 1)
 			return EFI_SUCCESS;
-		log_error(EFI_SECURITY_VIOLATION, L"wrong password");
+		log_error("wrong password");
 	}
-	return log_error(EFI_SECURITY_VIOLATION, L"too many wrong passwords: %a refused", title);
+	log_error("too many wrong passwords: %s refused", title);
+	return EFI_SECURITY_VIOLATION;
 }
 
 EFI_STATUS confirm_with_characters(const char *title, const struct mok_state_request *req)
@@ -66,9 +69,11 @@ EFI_STATUS confirm_with_characters(const char *title, const struct mok_state_req
 		UINT64 random;
 
 		random = efi_random64(BS, &source);
-		log_info(L"random positions from %a", source);
-		if (password_positions_pick(req->password_len, random, positions, &reason) < 0)
-			return log_error(EFI_INVALID_PARAMETER, L"%a: %a: refused", title, reason);
+		log_info("random positions from %s", source);
+		if (password_positions_pick(req->password_len, random, positions, &reason) < 0) {
+			log_error("%s: %s: refused", title, reason);
+			return EFI_INVALID_PARAMETER;
+		}
 		for (int i = 0; i < MOK_POSITIONS_ASKED; i++) {
 			_cleanup_(input_key_wipe) EFI_INPUT_KEY key;
 			EFI_STATUS status;
@@ -78,16 +83,18 @@ EFI_STATUS confirm_with_characters(const char *title, const struct mok_state_req
 			status = efi_console_read_key(KEY_TIMEOUT, &key);
 			if (EFI_ERROR(status)) {
 				Print(L"\n");
-				return log_error(status, L"no answer: %a refused", title);
+				log_error("no answer: %s refused", title);
+				return status;
 			}
 			Print(L"*\n");
 			right &= key.UnicodeChar == req->password[positions[i]];
 		}
 		if (right)
 			return EFI_SUCCESS;
-		log_error(EFI_SECURITY_VIOLATION, L"wrong password characters");
+		log_error("wrong password characters");
 	}
-	return log_error(EFI_SECURITY_VIOLATION, L"too many wrong answers: %a refused", title);
+	log_error("too many wrong answers: %s refused", title);
+	return EFI_SECURITY_VIOLATION;
 }
 
 EFI_STATUS confirm_typed_yes(const char *title, const char *question)
@@ -100,10 +107,13 @@ EFI_STATUS confirm_typed_yes(const char *title, const char *question)
 	status = efi_console_read_line(typed, ARRAY_SIZE(typed), &len, FALSE, KEY_TIMEOUT);
 	if (EFI_ERROR(status)) {
 		Print(L"\n");
-		return log_error(status, L"no answer: %a refused", title);
+		log_error("no answer: %s refused", title);
+		return status;
 	}
-	if (!confirm_answer_is_yes(typed, len))
-		return log_error(EFI_ABORTED, L"not confirmed: %a refused", title);
+	if (!confirm_answer_is_yes(typed, len)) {
+		log_error("not confirmed: %s refused", title);
+		return EFI_ABORTED;
+	}
 	return EFI_SUCCESS;
 }
 

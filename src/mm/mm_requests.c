@@ -51,13 +51,11 @@ BOOLEAN key_request_serve(const struct key_request *kr, const struct mok_variabl
 
 	Print(L"\n==== %a ====\n", kr->title);
 	if (!auth->present) {
-		log_error(EFI_ACCESS_DENIED, L"%s has no %s: request refused", kr->request,
-			  kr->auth);
+		log_error("%ls has no %ls: request refused", kr->request, kr->auth);
 		return FALSE;
 	}
 	if (signature_lists_show(request->data, request->size, &reason) != 0) {
-		log_error(EFI_INVALID_PARAMETER, L"malformed %s: %a: request refused", kr->request,
-			  reason);
+		log_error("malformed %ls: %s: request refused", kr->request, reason);
 		return FALSE;
 	}
 	if (EFI_ERROR(confirm_typed_yes(kr->title, kr->question)) ||
@@ -76,24 +74,24 @@ BOOLEAN key_request_apply(const struct key_request *kr, const void *request, UIN
 
 	status = mok_variable_read(kr->list, &list);
 	if (EFI_ERROR(status) && status != EFI_NOT_FOUND) {
-		log_error(status, L"cannot read %s: %r", kr->list, status);
+		log_error_status(status, "cannot read %ls", kr->list);
 		return FALSE;
 	}
 	if (mok_list_apply(kr->op, list.data, list.size, request, request_size, &result,
 			   &result_size, &changed, &reason) < 0) {
-		log_error(EFI_INVALID_PARAMETER, L"%a: %a", kr->title, reason);
+		log_error("%s: %s", kr->title, reason);
 		return FALSE;
 	}
 	if (changed == 0) {
-		log_info(L"%a: nothing to change", kr->title);
+		log_info("%s: nothing to change", kr->title);
 		return FALSE;
 	}
 	status = mok_variable_write(kr->list, result, result_size);
 	if (EFI_ERROR(status)) {
-		log_error(status, L"cannot write %s: %r; it is unchanged", kr->list, status);
+		log_error_status(status, "cannot write %ls: %m; it is unchanged", kr->list);
 		return FALSE;
 	}
-	log_info(L"%a: done (%d entr%a)", kr->title, changed, changed == 1 ? "y" : "ies");
+	log_info("%s: done (%zu entr%s)", kr->title, changed, changed == 1 ? "y" : "ies");
 	return TRUE;
 }
 
@@ -107,10 +105,10 @@ BOOLEAN reset_request_serve(const struct mok_variable *auth)
 		return FALSE;
 	status = efi_var_delete(L"MokList", &shim_lock_guid);
 	if (EFI_ERROR(status)) {
-		log_error(status, L"cannot clear MokList: %r", status);
+		log_error_status(status, "cannot clear MokList");
 		return FALSE;
 	}
-	log_info(L"MOK list reset");
+	log_info("MOK list reset");
 	return TRUE;
 }
 
@@ -123,8 +121,7 @@ BOOLEAN state_request_serve(const struct state_request *sr, const struct mok_var
 
 	if (mok_state_request_parse(request->data, request->size, &req, &reason) < 0) {
 		Print(L"\n");
-		log_error(EFI_INVALID_PARAMETER, L"malformed %s: %a: request refused", sr->request,
-			  reason);
+		log_error("malformed %ls: %s: request refused", sr->request, reason);
 		return FALSE;
 	}
 	title = sr->titles[req.state];
@@ -135,10 +132,10 @@ BOOLEAN state_request_serve(const struct state_request *sr, const struct mok_var
 	/* state 0 sets the variable (validation off, db ignored, MOK trusted); 1 deletes it */
 	status = mok_variable_write(sr->state, &one, req.state == 0 ? sizeof(one) : 0);
 	if (EFI_ERROR(status)) {
-		log_error(status, L"cannot set %s: %r", sr->state, status);
+		log_error_status(status, "cannot set %ls", sr->state);
 		return FALSE;
 	}
-	log_info(L"%a: done", title);
+	log_info("%s: done", title);
 	return TRUE;
 }
 
@@ -152,7 +149,7 @@ static BOOLEAN password_clear(void)
 	      L"The MOK manager's menu will no longer ask for a password.\n");
 	status = mok_owner_variable_read(L"MokPWStore", &store);
 	if (EFI_ERROR(status)) {
-		log_error(status, L"no MOK password is set");
+		log_error("no MOK password is set");
 		return FALSE;
 	}
 	if (EFI_ERROR(confirm_typed_yes("Clear MOK password", "Clear the MOK password")) ||
@@ -160,10 +157,10 @@ static BOOLEAN password_clear(void)
 		return FALSE;
 	status = efi_var_delete(L"MokPWStore", &shim_lock_guid);
 	if (EFI_ERROR(status)) {
-		log_error(status, L"Clear MOK password: failed");
+		log_error("Clear MOK password: failed");
 		return FALSE;
 	}
-	log_info(L"Clear MOK password: done");
+	log_info("Clear MOK password: done");
 	return TRUE;
 }
 
@@ -178,7 +175,7 @@ static BOOLEAN password_set(const struct mok_variable *request)
 	OPENSSL_cleanse(&pc, sizeof(pc)); /* only checked: the hash is the request's */
 	if (parsed < 0) {
 		Print(L"\n");
-		log_error(EFI_INVALID_PARAMETER, L"malformed MokPW: %a: request refused", reason);
+		log_error("malformed MokPW: %s: request refused", reason);
 		return FALSE;
 	}
 	Print(L"\n==== Set MOK password ====\n"
@@ -188,10 +185,10 @@ static BOOLEAN password_set(const struct mok_variable *request)
 		return FALSE;
 	status = mok_variable_write(L"MokPWStore", request->data, request->size);
 	if (EFI_ERROR(status)) {
-		log_error(status, L"cannot set MokPWStore: %r", status);
+		log_error_status(status, "cannot set MokPWStore");
 		return FALSE;
 	}
-	log_info(L"Set MOK password: done");
+	log_info("Set MOK password: done");
 	return TRUE;
 }
 
@@ -207,7 +204,7 @@ BOOLEAN password_request_serve(const struct mok_variable *request)
 {
 	if (request->size != PASSWORD_CRYPT_SIZE) {
 		Print(L"\n");
-		log_error(EFI_INVALID_PARAMETER, L"malformed MokPW: request refused");
+		log_error("malformed MokPW: request refused");
 		return FALSE;
 	}
 	if (all_zero(request))

@@ -21,9 +21,8 @@ EFI_STATUS mok_owner_variable_read(const CHAR16 *name, struct mok_variable *vari
 
 	if (EFI_ERROR(status) || variable->attributes == LIST_ATTRIBUTES)
 		return status;
-	log_error(EFI_SECURITY_VIOLATION,
-		  L"ignoring %s: attributes 0x%x are not the MOK manager's 0x%x", name,
-		  variable->attributes, LIST_ATTRIBUTES);
+	log_warning("ignoring %ls: attributes 0x%X are not the MOK manager's 0x%X", name,
+		    variable->attributes, LIST_ATTRIBUTES);
 	mok_variable_free(variable);
 	return EFI_NOT_FOUND;
 }
@@ -47,14 +46,13 @@ void mok_request_take(const CHAR16 *name, struct mok_variable *request)
 		status = efi_var_delete(name, &shim_lock_guid);
 		if (EFI_ERROR(status) && request->present) {
 			/* still there on the next boot: served now, it would be served twice */
-			log_error(status, L"cannot delete %s: %r; not served", name, status);
+			log_warning_status(status, "cannot delete %ls: %m; not served", name);
 			request->present = FALSE;
 		}
 	}
 	if (request->present && request->attributes != REQUEST_ATTRIBUTES) {
-		log_error(EFI_SECURITY_VIOLATION,
-			  L"ignoring %s: attributes 0x%x are not mokutil's 0x%x", name,
-			  request->attributes, REQUEST_ATTRIBUTES);
+		log_warning("ignoring %ls: attributes 0x%X are not mokutil's 0x%X", name,
+			    request->attributes, REQUEST_ATTRIBUTES);
 		request->present = FALSE;
 	}
 }
