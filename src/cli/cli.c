@@ -183,7 +183,7 @@ static int load_sbat_level(const char *path, struct sbat *level, uint8_t **text)
 		if (read_file(path, text, &size) < 0)
 			return -1;
 		if (sbat_parse(*text, size, SBAT_LEVEL, level, &why, &why_buf) < 0) {
-			fprintf(stderr, "lockshim: %s: not a usable SbatLevel: %s\n", path, why);
+			say_error("%s: not a usable SbatLevel: %s", path, why);
 			return -1;
 		}
 		return 0;
@@ -191,7 +191,7 @@ static int load_sbat_level(const char *path, struct sbat *level, uint8_t **text)
 	if (sbat_levels_parse(lockshim_sbat_level,
 			      (size_t)(lockshim_sbat_level_end - lockshim_sbat_level), &embedded,
 			      &why, &why_buf) < 0) {
-		fprintf(stderr, "lockshim: built-in SBAT level: %s\n", why);
+		say_error("built-in SBAT level: %s", why);
 		return -1;
 	}
 	*level = embedded.automatic;
@@ -333,10 +333,10 @@ static int predict_image(struct measurer *m, const struct verify_policy *policy,
 	verify_image(image, size, policy, which->request, &verdict);
 	refused = enforcing && !verdict.allowed;
 	if (refused)
-		fprintf(stderr, "lockshim: %s would be refused: %s\n", path, verdict.message);
+		say_error("%s would be refused: %s", path, verdict.message);
 	if (((shim_lock || !refused) && measure_image(m, image, size, 0, NULL, 0) < 0) ||
 	    (!refused && enforcing && measure_authority(m, policy, &verdict) < 0)) {
-		fprintf(stderr, "lockshim: %s: cannot measure\n", path);
+		say_error("%s: cannot measure", path);
 		r = EXIT_USAGE;
 	} else if (refused && !shim_lock) {
 		r = EXIT_REFUSED;
@@ -376,7 +376,7 @@ static int cmd_pcr(int argc, char **argv)
 		if (read_file(args.log_path, &log, &log_size) < 0)
 			goto out;
 		if (tcg_log_replay_firmware(log, log_size, &bank, &reason) < 0) {
-			fprintf(stderr, "lockshim: %s: %s\n", args.log_path, reason);
+			say_error("%s: %s", args.log_path, reason);
 			goto out;
 		}
 	}
@@ -396,7 +396,7 @@ static int cmd_pcr(int argc, char **argv)
 	}
 	args.policy.sbat_level = args.mok_sb_state ? NULL : &level;
 	if (measure_mok_state(&m, &args.state) < 0) {
-		fprintf(stderr, "lockshim: cannot measure the MOK state\n");
+		say_error("cannot measure the MOK state");
 		goto out;
 	}
 	for (int i = 0; i < args.n_images; i++) {
@@ -440,9 +440,9 @@ static int cmd_add_sbat(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (sbat_parse(csv, csv_size, SBAT_SECTION, &sbat, &why, &why_buf) < 0)
-		fprintf(stderr, "lockshim: %s: not a usable .sbat: %s\n", argv[1], why);
+		say_error("%s: not a usable .sbat: %s", argv[1], why);
 	else if (pe_add_section(image, size, ".sbat", csv, csv_size, &out, &out_size, &reason) < 0)
-		fprintf(stderr, "lockshim: %s: %s\n", argv[2], reason);
+		say_error("%s: %s", argv[2], reason);
 	else if (write_file(argv[3], out, out_size) == 0)
 		r = EXIT_SUCCESS;
 	free(out);
@@ -495,7 +495,7 @@ static int cmd_hash(int argc, char **argv)
 		printf("\n");
 		r = EXIT_SUCCESS;
 	} else {
-		fprintf(stderr, "lockshim: %s: %s\n", argv[1], img ? reason : "out of memory");
+		say_error("%s: %s", argv[1], img ? reason : "out of memory");
 	}
 	free(img);
 	free(data);

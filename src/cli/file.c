@@ -2,12 +2,24 @@
 #include "file.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Larger inputs are not images, lists or SBAT text: refused before allocating. */
 #define MAX_FILE_SIZE (1024UL * 1024 * 1024)
+
+void say_error(const char *fmt, ...)
+{
+	va_list args;
+
+	fprintf(stderr, "%s: ", program_name);
+	va_start(args, fmt);
+	vfprintf(stderr, fmt, args);
+	va_end(args);
+	fputc('\n', stderr);
+}
 
 int read_file(const char *path, uint8_t **data, size_t *size)
 {
@@ -16,19 +28,19 @@ int read_file(const char *path, uint8_t **data, size_t *size)
 
 	*data = NULL;
 	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", program_name, path, strerror(errno));
+		say_error("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (fseek(f, 0, SEEK_END) != 0 || (length = ftell(f)) < 0 ||
 	    (unsigned long)length > MAX_FILE_SIZE || fseek(f, 0, SEEK_SET) != 0) {
-		fprintf(stderr, "%s: %s: cannot read or too large\n", program_name, path);
+		say_error("%s: cannot read or too large", path);
 		fclose(f);
 		return -1;
 	}
 	*size = (size_t)length;
 	*data = malloc(*size ? *size : 1);
 	if (!*data || fread(*data, 1, *size, f) != *size) {
-		fprintf(stderr, "%s: %s: read failed\n", program_name, path);
+		say_error("%s: read failed", path);
 		free(*data);
 		*data = NULL;
 		fclose(f);
@@ -47,7 +59,7 @@ int write_file(const char *path, const uint8_t *data, size_t size)
 		return -1;
 	f = fopen(tmp, "wb");
 	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0 || rename(tmp, path) != 0) {
-		fprintf(stderr, "%s: %s: %s\n", program_name, path, strerror(errno));
+		say_error("%s: %s", path, strerror(errno));
 		if (f)
 			remove(tmp);
 		return -1;

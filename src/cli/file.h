@@ -2,7 +2,8 @@
 /*
  * Whole files in and out, for the host programs (build/lockshim and the
  * benchmark). A failure is said on stderr as "PROGRAM: PATH: what failed",
- * so the callers only decide what it means for their exit status.
+ * so the callers only decide what it means for their exit status. Their
+ * own diagnostics go through say_error(), which says the program's name.
  */
 #ifndef LOCKSHIM_FILE_H
 #define LOCKSHIM_FILE_H
@@ -12,6 +13,9 @@
 
 /* What diagnostics start with ("lockshim"): each program that uses src/cli defines it. */
 extern const char program_name[];
+
+/* One diagnostic line on stderr: "PROGRAM: " then @fmt's text and a newline. */
+void say_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * The file at @path, whole, in a new malloc'd buffer *@data (never NULL,

@@ -76,21 +76,20 @@ int policy_add_list_file(struct verify_policy *policy, struct sig_db *db, const 
 	unknown = esl_count_unknown(data, size, &first);
 	if (unknown) {
 		esl_guid_text(first, guid);
-		fprintf(stderr,
-			"%s: %s: skipping %zu signature list(s) of a type lockshim does not know (%s%s)\n",
-			program_name, path, unknown, guid, unknown > 1 ? ", ..." : "");
+		say_error(
+			"%s: skipping %zu signature list(s) of a type lockshim does not know (%s%s)",
+			path, unknown, guid, unknown > 1 ? ", ..." : "");
 	}
 	free(data);
 	if (rejected < 0)
 		return -1;
 	if (rejected > 0 && (size_t)sk_X509_num(db->certs) + db->n_digests == before) {
-		fprintf(stderr, "%s: %s: neither a certificate nor a usable signature list (%s)\n",
-			program_name, path, reason);
+		say_error("%s: neither a certificate nor a usable signature list (%s)", path,
+			  reason);
 		return -1;
 	}
 	if (rejected > 0)
-		fprintf(stderr, "%s: %s: %d signature list(s) rejected: %s\n", program_name, path,
-			rejected, reason);
+		say_error("%s: %d signature list(s) rejected: %s", path, rejected, reason);
 	verify_policy_list_loaded(policy, db, LIST_READ, rejected, reason);
 	return 0;
 }
@@ -114,7 +113,7 @@ int policy_list_file_bytes(const char *path, uint8_t **esl, size_t *size)
 		r = esl_append_entry(&entry, esl, size);
 	}
 	if (r < 0)
-		fprintf(stderr, "%s: %s: out of memory\n", program_name, path);
+		say_error("%s: out of memory", path);
 	OPENSSL_free(der);
 	X509_free(cert);
 	free(data);
