@@ -78,8 +78,8 @@ EFI_STATUS confirm_with_characters(const char *title, const struct mok_state_req
 			_cleanup_(input_key_wipe) EFI_INPUT_KEY key;
 			EFI_STATUS status;
 
-			Print(L"Enter password character %d (attempt %d of %d): ", positions[i] + 1,
-			      attempt, PASSWORD_TRIES);
+			Print(L"Enter password character %d (attempt %d of %d): ",
+			      (int)positions[i] + 1, attempt, PASSWORD_TRIES);
 			status = efi_console_read_key(KEY_TIMEOUT, &key);
 			if (EFI_ERROR(status)) {
 				Print(L"\n");
