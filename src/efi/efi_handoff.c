@@ -7,6 +7,7 @@
 #include "efi_guid.h"
 #include "efi_log.h"
 #include "efi_mok.h"
+#include "efi_mok_table.h"
 #include "efi_policy.h"
 #include "efi_vars.h"
 #include "macro.h"
@@ -14,8 +15,8 @@
 #define MOKVAR_NAME_SIZE 256 /* each entry: char name[256]; u64 size; u8 data[size] */
 
 struct mokvar {
-	const char *name;
-	const CHAR16 *variable; /* the runtime variable lockshim sets here; NULL: set elsewhere */
+	const CHAR16 *name; /* in the MokVar table (ASCII there) and as a variable */
+	BOOLEAN variable;   /* lockshim sets the variable here (FALSE: elsewhere) */
 	const uint8_t *data;
 	size_t size;
 };
@@ -81,7 +82,8 @@ static EFI_STATUS install_mokvar_table(const struct mokvar *vars, size_t n)
 
 		if (!vars[i].size)
 			continue;
-		CopyMem(at, (void *)vars[i].name, strlena((CHAR8 *)vars[i].name));
+		for (UINTN c = 0; vars[i].name[c] && c < MOKVAR_NAME_SIZE - 1; c++)
+			at[c] = (uint8_t)vars[i].name[c]; /* the names are ASCII */
 		CopyMem(at + MOKVAR_NAME_SIZE, &entry_size, 8);
 		CopyMem(at + MOKVAR_NAME_SIZE + 8, (void *)vars[i].data, vars[i].size);
 		at += MOKVAR_NAME_SIZE + 8 + vars[i].size;
@@ -108,7 +110,7 @@ static void set_runtime_mirrors(const struct mokvar *vars, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (vars[i].variable)
-			efi_var_set_runtime_mirror(vars[i].variable, &shim_lock_guid, vars[i].data,
+			efi_var_set_runtime_mirror(vars[i].name, &shim_lock_guid, vars[i].data,
 						   vars[i].size);
 }
 
@@ -147,22 +149,29 @@ EFI_STATUS efi_handoff_install(const struct lockdown_state *state,
 		log_error("cannot mirror the MOK lists: out of memory");
 		status = EFI_OUT_OF_RESOURCES;
 	} else {
-		struct mokvar vars[] = {
-			{ "MokListRT", L"MokListRT", mok_list.data, mok_list.size },
-			{ "MokListXRT", L"MokListXRT", mok_list_x.data, mok_list_x.size },
-			{ "MokSBStateRT", L"MokSBStateRT", &one, state->mok_sb_state == 1 },
-			/* a stock kernel then leaves db out of its .platform keyring */
-			{ "MokIgnoreDB", L"MokIgnoreDB", &one, mok_db_ignored },
-			/* the kernel reads it to put MOK keys in its machine keyring */
-			{ "MokListTrustedRT", L"MokListTrustedRT", &one,
-			  efi_mok_trusted_for_kernel() },
-			/* as shim 15.7+ has it; its variable is set earlier (efi_sbat.c) */
-			{ "SbatLevelRT", NULL, (const uint8_t *)sbat_level->text,
-			  sbat_level->size },
+		/* what each mirror of the table (efi_mok_table.c) holds */
+		const struct {
+			const uint8_t *data;
+			size_t size;
+		} mirrored[MOK_OWNER_VARIABLES] = {
+			[MOK_LIST] = { mok_list.data, mok_list.size },
+			[MOK_LIST_X] = { mok_list_x.data, mok_list_x.size },
+			[MOK_SB_STATE] = { &one, state->mok_sb_state == 1 },
+			[MOK_DB_STATE] = { &one, mok_db_ignored },
+			[MOK_LIST_TRUSTED] = { &one, state->mok_trusted },
 		};
+		struct mokvar vars[MOK_OWNER_VARIABLES + 1];
+		size_t n = 0;
 
-		status = install_mokvar_table(vars, ARRAY_SIZE(vars));
-		set_runtime_mirrors(vars, ARRAY_SIZE(vars));
+		for (size_t i = 0; i < MOK_OWNER_VARIABLES; i++)
+			if (mok_owner_variables[i].mirror)
+				vars[n++] = (struct mokvar){ mok_owner_variables[i].mirror, TRUE,
+							     mirrored[i].data, mirrored[i].size };
+		/* as shim 15.7+ has it; its variable is set earlier (efi_sbat.c) */
+		vars[n++] = (struct mokvar){ L"SbatLevelRT", FALSE,
+					     (const uint8_t *)sbat_level->text, sbat_level->size };
+		status = install_mokvar_table(vars, n);
+		set_runtime_mirrors(vars, n);
 	}
 	OPENSSL_free(mok_list.data);
 	OPENSSL_free(mok_list_x.data);

@@ -41,11 +41,13 @@
 const CHAR16 log_prefix[] = L"lockshim";
 
 struct secure_boot_state {
-	UINT8 secure_boot;  /* the SecureBoot variable; 0 when unreadable */
-	UINT8 setup_mode;   /* the SetupMode variable; 0 when unreadable */
-	UINT8 mok_sb_state; /* efi_mok_sb_state(): the one attribute-checked reading */
-	BOOLEAN insecure;   /* the owner turned validation off through the MOK manager */
-	BOOLEAN enforcing;  /* SecureBoot=1, not in setup mode, validation not turned off */
+	UINT8 secure_boot;   /* the SecureBoot variable; 0 when unreadable */
+	UINT8 setup_mode;    /* the SetupMode variable; 0 when unreadable */
+	UINT8 mok_sb_state;  /* efi_mok_sb_state(): the one attribute-checked reading */
+	BOOLEAN mok_trusted; /* MokListTrusted: kernels may trust MOK keys */
+	BOOLEAN db_ignored;  /* MokDBState: db is not trusted for the kernel */
+	BOOLEAN insecure;    /* the owner turned validation off through the MOK manager */
+	BOOLEAN enforcing;   /* SecureBoot=1, not in setup mode, validation not turned off */
 };
 
 /* Where the next stage is and what it is told: from lockshim's own loaded image. */
@@ -80,12 +82,14 @@ static UINT8 secure_boot_variable(const CHAR16 *name, UINT8 absent, UINT8 unread
 	return value;
 }
 
-static void secure_boot_state_read(struct secure_boot_state *state)
+static void secure_boot_state_read(struct secure_boot_state *state, const struct efi_mok_state *mok)
 {
 	/* absent: no Secure Boot; there but unreadable: the safe side, enforced */
 	state->secure_boot = secure_boot_variable(L"SecureBoot", 0, 1);
 	state->setup_mode = secure_boot_variable(L"SetupMode", 0, 0);
-	state->mok_sb_state = efi_mok_sb_state();
+	state->mok_sb_state = efi_mok_sb_state(mok);
+	state->mok_trusted = efi_mok_trusted_for_kernel(mok);
+	state->db_ignored = efi_mok_db_ignored(mok);
 	state->insecure = state->secure_boot == 1 && state->setup_mode == 0 &&
 			  state->mok_sb_state == 1;
 	state->enforcing = state->secure_boot == 1 && state->setup_mode == 0 && !state->insecure;
@@ -249,7 +253,7 @@ static void mok_requests_serve(EFI_HANDLE image, const struct next_stage *locati
  */
 static EFI_STATUS lockdown_handoff(const struct secure_boot_state *sb,
 				   const struct verify_policy *policy,
-				   const struct sbat *sbat_level, BOOLEAN db_ignored)
+				   const struct sbat *sbat_level)
 {
 	struct lockdown_state lockdown = {
 		.locked = sb->enforcing,
@@ -257,11 +261,11 @@ static EFI_STATUS lockdown_handoff(const struct secure_boot_state *sb,
 		.secure_boot = sb->secure_boot,
 		.setup_mode = sb->setup_mode,
 		.mok_sb_state = sb->mok_sb_state,
-		.mok_trusted = efi_mok_trusted_for_kernel(),
+		.mok_trusted = sb->mok_trusted,
 	};
 	EFI_STATUS status;
 
-	status = efi_handoff_install(&lockdown, policy, sbat_level, db_ignored);
+	status = efi_handoff_install(&lockdown, policy, sbat_level, sb->db_ignored);
 	if (EFI_ERROR(status) && sb->enforcing) {
 		log_error("refusing to start anything: the kernel's tables are not installed");
 		return status;
@@ -399,9 +403,9 @@ static EFI_STATUS lockshim_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table
 	_cleanup_(efi_file_data_free) struct efi_file_data file = {};
 	_cleanup_(efi_measure_close) struct efi_measure measure = {};
 	struct efi_verifier verifier = { .policy = &policy, .measurer = &measure.measurer };
+	_cleanup_(efi_mok_state_free) struct efi_mok_state mok = {};
 	struct secure_boot_state sb;
 	char cpu[CRYPTO_CPU_DESCRIBE_SIZE];
-	BOOLEAN db_ignored;
 	EFI_STATUS status;
 
 	InitializeLib(image, system_table);
@@ -411,8 +415,8 @@ static EFI_STATUS lockshim_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table
 	Print(L"lockshim %a\n", LOCKSHIM_VERSION);
 	efi_measure_open(&measure);
 	log_info("crypto: %s", crypto_cpu_describe(cpu, sizeof(cpu)));
-	efi_mok_variables_sanitize(); /* before anything reads the MOK state */
-	secure_boot_state_read(&sb);
+	efi_mok_state_read(&mok); /* once: what follows decides from this reading */
+	secure_boot_state_read(&sb, &mok);
 	verifier.enforcing = sb.enforcing;
 
 	status = sbat_level_apply(&sb, &sbat_level, &policy);
@@ -421,20 +425,19 @@ static EFI_STATUS lockshim_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table
 	status = next_stage_locate(image, &location);
 	if (EFI_ERROR(status))
 		return status;
-	status = efi_policy_load(&policy);
+	status = efi_policy_load(&policy, &mok);
 	if (EFI_ERROR(status))
 		return status; /* no usable vendor certificate: nothing could be verified */
 	/* as shim, before anything runs: the MOK manager too */
-	efi_measure_mok_state(&measure, &sbat_level.level);
+	efi_measure_mok_state(&measure, &sbat_level.level, &mok);
 	/* before any image starts, as shim installs it; removed if lockshim returns */
 	status = efi_shim_lock_install(&verifier, &shim_lock);
 	if (EFI_ERROR(status))
 		return status;
-	db_ignored = efi_mok_db_ignored();
-	status = lockdown_handoff(&sb, &policy, &sbat_level.level, db_ignored);
+	status = lockdown_handoff(&sb, &policy, &sbat_level.level);
 	if (EFI_ERROR(status))
 		return status;
-	mok_requests_serve(image, &location, &verifier, &policy, db_ignored);
+	mok_requests_serve(image, &location, &verifier, &policy, sb.db_ignored);
 
 	status = read_verified(location.device, location.path, &verifier, VERIFY_TO_START,
 			       "booting", &file);

@@ -21,10 +21,19 @@ void efi_measure_close(struct efi_measure *measure)
 	measurer_free(&measure->measurer);
 }
 
-void efi_measure_mok_state(struct efi_measure *measure, const struct sbat *sbat_level)
+/* @which's bytes into *@data and *@size when the manager wrote it and the table measures it. */
+static void mok_bytes(const struct efi_mok_state *mok, enum mok_owner_variable which,
+		      const uint8_t **data, size_t *size)
 {
-	_cleanup_pool_ void *mok_list = NULL, *mok_list_x = NULL, *mok_sb_state = NULL,
-			    *trusted = NULL;
+	if (!mok_owner_variables[which].pcr || EFI_ERROR(mok->var[which].status))
+		return;
+	*data = mok->var[which].data;
+	*size = mok->var[which].size;
+}
+
+void efi_measure_mok_state(struct efi_measure *measure, const struct sbat *sbat_level,
+			   const struct efi_mok_state *mok)
+{
 	struct mok_state_data state = {
 		.vendor_cert = vendor_cert,
 		.vendor_cert_size = (size_t)(vendor_cert_end - vendor_cert),
@@ -32,25 +41,15 @@ void efi_measure_mok_state(struct efi_measure *measure, const struct sbat *sbat_
 		.vendor_dbx_size = (size_t)(vendor_dbx_end - vendor_dbx),
 		.sbat_level = (const uint8_t *)sbat_level->text,
 		.sbat_level_size = sbat_level->text ? sbat_level->size : 0,
+		.mok_list_trusted = mok_owner_variables[MOK_LIST_TRUSTED].pcr &&
+				    !EFI_ERROR(mok->var[MOK_LIST_TRUSTED].status),
 	};
-	UINTN size;
 
 	if (!measure->tpm.tcg2)
 		return;
-	if (!EFI_ERROR(efi_mok_variable_read(L"MokList", &mok_list, &size))) {
-		state.mok_list = mok_list;
-		state.mok_list_size = size;
-	}
-	if (!EFI_ERROR(efi_mok_variable_read(L"MokListX", &mok_list_x, &size))) {
-		state.mok_list_x = mok_list_x;
-		state.mok_list_x_size = size;
-	}
-	if (!EFI_ERROR(efi_mok_variable_read(L"MokSBState", &mok_sb_state, &size))) {
-		state.mok_sb_state = mok_sb_state;
-		state.mok_sb_state_size = size;
-	}
-	state.mok_list_trusted =
-		!EFI_ERROR(efi_mok_variable_read(L"MokListTrusted", &trusted, &size));
+	mok_bytes(mok, MOK_LIST, &state.mok_list, &state.mok_list_size);
+	mok_bytes(mok, MOK_LIST_X, &state.mok_list_x, &state.mok_list_x_size);
+	mok_bytes(mok, MOK_SB_STATE, &state.mok_sb_state, &state.mok_sb_state_size);
 	if (measure_mok_state(&measure->measurer, &state) < 0)
 		log_warning("TPM: the MOK state was not measured whole");
 }

@@ -9,6 +9,8 @@
 
 #include <efi.h>
 
+#include "efi_mok.h"
+
 #include "efi_tpm.h"
 #include "measure.h"
 #include "sbat.h"
@@ -24,10 +26,12 @@ void efi_measure_close(struct efi_measure *measure);
 
 /*
  * MokList, MokListX (with the built-in vendor certificate and dbx),
- * MokSBState and MokListTrusted as the MOK manager wrote them, and
+ * MokSBState and MokListTrusted as the MOK manager wrote them (@mok, the
+ * one reading), and
  * @sbat_level (the SbatLevel in force), into PCR 7 and 14. Before the MOK
  * manager or any other image runs. Failures are said and not fatal.
  */
-void efi_measure_mok_state(struct efi_measure *measure, const struct sbat *sbat_level);
+void efi_measure_mok_state(struct efi_measure *measure, const struct sbat *sbat_level,
+			   const struct efi_mok_state *mok);
 
 #endif

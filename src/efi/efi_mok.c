@@ -7,6 +7,7 @@
 #include "efi_console.h"
 #include "efi_guid.h"
 #include "efi_log.h"
+#include "efi_mok_table.h"
 #include "efi_policy.h"
 #include "efi_vars.h"
 #include "macro.h"
@@ -30,95 +31,93 @@ BOOLEAN efi_mok_request_pending(void)
 	return FALSE;
 }
 
-/* How the MOK manager writes its state and lists: never visible to an OS. */
-#define MOK_STATE_ATTRIBUTES (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS)
-
 /*
- * The variables only the MOK manager writes (shim checks the same ones);
- * MokPWStore too: one the OS wrote would keep the owner out of the menu.
+ * One variable of the table, read once: kept when the MOK manager wrote it
+ * (its attributes); deleted when an OS did (said), and then absent.
  */
-static const CHAR16 *const owner_variables[] = {
-	L"MokSBState", L"MokDBState", L"MokListTrusted", L"MokList", L"MokListX", L"MokPWStore",
-};
-
-void efi_mok_variables_sanitize(void)
-{
-	for (UINTN i = 0; i < ARRAY_SIZE(owner_variables); i++) {
-		_cleanup_pool_ void *data = NULL;
-		UINT32 attributes = 0;
-		EFI_STATUS status;
-		UINTN size;
-
-		status = efi_var_read(owner_variables[i], &shim_lock_guid, &data, &size,
-				      &attributes);
-		if (EFI_ERROR(status) || attributes == MOK_STATE_ATTRIBUTES)
-			continue;
-		/* an OS wrote it: deleted, so the owner's next enrollment can write it again */
-		status = efi_var_delete(owner_variables[i], &shim_lock_guid);
-		if (EFI_ERROR(status))
-			log_warning_status(
-				status,
-				"%ls has attributes 0x%X, not the MOK manager's 0x%X, and cannot be deleted: %m; ignoring it",
-				owner_variables[i], attributes, MOK_STATE_ATTRIBUTES);
-		else
-			log_error("deleted %ls: attributes 0x%X are not the MOK manager's 0x%X",
-				  owner_variables[i], attributes, MOK_STATE_ATTRIBUTES);
-	}
-}
-
-EFI_STATUS efi_mok_variable_read(const CHAR16 *name, void **data, UINTN *size)
+static void owner_variable_read(const struct mok_owner_variable_spec *spec,
+				struct efi_mok_value *value)
 {
 	UINT32 attributes = 0;
-	EFI_STATUS status = efi_var_read(name, &shim_lock_guid, data, size, &attributes);
+	EFI_STATUS status;
 
-	if (EFI_ERROR(status) || attributes == MOK_STATE_ATTRIBUTES)
-		return status;
-	FreePool(*data);
-	*data = NULL;
-	*size = 0;
-	return EFI_NOT_FOUND;
+	value->status =
+		efi_var_read(spec->name, &shim_lock_guid, &value->data, &value->size, &attributes);
+	if (EFI_ERROR(value->status) || attributes == spec->attributes)
+		return;
+	efi_mok_value_free(value);
+	value->status = EFI_NOT_FOUND; /* an OS wrote it: not the owner's */
+	if (spec->otherwise != MOK_DELETE)
+		return;
+	status = efi_var_delete(spec->name, &shim_lock_guid);
+	if (EFI_ERROR(status))
+		log_warning_status(
+			status,
+			"%ls has attributes 0x%X, not the MOK manager's 0x%X, and cannot be deleted: %m; ignoring it",
+			spec->name, attributes, spec->attributes);
+	else
+		log_error("deleted %ls: attributes 0x%X are not the MOK manager's 0x%X", spec->name,
+			  attributes, spec->attributes);
+}
+
+void efi_mok_value_free(struct efi_mok_value *value)
+{
+	if (value->data)
+		FreePool(value->data);
+	value->data = NULL;
+	value->size = 0;
+}
+
+void efi_mok_state_read(struct efi_mok_state *state)
+{
+	for (UINTN i = 0; i < MOK_OWNER_VARIABLES; i++)
+		owner_variable_read(&mok_owner_variables[i], &state->var[i]);
+}
+
+void efi_mok_state_free(struct efi_mok_state *state)
+{
+	for (UINTN i = 0; i < MOK_OWNER_VARIABLES; i++)
+		efi_mok_value_free(&state->var[i]);
 }
 
 /*
- * A one-byte MOK state as the MOK manager wrote it (NV+BS, so no OS did),
- * else LOCKSHIM_VAR_ABSENT. One that is there but cannot be read is taken
- * as @unreadable: the caller chooses the side that trusts less.
+ * A one-byte MOK state as the MOK manager wrote it, else
+ * LOCKSHIM_VAR_ABSENT (absent, written by an OS, or not one byte). One that
+ * is there but could not be read is taken as @unreadable: the caller
+ * chooses the side that trusts less.
  */
-static UINT8 mok_state_read(const CHAR16 *name, UINT8 unreadable)
+static UINT8 mok_state_byte(const struct efi_mok_state *state, enum mok_owner_variable which,
+			    UINT8 unreadable)
 {
-	UINT32 attributes;
-	UINT8 value;
-	EFI_STATUS status = efi_var_read_u8(name, &shim_lock_guid, &value, &attributes);
+	const struct efi_mok_value *value = &state->var[which];
 
-	if (status == EFI_NOT_FOUND || status == EFI_BAD_BUFFER_SIZE)
+	if (value->status == EFI_NOT_FOUND)
 		return LOCKSHIM_VAR_ABSENT;
-	if (EFI_ERROR(status)) {
-		log_warning_status(status, "cannot read %ls: %m; taking it as %s", name,
+	if (EFI_ERROR(value->status)) {
+		log_warning_status(value->status, "cannot read %ls: %m; taking it as %s",
+				   mok_owner_variables[which].name,
 				   unreadable == 1 ? "set" : "not set");
 		return unreadable;
 	}
-	return attributes == MOK_STATE_ATTRIBUTES ? value : LOCKSHIM_VAR_ABSENT;
+	return value->size == 1 ? *(const UINT8 *)value->data : LOCKSHIM_VAR_ABSENT;
 }
 
-static BOOLEAN mok_state_set(const CHAR16 *name, BOOLEAN unreadable_means_set)
-{
-	return mok_state_read(name, unreadable_means_set ? 1 : LOCKSHIM_VAR_ABSENT) == 1;
-}
-
-UINT8 efi_mok_sb_state(void)
+UINT8 efi_mok_sb_state(const struct efi_mok_state *state)
 {
 	/* unreadable: validation stays on */
-	return mok_state_read(L"MokSBState", LOCKSHIM_VAR_ABSENT);
+	return mok_state_byte(state, MOK_SB_STATE, LOCKSHIM_VAR_ABSENT);
 }
 
-BOOLEAN efi_mok_db_ignored(void)
+BOOLEAN efi_mok_db_ignored(const struct efi_mok_state *state)
 {
-	return mok_state_set(L"MokDBState", TRUE);
+	/* unreadable: db is not trusted */
+	return mok_state_byte(state, MOK_DB_STATE, 1) == 1;
 }
 
-BOOLEAN efi_mok_trusted_for_kernel(void)
+BOOLEAN efi_mok_trusted_for_kernel(const struct efi_mok_state *state)
 {
-	return mok_state_set(L"MokListTrusted", FALSE);
+	/* unreadable: kernels keep MOK keys out of their machine keyring */
+	return mok_state_byte(state, MOK_LIST_TRUSTED, LOCKSHIM_VAR_ABSENT) == 1;
 }
 
 #define MOK_TIMEOUT_MAX 60 /* a hostile MokTimeout must not stall the boot for long */

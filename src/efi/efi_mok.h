@@ -5,6 +5,7 @@
 
 #include <efi.h>
 
+#include "efi_mok_table.h"
 #include "lockshim_table.h"
 
 /* Is any request mokutil can leave (MokNew, MokDel, MokSB, ...) waiting? */
@@ -17,34 +18,40 @@ BOOLEAN efi_mok_request_pending(void);
  */
 BOOLEAN efi_mok_entry_requested(void);
 
-/*
- * Delete MokSBState, MokDBState, MokListTrusted, MokList and MokListX when
- * their attributes are not the MOK manager's (non-volatile, boot-services
- * only): an OS wrote them, so they say nothing of the owner's wishes. Each
- * deletion (or failure to delete) is said on the console. Before anything
- * reads them.
- */
-void efi_mok_variables_sanitize(void);
+/* One variable of the MOK manager's as lockshim read it (efi_mok_state_read). */
+struct efi_mok_value {
+	EFI_STATUS status; /* EFI_NOT_FOUND: absent, or an OS wrote it (deleted) */
+	void *data;        /* a pool buffer (NULL when empty) */
+	UINTN size;
+};
+
+/* The variables of efi_mok_table.h, indexed by enum mok_owner_variable. */
+struct efi_mok_state {
+	struct efi_mok_value var[MOK_OWNER_VARIABLES];
+};
 
 /*
- * MokSBState as the MOK manager wrote it (non-volatile and boot-services
- * only, so no OS wrote it): 1 when the owner turned validation off, else
- * its value, or LOCKSHIM_VAR_ABSENT. The one reading lockshim decides from
- * and hands on (the lockdown table, MokSBStateRT).
+ * Read each variable only the MOK manager writes, once per boot, before
+ * anything decides from them. One with other attributes than the
+ * manager's (an OS wrote it: it says nothing of the owner's wishes) is
+ * deleted, said on the console, and absent from @state. What lockshim
+ * decides, hands on and measures comes from @state.
  */
-UINT8 efi_mok_sb_state(void);
+void efi_mok_state_read(struct efi_mok_state *state);
+void efi_mok_state_free(struct efi_mok_state *state);
+void efi_mok_value_free(struct efi_mok_value *value);
 
 /*
- * The MOK variable @name (MokList, MokSBState, ...) in a new pool buffer,
- * when the MOK manager wrote it (non-volatile, boot-services only);
- * EFI_NOT_FOUND when absent or written by anyone else.
+ * MokSBState as the manager wrote it: 1 when the owner turned validation
+ * off, else its value, or LOCKSHIM_VAR_ABSENT. The one reading lockshim
+ * decides from and hands on (the lockdown table, MokSBStateRT).
  */
-EFI_STATUS efi_mok_variable_read(const CHAR16 *name, void **data, UINTN *size);
+UINT8 efi_mok_sb_state(const struct efi_mok_state *state);
 
-/* Has the owner told lockshim not to trust db for kernels (MokDBState = 1, likewise)? */
-BOOLEAN efi_mok_db_ignored(void);
+/* Has the owner told lockshim not to trust db for kernels (MokDBState = 1; unreadable: yes)? */
+BOOLEAN efi_mok_db_ignored(const struct efi_mok_state *state);
 
-/* Has the owner asked kernels to trust MOK keys (MokListTrusted = 1, likewise)? */
-BOOLEAN efi_mok_trusted_for_kernel(void);
+/* Has the owner asked kernels to trust MOK keys (MokListTrusted = 1)? */
+BOOLEAN efi_mok_trusted_for_kernel(const struct efi_mok_state *state);
 
 #endif

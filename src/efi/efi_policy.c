@@ -8,9 +8,6 @@
 #include "efi_log.h"
 #include "efi_vars.h"
 
-/* MokList and MokListX as the MOK manager writes them: no runtime access. */
-#define MOK_LIST_ATTRIBUTES (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS)
-
 /*
  * Add signature lists to @db; returns sig_db_add_esl's count (-1: out of
  * memory) and *@why. Lists of a type lockshim does not know are well-formed,
@@ -38,30 +35,19 @@ static int add_esl(struct sig_db *db, const CHAR16 *source, const void *data, UI
 }
 
 /*
- * Add variable @name's signature lists to @db. Returns how reading it went,
- * with add_esl's count in *@rejected and reason in *@why when it was read.
+ * Add the signature lists of variable @name, read with @status into @data
+ * (@size bytes), to @db. Returns how reading it went, with add_esl's count
+ * in *@rejected and reason in *@why when it was read.
  */
-static enum list_read load_variable(struct sig_db *db, const CHAR16 *name, EFI_GUID *guid,
-				    BOOLEAN boot_services_only, int *rejected, const char **why)
+static enum list_read load_value(struct sig_db *db, const CHAR16 *name, EFI_STATUS status,
+				 const void *data, UINTN size, int *rejected, const char **why)
 {
-	_cleanup_pool_ void *data = NULL;
-	UINT32 attributes = 0;
-	EFI_STATUS status;
-	UINTN size;
-
 	*rejected = 0;
-	status = efi_var_read(name, guid, &data, &size, &attributes);
 	if (status == EFI_NOT_FOUND)
 		return LIST_ABSENT;
 	if (EFI_ERROR(status)) {
 		log_error_status(status, "cannot read %ls", name);
 		return LIST_UNREADABLE;
-	}
-	if (boot_services_only && attributes != MOK_LIST_ATTRIBUTES) {
-		/* an OS could have written it: it proves nothing about the owner's wishes */
-		log_warning("ignoring %ls: attributes 0x%X are not non-volatile boot-services-only",
-			    name, attributes);
-		return LIST_ABSENT; /* not the owner's list: nothing of theirs is lost */
 	}
 	if (data)
 		*rejected = add_esl(db, name, data, size, why);
@@ -77,18 +63,38 @@ static void list_loaded(struct verify_policy *policy, const struct sig_db *db, e
 			  db->name);
 }
 
-/* Read the variable @name into @db and record how it went in @policy. */
+/* Add @status, @data and @size, as read of variable @name, to @db; record how it went in @policy. */
 static void load_list(struct verify_policy *policy, struct sig_db *db, const CHAR16 *name,
-		      EFI_GUID *guid, BOOLEAN boot_services_only)
+		      EFI_STATUS status, const void *data, UINTN size)
 {
 	const char *why = NULL;
 	int rejected;
-	enum list_read read = load_variable(db, name, guid, boot_services_only, &rejected, &why);
+	enum list_read read = load_value(db, name, status, data, size, &rejected, &why);
 
 	list_loaded(policy, db, read, rejected, why);
 }
 
-EFI_STATUS efi_policy_load(struct verify_policy *policy)
+/* The firmware's list @name (db, dbx) into @db. */
+static void load_firmware_list(struct verify_policy *policy, struct sig_db *db, const CHAR16 *name)
+{
+	_cleanup_pool_ void *data = NULL;
+	UINTN size;
+	EFI_STATUS status = efi_var_read(name, &image_security_database_guid, &data, &size, NULL);
+
+	load_list(policy, db, name, status, data, size);
+}
+
+/* The MOK manager's list @which, as lockshim read it once (efi_mok.c). */
+static void load_mok_list(struct verify_policy *policy, struct sig_db *db,
+			  const struct efi_mok_state *mok, enum mok_owner_variable which)
+{
+	const struct efi_mok_value *value = &mok->var[which];
+
+	load_list(policy, db, mok_owner_variables[which].name, value->status, value->data,
+		  value->size);
+}
+
+EFI_STATUS efi_policy_load(struct verify_policy *policy, const struct efi_mok_state *mok)
 {
 	const unsigned char *p = vendor_cert;
 	const char *why = NULL;
@@ -107,10 +113,10 @@ EFI_STATUS efi_policy_load(struct verify_policy *policy)
 			   vendor_dbx_end - vendor_dbx, &why);
 	list_loaded(policy, &policy->vendor_dbx, LIST_READ, rejected, why);
 
-	load_list(policy, &policy->db, L"db", &image_security_database_guid, FALSE);
-	load_list(policy, &policy->dbx, L"dbx", &image_security_database_guid, FALSE);
-	load_list(policy, &policy->mok, L"MokList", &shim_lock_guid, TRUE);
-	load_list(policy, &policy->mokx, L"MokListX", &shim_lock_guid, TRUE);
+	load_firmware_list(policy, &policy->db, L"db");
+	load_firmware_list(policy, &policy->dbx, L"dbx");
+	load_mok_list(policy, &policy->mok, mok, MOK_LIST);
+	load_mok_list(policy, &policy->mokx, mok, MOK_LIST_X);
 	policy->mok_manager_sha256 = mok_manager_sha256;
 	return EFI_SUCCESS;
 }

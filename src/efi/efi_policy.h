@@ -3,13 +3,15 @@
  * The trust lists the loader verifies against: the vendor certificate and
  * vendor dbx built into lockshim, the firmware's db and dbx, and the
  * machine owner's MokList and MokListX when their attributes show that only
- * boot-time code (the MOK manager) can have written them.
+ * boot-time code (the MOK manager) can have written them (@mok, lockshim's
+ * one reading of them: efi_mok.c).
  */
 #ifndef LOCKSHIM_EFI_POLICY_H
 #define LOCKSHIM_EFI_POLICY_H
 
 #include <efi.h>
 
+#include "efi_mok.h"
 #include "verify.h"
 
 /*
@@ -27,6 +29,6 @@ extern const UINT8 vendor_dbx[], vendor_dbx_end[];
 /* The MOK manager built with lockshim (src/efi/mok_manager_digest.S). */
 extern const UINT8 mok_manager_sha256[MOK_MANAGER_DIGEST_SIZE];
 
-EFI_STATUS efi_policy_load(struct verify_policy *policy);
+EFI_STATUS efi_policy_load(struct verify_policy *policy, const struct efi_mok_state *mok);
 
 #endif

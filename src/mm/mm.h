@@ -9,11 +9,13 @@
 
 #include <efi.h>
 
+#include "efi_mok_table.h"
+
 /* mokutil writes its requests NV|BS|RT: a request with other attributes is ignored. */
 #define REQUEST_ATTRIBUTES \
 	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
 /* What the manager writes is NV|BS: no OS can have written it. */
-#define LIST_ATTRIBUTES (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS)
+#define LIST_ATTRIBUTES MOK_OWNER_ATTRIBUTES /* efi_mok_table.h: the table's */
 /* Seconds the console waits for each key at a prompt or menu. */
 #define KEY_TIMEOUT 60
 

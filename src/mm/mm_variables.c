@@ -7,6 +7,7 @@
 
 #include "efi_guid.h"
 #include "efi_log.h"
+#include "efi_mok_table.h"
 #include "efi_vars.h"
 
 EFI_STATUS mok_variable_read(const CHAR16 *name, struct mok_variable *variable)
@@ -17,12 +18,14 @@ EFI_STATUS mok_variable_read(const CHAR16 *name, struct mok_variable *variable)
 
 EFI_STATUS mok_owner_variable_read(const CHAR16 *name, struct mok_variable *variable)
 {
+	const struct mok_owner_variable_spec *spec = mok_owner_variable_spec(name);
 	EFI_STATUS status = mok_variable_read(name, variable);
+	UINT32 attributes = spec ? spec->attributes : LIST_ATTRIBUTES;
 
-	if (EFI_ERROR(status) || variable->attributes == LIST_ATTRIBUTES)
+	if (EFI_ERROR(status) || variable->attributes == attributes)
 		return status;
 	log_warning("ignoring %ls: attributes 0x%X are not the MOK manager's 0x%X", name,
-		    variable->attributes, LIST_ATTRIBUTES);
+		    variable->attributes, attributes);
 	mok_variable_free(variable);
 	return EFI_NOT_FOUND;
 }
