@@ -64,6 +64,8 @@
 #   tables not installed  an allocation of runtime pages failed (the
 #                       lockdown table's or the MokVar table's) and the
 #                       kernel started all the same
+# The boot without faults of the normal walk also checks that each variable
+# only the MOK manager writes is read once (two GetVariable calls at most).
 # Prints one TAP line per part, failing boots as diagnostics, and
 #   faults: N calls walked; outcomes: verified boot A, refused B, MOK manager
 #   again C, enrolled D; unverified boots 0; lost keys 0
@@ -267,6 +269,19 @@ count_calls() {
 	if [[ -z $CALLS ]]; then
 		echo "FAIL: no tally in $LOG" >&2
 		return 1
+	fi
+	# each variable only the MOK manager writes is read once per boot
+	# (src/efi/efi_mok.c: one efi_var_read, two GetVariable calls at most)
+	if [[ $walk == normal ]]; then
+		local variable reads
+		for variable in MokList MokListX MokSBState MokDBState MokListTrusted MokPWStore; do
+			reads=$(printf '%s\n' "${LISTED[@]}" |
+				awk -v v="$variable" '$2 == "GetVariable" && $3 == v' | wc -l)
+			(( reads <= 2 )) || {
+				echo "FAIL: $variable read with $reads GetVariable calls in one boot, not once" >&2
+				return 1
+			}
+		done
 	fi
 	echo "# $walk boot: $(LC_ALL=C grep -E '^fault: tally: ' "$LOG" | tail -n 1 | sed 's/^fault: tally: //') (${QEMU_ELAPSED}s)" >&2
 }
