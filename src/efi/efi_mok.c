@@ -63,6 +63,9 @@ void efi_mok_variables_sanitize(void)
 		else
 			log_error("deleted %ls: attributes 0x%X are not the MOK manager's 0x%X",
 				  owner_variables[i], attributes, MOK_STATE_ATTRIBUTES);
+		/* the record (verdict_reason.h) */
+		log_info("variable=%ls action=%s reason=attributes attributes=0x%x",
+			 owner_variables[i], EFI_ERROR(status) ? "ignored" : "deleted", attributes);
 	}
 }
 
