@@ -5,7 +5,8 @@
  *
  *   lockshim verify [--db F]... [--dbx F]... [--mok F]... [--mokx F]...
  *                   [--vendor-cert F]... [--vendor-dbx F]...
- *                   [--sbat-level LEVEL | --no-sbat] [--shim-lock] [--json] IMAGE
+ *                   [--sbat-level LEVEL | --no-sbat] [--shim-lock] [--json | --record]
+ *                   IMAGE
  *   lockshim pcr --predict [--event-log LOG] [--db F]... [--dbx F]... [--mok F]...
  *                   [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...
  *                   [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted]
@@ -20,7 +21,10 @@
  * signatures and lists only, as if the image carried no SBAT requirement.
  * --shim-lock decides as for a second stage asking through the SHIM_LOCK
  * protocol (GRUB's `linux`, systemd-boot's entries): .sbat checked only when
- * present.
+ * present. --json prints the verdict as a JSON object, its code as "reason";
+ * --record prints its record line (src/core/verdict_reason.h), the form the
+ * firmware prints after its sentence: verdict=refused image=IMAGE
+ * reason=not-signed.
  * pcr --predict prints the SHA-256 PCR 4, 7 and 14 values a Secure Boot
  * with that state (the MOK lists as the variables hold them, the vendor
  * certificate and dbx lockshim was built with, SbatLevel) gives when
@@ -58,6 +62,7 @@
 #include "sbat_level.h"
 #include "signature_list.h"
 #include "tcg_log.h"
+#include "verdict_reason.h"
 #include "verify.h"
 
 #define EXIT_REFUSED 1
@@ -70,7 +75,8 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: lockshim verify [--db F]... [--dbx F]... [--mok F]... [--mokx F]...\n"
 		"                       [--vendor-cert F]... [--vendor-dbx F]...\n"
-		"                       [--sbat-level LEVEL | --no-sbat] [--shim-lock] [--json] IMAGE\n"
+		"                       [--sbat-level LEVEL | --no-sbat] [--shim-lock]\n"
+		"                       [--json | --record] IMAGE\n"
 		"       lockshim pcr --predict [--event-log LOG] [--db F]... [--dbx F]... [--mok F]...\n"
 		"                  [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...\n"
 		"                  [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted]\n"
@@ -114,6 +120,9 @@ static void print_verdict_json(const char *image, const struct verdict *v)
 		printf("null");
 	printf(", \"message\": ");
 	print_json_string(v->message);
+	/* last, so the fields before keep their order */
+	printf(", \"reason\": ");
+	print_json_string(verdict_reason_name(v->reason));
 	printf("}\n");
 }
 
@@ -123,7 +132,7 @@ struct verify_args {
 	const char *image_path;
 	const char *level_path; /* --sbat-level; NULL for the built-in level */
 	bool no_sbat;
-	bool json;
+	bool json, record;
 	enum verify_request request; /* --shim-lock: VERIFY_FOR_LOADER */
 };
 
@@ -144,8 +153,10 @@ static int parse_verify_args(int argc, char **argv, struct verify_args *args)
 			}
 			if (policy_add_list_file(&args->policy, db, argv[++i]) < 0)
 				return -1;
-		} else if (strcmp(argv[i], "--json") == 0) {
+		} else if (strcmp(argv[i], "--json") == 0 && !args->record) {
 			args->json = true;
+		} else if (strcmp(argv[i], "--record") == 0 && !args->json) {
+			args->record = true;
 		} else if (strcmp(argv[i], "--shim-lock") == 0) {
 			args->request = VERIFY_FOR_LOADER;
 		} else if (strcmp(argv[i], "--sbat-level") == 0 && i + 1 < argc &&
@@ -220,11 +231,18 @@ static int cmd_verify(int argc, char **argv)
 
 	verify_image(image, size, &args.policy, args.request, &verdict);
 	free(image);
-	if (args.json)
+	if (args.json) {
 		print_verdict_json(args.image_path, &verdict);
-	else
+	} else if (args.record) {
+		char record[VERDICT_RECORD_SIZE];
+
+		verdict_record(record, sizeof(record), verdict.allowed ? "allowed" : "refused",
+			       args.image_path, verdict.reason, verdict.list, verdict.entry);
+		printf("%s\n", record);
+	} else {
 		printf("%s: %s: %s\n", verdict.allowed ? "allowed" : "refused", args.image_path,
 		       verdict.message);
+	}
 	r = verdict.allowed ? EXIT_SUCCESS : EXIT_REFUSED;
 out:
 	free(level_text);

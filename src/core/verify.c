@@ -110,17 +110,19 @@ static void hex_of(const uint8_t *data, size_t size, char *out, size_t out_size)
 	out[2 * i] = '\0';
 }
 
-static void decide(struct verdict *v, bool allowed, const struct sig_db *list, const char *message)
+static void decide(struct verdict *v, enum verdict_reason reason, const struct sig_db *list,
+		   const char *message)
 {
-	v->allowed = allowed;
+	v->allowed = reason == VERDICT_ALLOWED_DIGEST || reason == VERDICT_ALLOWED_CERT;
+	v->reason = reason;
 	v->list = list ? list->name : NULL;
 	BIO_snprintf(v->message, sizeof(v->message), "%s", message);
 }
 
-void verdict_refuse(struct verdict *verdict, const char *message)
+void verdict_refuse(struct verdict *verdict, enum verdict_reason reason, const char *message)
 {
 	memset(verdict, 0, sizeof(*verdict));
-	decide(verdict, false, NULL, message);
+	decide(verdict, reason, NULL, message);
 }
 
 static bool has_digest_type(const struct sig_db *db, enum esl_type type)
@@ -141,7 +143,7 @@ static int image_digest(struct verification *ver, size_t k)
 	if (pe_authenticode_digest(&ver->img, esl_type_md(image_digest_types[k]),
 				   ver->image_digest[k].digest, &ver->image_digest[k].size,
 				   &reason) < 0) {
-		decide(ver->verdict, false, NULL, reason);
+		decide(ver->verdict, VERDICT_BAD_IMAGE, NULL, reason);
 		return -1;
 	}
 	return 0;
@@ -183,7 +185,8 @@ static int check_image_digest(struct verification *ver, const struct sig_db *db,
 		       sizeof(ver->verdict->entry));
 		BIO_snprintf(message, sizeof(message), "image %s digest is in %s", digest_names[k],
 			     db->name);
-		decide(ver->verdict, allow, db, message);
+		decide(ver->verdict, allow ? VERDICT_ALLOWED_DIGEST : VERDICT_DENY_DIGEST, db,
+		       message);
 		if (allow)
 			ver->verdict->authority =
 				(struct verdict_authority){ db, false, (size_t)index };
@@ -204,7 +207,7 @@ static int check_cert_key_denied(struct verification *ver, X509 *cert, const str
 	r = esl_cert_rsa2048_modulus(cert, modulus);
 	if (r < 0) {
 		/* it might be the one listed: refuse rather than guess */
-		decide(ver->verdict, false, NULL, "cannot read a certificate's RSA key");
+		decide(ver->verdict, VERDICT_BAD_CERT, NULL, "cannot read a certificate's RSA key");
 		return -1;
 	}
 	if (r == 0 || !sig_db_has_digest(db, ESL_RSA2048, modulus, 256))
@@ -212,7 +215,7 @@ static int check_cert_key_denied(struct verification *ver, X509 *cert, const str
 	subject_of(cert, ver->verdict->entry, sizeof(ver->verdict->entry));
 	BIO_snprintf(message, sizeof(message), "certificate %s RSA-2048 key is in %s",
 		     ver->verdict->entry, db->name);
-	decide(ver->verdict, false, db, message);
+	decide(ver->verdict, VERDICT_DENY_KEY, db, message);
 	return 1;
 }
 
@@ -233,7 +236,7 @@ static int check_cert_denied(struct verification *ver, X509 *cert)
 			subject_of(cert, ver->verdict->entry, sizeof(ver->verdict->entry));
 			BIO_snprintf(message, sizeof(message), "certificate %s is in %s",
 				     ver->verdict->entry, db->name);
-			decide(ver->verdict, false, db, message);
+			decide(ver->verdict, VERDICT_DENY_CERT, db, message);
 			return 1;
 		}
 		for (size_t k = 0; k < 3; k++) {
@@ -244,7 +247,7 @@ static int check_cert_denied(struct verification *ver, X509 *cert)
 				continue;
 			if (esl_cert_tbs_digest(cert, esl_type_md(cert_digest_types[k]), digest,
 						&size) < 0) {
-				decide(ver->verdict, false, NULL,
+				decide(ver->verdict, VERDICT_BAD_CERT, NULL,
 				       "cannot compute a certificate digest");
 				return -1;
 			}
@@ -254,7 +257,7 @@ static int check_cert_denied(struct verification *ver, X509 *cert)
 			hex_of(digest, size, ver->verdict->entry, sizeof(ver->verdict->entry));
 			BIO_snprintf(message, sizeof(message), "certificate %s %s digest is in %s",
 				     subject, digest_names[k], db->name);
-			decide(ver->verdict, false, db, message);
+			decide(ver->verdict, VERDICT_DENY_CERT_DIGEST, db, message);
 			return 1;
 		}
 		r = check_cert_key_denied(ver, cert, db);
@@ -315,7 +318,7 @@ static int check_signature_value_denied(struct verification *ver,
 			BIO_snprintf(message, sizeof(message),
 				     "signature value of signer %s is in %s (%s)", signer,
 				     deny[l]->name, esl_type_name(type));
-			decide(ver->verdict, false, deny[l], message);
+			decide(ver->verdict, VERDICT_DENY_SIGNATURE, deny[l], message);
 			return 1;
 		}
 	return 0;
@@ -349,7 +352,7 @@ static int check_signature_denied(struct verification *ver,
 			continue;
 		store = authenticode_trust_store(deny[l]->certs);
 		if (!store) {
-			decide(ver->verdict, false, NULL, "out of memory");
+			decide(ver->verdict, VERDICT_OUT_OF_MEMORY, NULL, "out of memory");
 			return -1;
 		}
 		r = authenticode_check_signer(sig, store, &chain, &reason);
@@ -361,7 +364,7 @@ static int check_signature_denied(struct verification *ver,
 		sk_X509_pop_free(chain, X509_free);
 		BIO_snprintf(message, sizeof(message), "certificate %s is in %s",
 			     ver->verdict->entry, deny[l]->name);
-		decide(ver->verdict, false, deny[l], message);
+		decide(ver->verdict, VERDICT_DENY_CERT, deny[l], message);
 		return 1;
 	}
 	return 0;
@@ -384,7 +387,7 @@ static int check_signature_allowed(struct verification *ver,
 		return 0;
 	store = authenticode_trust_store(db->certs);
 	if (!store) {
-		decide(ver->verdict, false, NULL, "out of memory");
+		decide(ver->verdict, VERDICT_OUT_OF_MEMORY, NULL, "out of memory");
 		return -1;
 	}
 	r = authenticode_check_signer(sig, store, &chain, reason);
@@ -400,7 +403,7 @@ static int check_signature_allowed(struct verification *ver,
 		BIO_snprintf(message, sizeof(message),
 			     "signed by %s, trusted through %s certificate %s", signer, db->name,
 			     ver->verdict->entry);
-		decide(ver->verdict, true, db, message);
+		decide(ver->verdict, VERDICT_ALLOWED_CERT, db, message);
 		if (index >= 0)
 			ver->verdict->authority =
 				(struct verdict_authority){ db, true, (size_t)index };
@@ -426,7 +429,8 @@ static int check_sbat(struct verification *ver)
 
 	/* shim's rule (verify_buffer_sbat), whatever the level: which one would count? */
 	if (pe_count_sections(&ver->img, ".sbat") > 1) {
-		decide(ver->verdict, false, NULL, "image has more than one .sbat section");
+		decide(ver->verdict, VERDICT_SBAT_MULTIPLE, NULL,
+		       "image has more than one .sbat section");
 		return 1;
 	}
 	if (!ver->policy->sbat_level)
@@ -434,24 +438,26 @@ static int check_sbat(struct verification *ver)
 	if (!sec) {
 		if (ver->request == VERIFY_FOR_LOADER)
 			return 0;
-		decide(ver->verdict, false, NULL, "image has no .sbat section (SBAT is required)");
+		decide(ver->verdict, VERDICT_SBAT_MISSING, NULL,
+		       "image has no .sbat section (SBAT is required)");
 		return 1;
 	}
 	size = sec->raw_size;
 	if (sec->virtual_size && sec->virtual_size < size)
 		size = sec->virtual_size; /* the rest is file alignment padding */
 	if (!range_inside(sec->raw_offset, size, ver->img.size)) {
-		decide(ver->verdict, false, NULL, ".sbat section lies outside the file");
+		decide(ver->verdict, VERDICT_SBAT_MALFORMED, NULL,
+		       ".sbat section lies outside the file");
 		return 1;
 	}
 	if (sbat_parse(ver->img.data + sec->raw_offset, size, SBAT_SECTION, &image, &why,
 		       &why_buf) < 0) {
 		BIO_snprintf(message, sizeof(message), "malformed .sbat section: %s", why);
-		decide(ver->verdict, false, NULL, message);
+		decide(ver->verdict, VERDICT_SBAT_MALFORMED, NULL, message);
 		return 1;
 	}
 	if (sbat_check(&image, ver->policy->sbat_level, &why, &why_buf) < 0) {
-		decide(ver->verdict, false, NULL, why);
+		decide(ver->verdict, VERDICT_SBAT_REVOKED, NULL, why);
 		ver->verdict->list = "SbatLevel";
 		return 1;
 	}
@@ -463,6 +469,7 @@ static void verify_loaded(struct verification *ver)
 	const struct verify_policy *p = ver->policy;
 	const struct sig_db *deny[] = { &p->dbx, &p->vendor_dbx, &p->mokx };
 	const struct sig_db *allow[] = { &p->vendor, &p->db, &p->mok };
+	enum verdict_reason code = VERDICT_NOT_SIGNED;
 	const char *reason = "image is not signed";
 	int r;
 
@@ -485,9 +492,12 @@ static void verify_loaded(struct verification *ver)
 		if (image_digest(ver, k) < 0)
 			return;
 		if (authenticode_check_image(sig, ver->image_digest[k].digest,
-					     ver->image_digest[k].size, &reason) < 0)
+					     ver->image_digest[k].size, &reason) < 0) {
+			code = VERDICT_BAD_SIGNATURE;
 			continue;
+		}
 		/* a valid signature: refused from here on only for want of trust */
+		code = VERDICT_UNTRUSTED_SIGNER;
 		reason = "signer does not chain to a trusted certificate";
 		for (size_t l = 0; l < 3; l++) {
 			r = check_signature_allowed(ver, sig, allow[l], &reason);
@@ -495,7 +505,7 @@ static void verify_loaded(struct verification *ver)
 				return;
 		}
 	}
-	decide(ver->verdict, false, NULL, reason);
+	decide(ver->verdict, code, NULL, reason);
 }
 
 /*
@@ -512,11 +522,12 @@ static int check_mok_manager(struct verification *ver)
 	const char *reason;
 
 	if (!ver->policy->mok_manager_sha256) {
-		decide(ver->verdict, false, NULL, "no MOK manager digest is built in");
+		decide(ver->verdict, VERDICT_NO_MOK_MANAGER, NULL,
+		       "no MOK manager digest is built in");
 		return -1;
 	}
 	if (pe_authenticode_digest(&ver->img, EVP_sha256(), digest, &size, &reason) < 0) {
-		decide(ver->verdict, false, NULL, reason);
+		decide(ver->verdict, VERDICT_BAD_IMAGE, NULL, reason);
 		return -1;
 	}
 	if (size == MOK_MANAGER_DIGEST_SIZE &&
@@ -526,7 +537,7 @@ static int check_mok_manager(struct verification *ver)
 	BIO_snprintf(message, sizeof(message),
 		     "not lockshim's MOK manager: SHA-256 digest %s is not the one built in",
 		     ver->verdict->entry);
-	decide(ver->verdict, false, NULL, message);
+	decide(ver->verdict, VERDICT_NOT_MOK_MANAGER, NULL, message);
 	return -1;
 }
 
@@ -538,22 +549,22 @@ void verify_image(const uint8_t *data, size_t size, const struct verify_policy *
 
 	memset(verdict, 0, sizeof(*verdict));
 	if (policy->unusable[0] && request != VERIFY_MOK_MANAGER) {
-		decide(verdict, false, NULL, policy->unusable);
+		decide(verdict, VERDICT_DENY_LIST_UNUSABLE, NULL, policy->unusable);
 		return;
 	}
 	/* a few KiB: keep it off the firmware's small stack */
 	ver = OPENSSL_zalloc(sizeof(*ver));
 	if (!ver) {
-		decide(verdict, false, NULL, "out of memory");
+		decide(verdict, VERDICT_OUT_OF_MEMORY, NULL, "out of memory");
 		return;
 	}
 	ver->policy = policy;
 	ver->request = request;
 	ver->verdict = verdict;
 	if (pe_parse(data, size, &ver->img, &reason) < 0)
-		decide(verdict, false, NULL, reason);
+		decide(verdict, VERDICT_BAD_IMAGE, NULL, reason);
 	else if (authenticode_collect(&ver->img, &ver->sigs, &reason) < 0)
-		decide(verdict, false, NULL, reason);
+		decide(verdict, VERDICT_MALFORMED_SIGNATURE, NULL, reason);
 	else if (request != VERIFY_MOK_MANAGER || check_mok_manager(ver) == 0)
 		verify_loaded(ver);
 	authenticode_signatures_free(&ver->sigs);

@@ -36,6 +36,7 @@
 
 #include "sbat.h"
 #include "signature_list.h"
+#include "verdict_reason.h"
 
 #define MOK_MANAGER_DIGEST_SIZE 32 /* SHA-256 */
 
@@ -95,7 +96,8 @@ struct verdict_authority {
 
 struct verdict {
 	bool allowed;
-	const char *list;  /* the list whose entry decided, or NULL */
+	enum verdict_reason reason; /* why, for the record (verdict_reason.h); never VERDICT_UNSET */
+	const char *list;           /* the list whose entry decided, or NULL */
 	char entry[256];   /* that entry: a certificate subject or a hex digest; or empty */
 	char message[384]; /* one line for the console */
 	struct verdict_authority authority; /* set when allowed by an entry */
@@ -124,8 +126,8 @@ enum verify_request {
 	VERIFY_MOK_MANAGER,
 };
 
-/* A refusal decided outside the policy (the loader cannot build its lists). */
-void verdict_refuse(struct verdict *verdict, const char *message);
+/* A refusal decided outside the policy (the loader cannot build its lists), for @reason. */
+void verdict_refuse(struct verdict *verdict, enum verdict_reason reason, const char *message);
 
 /*
  * Decide on the PE image of @size bytes at @data, for @request. Never fails:

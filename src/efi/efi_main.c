@@ -271,6 +271,11 @@ static EFI_STATUS lockdown_handoff(const struct secure_boot_state *sb,
 		return status;
 	}
 	log_info("lockdown table: %s", lockdown.locked ? "locked (Secure Boot)" : "not locked");
+	/* the record (verdict_reason.h) */
+	log_info("lockdown=%s reason=%s", lockdown.locked ? "locked" : "none",
+		 sb->enforcing ? "secure-boot" :
+		 sb->insecure  ? "insecure-mode" :
+				 "secure-boot-off");
 	return EFI_SUCCESS;
 }
 

@@ -2,6 +2,7 @@
 #include "efi_verify.h"
 
 #include <efilib.h>
+#include <stdio.h>
 
 #include "efi_log.h"
 
@@ -25,20 +26,37 @@ static void measure_authority_event(const struct efi_verifier *verifier,
 		log_warning("TPM: the image's authority was not measured");
 }
 
-/* Decide and say so; EFI_SUCCESS when the image may run. */
+/* The record line of @verdict (verdict_reason.h) on @image, after its sentence. */
+static void log_record(const struct verdict *verdict, const char *word, const char *image)
+{
+	char record[VERDICT_RECORD_SIZE];
+
+	verdict_record(record, sizeof(record), word, image, verdict->reason, verdict->list,
+		       verdict->entry);
+	log_info("%s", record);
+}
+
+/*
+ * Decide and say so, the sentence then the record naming the image @image
+ * (UTF-8); EFI_SUCCESS when the image may run.
+ */
 static EFI_STATUS decide(const struct efi_verifier *verifier, const void *data, UINTN size,
-			 enum verify_request request, const CHAR16 *what, const char *verb,
-			 struct verdict *verdict)
+			 enum verify_request request, const CHAR16 *what, const char *image,
+			 const char *verb, struct verdict *verdict)
 {
 	verify_image(data, size, verifier->policy, request, verdict);
 	if (!verdict->allowed && verifier->enforcing) {
 		log_error("refusing %ls: %s", what, verdict->message);
+		log_record(verdict, "refused", image);
 		return EFI_SECURITY_VIOLATION;
 	}
-	if (verdict->allowed)
+	if (verdict->allowed) {
 		log_info("%s %ls: %s", verb, what, verdict->message);
-	else
+		log_record(verdict, "allowed", image);
+	} else {
 		log_info("%s %ls unverified: %s", verb, what, verdict->message);
+		log_record(verdict, "unverified", image);
+	}
 	return EFI_SUCCESS;
 }
 
@@ -47,9 +65,11 @@ EFI_STATUS efi_verify_image(const struct efi_verifier *verifier, const void *dat
 			    const EFI_DEVICE_PATH *path)
 {
 	struct verdict verdict;
+	char image[256];
 	EFI_STATUS status;
 
-	status = decide(verifier, data, size, request, what, verb, &verdict);
+	snprintf(image, sizeof(image), "%ls", what);
+	status = decide(verifier, data, size, request, what, image, verb, &verdict);
 	if (EFI_ERROR(status))
 		return status;
 	measure_authority_event(verifier, &verdict);
@@ -61,10 +81,12 @@ EFI_STATUS efi_verify_shim_lock_image(const struct efi_verifier *verifier, const
 				      UINTN size, const CHAR16 *what)
 {
 	struct verdict verdict;
+	char image[32];
 	EFI_STATUS status;
 
+	snprintf(image, sizeof(image), "buffer:%llu", (unsigned long long)size);
 	measure_image_event(verifier, data, size, NULL);
-	status = decide(verifier, data, size, VERIFY_FOR_LOADER, what, "allowing", &verdict);
+	status = decide(verifier, data, size, VERIFY_FOR_LOADER, what, image, "allowing", &verdict);
 	if (!EFI_ERROR(status))
 		measure_authority_event(verifier, &verdict);
 	return status;

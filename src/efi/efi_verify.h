@@ -25,7 +25,8 @@ struct efi_verifier {
 /*
  * Decide on the @size bytes at @data for @request and print the verdict,
  * naming the image @what and, when it may run, what is done with it (@verb:
- * "booting", "starting", "allowing"). Returns EFI_SUCCESS when it may run
+ * "booting", "starting", "allowing"); then the verdict's record
+ * (verdict_reason.h), image= @what. Returns EFI_SUCCESS when it may run
  * (allowed, or Secure Boot not enforced) and EFI_SECURITY_VIOLATION when it
  * is refused.
  *
@@ -45,7 +46,7 @@ EFI_STATUS efi_verify_image(const struct efi_verifier *verifier, const void *dat
  * (VERIFY_FOR_LOADER), measured as shim 16.1's Verify measures it: into
  * PCR 4 without a path before it is decided, whatever the verdict, so a
  * refused attempt leaves the same PCR 4 under lockshim as under shim; what
- * allowed it into PCR 7 afterwards.
+ * allowed it into PCR 7 afterwards. Its record says image=buffer:@size.
  */
 EFI_STATUS efi_verify_shim_lock_image(const struct efi_verifier *verifier, const void *data,
 				      UINTN size, const CHAR16 *what);

@@ -5,24 +5,29 @@ for tests/cli/test_policy.sh:
 
   check_verify_json.py COND PLAIN IMAGE JSON
 
-JSON must be an object with the fields image, allowed, list, entry and
-message, of their types; image must be IMAGE; message must be PLAIN less its
+JSON must be an object with the fields image, allowed, reason, list, entry
+and message, of their types; reason a record name (src/core/verdict_reason.h:
+[a-z0-9-]+, never "unset"), allowed-* exactly when allowed; image must be IMAGE; message must be PLAIN less its
 "allowed: IMAGE: " or "refused: IMAGE: "; and COND, a Python expression over
 the object j, the message m and $NEEDLE (NEEDLE), must hold. Exits non-zero,
 with the reason, when any does not.
 """
 import json
 import os
+import re
 import sys
 
 NEEDLE = os.environ.get("NEEDLE", "")
 cond, plain, image, text = sys.argv[1:5]
 j = json.loads(text)
 assert isinstance(j, dict), "not an object"
-for k in ("image", "allowed", "list", "entry", "message"):
+for k in ("image", "allowed", "reason", "list", "entry", "message"):
     assert k in j, "no field " + k
 assert j["image"] == image, "image %r != %r" % (j["image"], image)
 assert isinstance(j["allowed"], bool)
+assert isinstance(j["reason"], str) and re.fullmatch(r"[a-z0-9-]+", j["reason"]), j["reason"]
+assert j["reason"] != "unset", "a verdict without a reason code"
+assert j["reason"].startswith("allowed-") == j["allowed"], "reason %r, allowed %r" % (j["reason"], j["allowed"])
 assert j["list"] is None or isinstance(j["list"], str)
 assert j["entry"] is None or isinstance(j["entry"], str)
 verdict = "allowed" if j["allowed"] else "refused"

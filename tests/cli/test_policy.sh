@@ -423,8 +423,13 @@ json_check "json: refused by intermediate in vendor dbx" \
 	'j["allowed"] is False and j["list"] == "vendor dbx" and "'"$inter_cn"'" in j["entry"]' -- \
 	verify --db "$work/root.esl" --vendor-dbx "$work/inter.esl" "$work/leaf.efi"
 json_check "json: unsigned refused, list and entry null" \
-	'j["allowed"] is False and j["list"] is None and j["entry"] is None and j["message"] == "image is not signed"' -- \
+	'j["allowed"] is False and j["reason"] == "not-signed" and j["list"] is None and j["entry"] is None and j["message"] == "image is not signed"' -- \
 	verify --db "$work/root.esl" "$unsigned"
+json_check "json: the reason code of a dbx digest" \
+	'j["reason"] == "deny-digest"' -- \
+	verify --vendor-cert "$pki/vendor.der" --dbx "$work/hash.esl" "$work/vendor.efi"
+json_check "json: the reason code of a trusted signer" \
+	'j["reason"] == "allowed-cert"' -- verify --db "$work/root.esl" "$work/leaf.efi"
 # Exit codes are the same with --json.
 run_cli verify --json --db "$work/root.esl" "$unsigned" >/dev/null
 [[ $rc -eq 1 ]] && ok "json: refused exits 1" || not_ok "json: refused exits 1 (exit $rc)"
@@ -441,6 +446,36 @@ NEEDLE=$odd_cn json_check "json: signer subject with a quote and a backslash is 
 NEEDLE=$odd_cn json_check "json: refused by a subject with a quote in dbx is escaped" \
 	'j["allowed"] is False and j["list"] == "dbx" and NEEDLE in j["message"]' -- \
 	verify --vendor-cert "$keys/odd.der" --dbx "$keys/odd.crt" "$work/odd-signer.efi"
+
+# ---- --record: the record line, as src/core/verdict_reason.h says ---------------
+# expect_record NAME CODE LINE -- ARGS...: verify --record ARGS exits CODE and prints exactly LINE.
+expect_record() {
+	local name=$1 code=$2 line=$3
+	shift 4
+	run_cli verify --record "$@"
+	if [[ $rc -eq $code && $out == "$line" ]]; then
+		ok "$name"
+	else
+		not_ok "$name (exit $rc, output: $out; want: $line)"
+	fi
+}
+expect_record "record: unsigned image refused, reason=not-signed, no list or entry" 1 \
+	"verdict=refused image=$unsigned reason=not-signed" -- --db "$work/root.esl" "$unsigned"
+expect_record "record: dbx digest, reason=deny-digest with its list and entry" 1 \
+	"verdict=refused image=$work/vendor.efi reason=deny-digest list=dbx entry=$sha256" -- \
+	--vendor-cert "$pki/vendor.der" --dbx "$work/hash.esl" "$work/vendor.efi"
+expect_record "record: a list and an entry with spaces are quoted" 1 \
+	"verdict=refused image=$work/leaf.efi reason=deny-cert list=\"vendor dbx\" entry=\"/CN=$inter_cn\"" -- \
+	--db "$work/root.esl" --vendor-dbx "$work/inter.esl" "$work/leaf.efi"
+expect_record "record: allowed through a db certificate, reason=allowed-cert" 0 \
+	"verdict=allowed image=$work/leaf.efi reason=allowed-cert list=db entry=\"/CN=$root_cn\"" -- \
+	--db "$work/root.esl" "$work/leaf.efi"
+expect_record "record: a quote, a backslash and a tab in a value are escaped" 0 \
+	'verdict=allowed image="'"$work"'/we\"ird\\name\x09tab.efi" reason=allowed-cert list=db entry="/CN='"$root_cn"'"' -- \
+	--db "$work/root.esl" "$odd"
+run_cli verify --record --json "$unsigned"
+[[ $rc -eq 2 ]] && ok "record: --record and --json together is a usage error" ||
+	not_ok "record: --record and --json together is a usage error (exit $rc)"
 
 # ---- esl listing -----------------------------------------------------------------
 # expect_lines NAME: the last run_cli exited 0 and printed one line per

@@ -103,6 +103,7 @@ outside_vendor_kernel_boots() {
 		'LOCKSHIM-TEST-DONE' 'lockshim: refusing' 'No bootable option' || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_log -F "lockshim: booting $KPATH: signed by /CN=outside vendor, trusted through vendor certificate /CN=outside vendor" &&
+		expect_log -F "lockshim: verdict=allowed image=$KPATH reason=allowed-cert list=vendor entry=\"/CN=outside vendor\"" &&
 		expect_log -F "$MARKER"
 }
 
@@ -110,7 +111,7 @@ outside_vendor_refuses_test_vendor() {
 	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
 		"$OUTSIDE/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 2 \
 		'lockshim: refusing' 'No bootable option' "$MARKER" || return 1
-	_expect_kernel_refused 'signer does not chain to a trusted certificate'
+	_expect_kernel_refused 'signer does not chain to a trusted certificate' reason=untrusted-signer
 }
 
 # boot_lockshim NAME VARS LOCKSHIM KERNEL GRACE STOP...
@@ -148,6 +149,10 @@ sb_vendor_kernel_boots() {
 		expect_no_log -F 'lockshim: refusing' &&
 		expect_no_log -F 'lockshim: Secure Boot is off' &&
 		expect_log -F "lockshim: booting $KPATH: " &&
+		expect_log -F "lockshim: verdict=allowed image=$KPATH reason=allowed-cert list=vendor entry=\"/CN=lockshim test vendor\"" &&
+		expect_order -F "lockshim: booting $KPATH: " "lockshim: verdict=allowed image=$KPATH" &&
+		expect_log -F 'lockshim: lockdown=locked reason=secure-boot' &&
+		expect_order -F 'lockshim: lockdown=locked' "lockshim: verdict=allowed image=$KPATH" &&
 		expect_log -F 'EFI stub: UEFI Secure Boot is enabled.' &&
 		expect_log -F 'EFI stub: Loaded initrd from LINUX_EFI_INITRD_MEDIA_GUID device path' &&
 		expect_log -F "$MARKER" &&
@@ -158,10 +163,16 @@ sb_vendor_kernel_boots() {
 
 # Shared by b and c: lockshim says why it refuses, the kernel's EFI stub never
 # runs, and the firmware gets EFI_SECURITY_VIOLATION back from lockshim.
+# _expect_kernel_refused REASON [RECORD]: the sentence says REASON and, when
+# given, the record line after it says RECORD after the image (reason=CODE
+# and what follows; src/core/verdict_reason.h).
 _expect_kernel_refused() {
-	local reason=$1
+	local reason=$1 record=${2:-}
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_log -F "lockshim: refusing $KPATH: $reason" &&
+		{ [[ -z $record ]] ||
+			expect_order -F "lockshim: refusing $KPATH: $reason" \
+				"lockshim: verdict=refused image=$KPATH $record"; } &&
 		expect_no_log -F "lockshim: booting" &&
 		expect_no_log -F 'EFI stub:' &&
 		expect_no_log -F "$MARKER" &&
@@ -175,7 +186,7 @@ sb_unsigned_kernel_refused() {
 	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
 		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-unsigned.efi" 2 \
 		'lockshim: refusing' 'No bootable option' "$MARKER" || return 1
-	_expect_kernel_refused 'image is not signed'
+	_expect_kernel_refused 'image is not signed' reason=not-signed
 }
 
 # c. Kernel signed by a key neither in db nor lockshim's vendor certificate.
@@ -183,7 +194,7 @@ sb_rogue_kernel_refused() {
 	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
 		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-rogue.efi" 2 \
 		'lockshim: refusing' 'No bootable option' "$MARKER" || return 1
-	_expect_kernel_refused 'signer does not chain to a trusted certificate'
+	_expect_kernel_refused 'signer does not chain to a trusted certificate' reason=untrusted-signer
 }
 
 # d. Unsigned lockshim: OVMF's own image verification refuses it. OVMF says
@@ -210,6 +221,8 @@ sb_off_unsigned_kernel_boots() {
 		expect_log -F 'lockshim: Secure Boot is off' &&
 		expect_no_log -F 'lockshim: refusing' &&
 		expect_log -F "lockshim: booting $KPATH" &&
+		expect_log -F "lockshim: verdict=unverified image=$KPATH reason=not-signed" &&
+		expect_log -F 'lockshim: lockdown=none reason=secure-boot-off' &&
 		expect_log -F 'EFI stub: Loaded initrd from LINUX_EFI_INITRD_MEDIA_GUID device path' &&
 		expect_log -F "$MARKER" &&
 		expect_order -F 'lockshim: Secure Boot is off' "lockshim: booting $KPATH" &&

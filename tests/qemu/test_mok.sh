@@ -572,6 +572,8 @@ expect_impostor_refused() {
 	digest=$(build/lockshim hash "$BOOT_WORK/kernel-vendor.efi") || return 1
 	expect_log -F 'lockshim: starting the MOK manager' &&
 		expect_log -F "lockshim: refusing \EFI\lockshim\mmx64.efi: not lockshim's MOK manager: SHA-256 digest $digest is not the one built in" &&
+		expect_order -F "lockshim: refusing \EFI\lockshim\mmx64.efi: not lockshim's MOK manager" \
+			"lockshim: verdict=refused image=\EFI\lockshim\mmx64.efi reason=not-mok-manager entry=$digest" &&
 		expect_no_log -F 'lockshim: starting \EFI\lockshim\mmx64.efi' &&
 		expect_no_log -F '==== MOK manager ===='
 }

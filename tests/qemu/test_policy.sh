@@ -124,11 +124,16 @@ REFUSALS=('lockshim: refusing' 'No bootable option' "$MARKER")
 
 # Shared by the scenarios that boot: lockshim's verdict, then the kernel
 # under Secure Boot, then the initramfs.
+# _expect_kernel_booted VERDICT [RECORD]: the sentence says VERDICT and, when
+# given, the record line after it says RECORD after the image.
 _expect_kernel_booted() {
-	local verdict=$1
+	local verdict=$1 record=${2:-}
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_no_log -F 'lockshim: refusing' &&
 		expect_log -F "lockshim: booting $KPATH: $verdict" &&
+		{ [[ -z $record ]] ||
+			expect_order -F "lockshim: booting $KPATH: $verdict" \
+				"lockshim: verdict=allowed image=$KPATH $record"; } &&
 		expect_log -F 'EFI stub: UEFI Secure Boot is enabled.' &&
 		expect_log -F "$MARKER" &&
 		expect_order -F 'lockshim: SecureBoot=1' "lockshim: booting $KPATH" &&
@@ -138,7 +143,8 @@ _expect_kernel_booted() {
 db_signed_kernel_boots() {
 	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
 		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-db.efi" 0.5 "${BOOTS[@]}" || return 1
-	_expect_kernel_booted 'signed by /CN=lockshim test db, trusted through db certificate /CN=lockshim test db' &&
+	_expect_kernel_booted 'signed by /CN=lockshim test db, trusted through db certificate /CN=lockshim test db' \
+		'reason=allowed-cert list=db entry="/CN=lockshim test db"' &&
 		expect_no_log -F 'lockshim: ignoring'
 }
 
@@ -146,7 +152,8 @@ moklist_kernel_boots() {
 	_vars policy-mok "MokList:$SHIM_GUID:0x3=$PKI/mok.esl" || return 1
 	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
 		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-mok.efi" 0.5 "${BOOTS[@]}" || return 1
-	_expect_kernel_booted 'signed by /CN=lockshim test mok, trusted through MokList certificate /CN=lockshim test mok' &&
+	_expect_kernel_booted 'signed by /CN=lockshim test mok, trusted through MokList certificate /CN=lockshim test mok' \
+		'reason=allowed-cert list=MokList entry="/CN=lockshim test mok"' &&
 		expect_no_log -F 'lockshim: ignoring'
 }
 
@@ -156,7 +163,9 @@ moklist_runtime_ignored() {
 		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-mok.efi" 2 "${REFUSALS[@]}" || return 1
 	expect_log -F "lockshim: deleted MokList: attributes 0x7 are not the MOK manager's 0x3" &&
 		expect_order -F 'lockshim: deleted MokList' "lockshim: refusing $KPATH" &&
-		_expect_kernel_refused 'signer does not chain to a trusted certificate'
+		expect_log -F 'lockshim: variable=MokList action=deleted reason=attributes attributes=0x7' &&
+		expect_order -F 'lockshim: deleted MokList' 'lockshim: variable=MokList action=deleted' &&
+		_expect_kernel_refused 'signer does not chain to a trusted certificate' reason=untrusted-signer
 }
 
 mokx_malformed_refused() {
@@ -167,7 +176,8 @@ mokx_malformed_refused() {
 	expect_log -F 'lockshim: MokListX: 1 signature list(s) rejected: list size is not a whole number of signatures' &&
 		expect_log -F 'lockshim: MokListX is unusable: under Secure Boot only the MOK manager may start' &&
 		expect_order -F 'lockshim: MokListX is unusable' "lockshim: refusing $KPATH" &&
-		_expect_kernel_refused "$reason"
+		_expect_kernel_refused "$reason" 'reason=deny-list-unusable' &&
+		expect_no_log -F "lockshim: verdict=refused image=$KPATH reason=deny-list-unusable list="
 }
 
 dbx_sha1_kernel_refused() {
@@ -177,7 +187,8 @@ dbx_sha1_kernel_refused() {
 		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-db.efi" 2 "${REFUSALS[@]}" || return 1
 	expect_log -F 'lockshim: MokListX: skipping 1 signature list(s) of a type lockshim does not know (4c6f636b-5368-696d-556e-6b6e6f776e21)' &&
 		expect_no_log -F 'is unusable' &&
-		_expect_kernel_refused 'image SHA-1 digest is in dbx'
+		_expect_kernel_refused 'image SHA-1 digest is in dbx' 'reason=deny-digest list=dbx entry=' &&
+		expect_log "lockshim: verdict=refused image=.* reason=deny-digest list=dbx entry=[0-9a-f]{40}([^0-9a-f]|$)"
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

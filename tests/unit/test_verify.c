@@ -22,6 +22,11 @@
  * keys (the signer's, the root's from db, the nested signer's) and
  * signature values (RSA2048_SHA256/SHA1); and that allow lists trust by
  * none of the new ones.
+ *
+ * Every verdict carries a reason code (verdict_reason.h) that agrees with
+ * allowed, never VERDICT_UNSET; each refusal tested is checked for its code,
+ * and the record names are checked unique and well-formed, as is the
+ * record's form and its quoting.
  */
 #include "authenticode.h"
 #include "macro.h"
@@ -32,6 +37,7 @@
 #include "unit_image.h"
 #include "unit_sign.h"
 #include "unit_x509.h"
+#include "verdict_reason.h"
 #include "verify.h"
 
 #define UNSIGNED_SIZE IMG_CERT_OFFSET
@@ -64,6 +70,16 @@ static uint8_t *image_with(const char *const csv[2])
 		memcpy(img + IMG_HEADERS + IMG_SECTION_LEN * i, csv[i], strlen(csv[i]));
 	}
 	return img;
+}
+
+/* level_text into @level (which points into it). */
+static void parse_level(struct sbat *level)
+{
+	struct reason_buf why_buf;
+	const char *why;
+
+	CHECK(sbat_parse(level_text, strlen(level_text), SBAT_LEVEL, level, &why, &why_buf) == 0,
+	      "the SBAT level parses");
 }
 
 /* One EFI_SIGNATURE_LIST holding one entry of @type, added to @db as a variable's would be. */
@@ -110,6 +126,25 @@ static void trust_digest(struct sig_db *db, const uint8_t *img)
 	add_entry(db, ESL_SHA256, digest, len);
 }
 
+/* Verdicts seen without a code, or with one that disagrees with allowed. */
+static unsigned int bad_codes;
+
+/* Every verdict verify_image returns must carry a code that agrees with allowed. */
+static void verify(const uint8_t *img, size_t size, const struct verify_policy *policy,
+		   enum verify_request request, struct verdict *v)
+{
+	bool allowed_code;
+
+	verify_image(img, size, policy, request, v);
+	allowed_code = v->reason == VERDICT_ALLOWED_DIGEST || v->reason == VERDICT_ALLOWED_CERT;
+	if (v->reason == VERDICT_UNSET || v->reason >= VERDICT_REASON_COUNT ||
+	    allowed_code != v->allowed) {
+		printf("# verdict with code %d (%s), allowed %d: %s\n", (int)v->reason,
+		       verdict_reason_name(v->reason), (int)v->allowed, v->message);
+		bad_codes++;
+	}
+}
+
 /*
  * Decide on the image of @size bytes at @img for @request; returns whether
  * allowed, the verdict in *@v. For VERIFY_MOK_MANAGER under a policy that
@@ -126,7 +161,7 @@ static bool decide_sized(const uint8_t *img, size_t size, const struct verify_po
 		image_digest(img, size, EVP_sha256(), digest);
 		pinned.mok_manager_sha256 = digest;
 	}
-	verify_image(img, size, &pinned, request, v);
+	verify(img, size, &pinned, request, v);
 	return v->allowed;
 }
 
@@ -151,15 +186,13 @@ static void test_sbat_sections(void)
 	uint8_t *img_one = image_with(one), *img_two = image_with(two),
 		*img_second = image_with(second_revoked);
 	struct verify_policy policy;
-	struct reason_buf why_buf;
 	struct sbat level;
 	struct pe_image *pe = calloc(1, sizeof(*pe));
 	struct verdict v;
 	const char *why;
 
 	verify_policy_init(&policy);
-	CHECK(sbat_parse(level_text, strlen(level_text), SBAT_LEVEL, &level, &why, &why_buf) == 0,
-	      "the SBAT level parses");
+	parse_level(&level);
 	trust_digest(&policy.db, img_one);
 	trust_digest(&policy.db, img_two);
 	trust_digest(&policy.db, img_second);
@@ -176,6 +209,7 @@ static void test_sbat_sections(void)
 	CHECK(decide(img_one, &policy, VERIFY_TO_START, &v),
 	      "one .sbat section that the level passes: allowed (the control)");
 	CHECK_STRSTR(v.message, "image SHA-256 digest is in db", "the control: allowed by db");
+	CHECK_EQ(v.reason, VERDICT_ALLOWED_DIGEST, "the control: allowed-digest");
 	for (size_t r = 0; r < ARRAY_SIZE(requests); r++) {
 		if (!CHECK(!decide(img_two, &policy, requests[r], &v),
 			   unit_name("two .sbat sections, both passing, %s: refused",
@@ -183,11 +217,14 @@ static void test_sbat_sections(void)
 			continue;
 		CHECK_STREQ(v.message, "image has more than one .sbat section",
 			    unit_name("two .sbat sections, %s: the reason", request_names[r]));
+		CHECK_EQ(v.reason, VERDICT_SBAT_MULTIPLE,
+			 unit_name("two .sbat sections, %s: sbat-multiple", request_names[r]));
 	}
 	CHECK(!decide(img_second, &policy, VERIFY_TO_START, &v),
 	      "two .sbat sections, the second one revoked by the level: refused");
 	CHECK_STREQ(v.message, "image has more than one .sbat section",
 		    "the second one revoked: refused for having two, not for the first one's level");
+	CHECK_EQ(v.reason, VERDICT_SBAT_MULTIPLE, "the second one revoked: sbat-multiple");
 
 	policy.sbat_level = NULL; /* shim refuses it whatever the level */
 	CHECK(decide(img_one, &policy, VERIFY_TO_START, &v), "without a level, one .sbat: allowed");
@@ -195,11 +232,13 @@ static void test_sbat_sections(void)
 	      "without a level, two .sbat sections: refused");
 	CHECK_STREQ(v.message, "image has more than one .sbat section",
 		    "without a level, two .sbat sections: the reason");
+	CHECK_EQ(v.reason, VERDICT_SBAT_MULTIPLE, "without a level, two .sbat: sbat-multiple");
 
 	/* the deny lists come first, as for any SBAT refusal */
 	trust_digest(&policy.dbx, img_two);
 	CHECK(!decide(img_two, &policy, VERIFY_TO_START, &v), "two .sbat, digest in dbx: refused");
 	CHECK_STRSTR(v.message, "is in dbx", "two .sbat, digest in dbx: dbx is named first");
+	CHECK_EQ(v.reason, VERDICT_DENY_DIGEST, "two .sbat, digest in dbx: deny-digest");
 
 	verify_policy_free(&policy);
 	free(pe);
@@ -307,6 +346,8 @@ static void test_deny_case(const struct deny_list_case *c, const uint8_t *img)
 			continue;
 		CHECK_STREQ(v.message, policy.unusable,
 			    unit_name("%s: refused %s with the reason", c->name, request_names[r]));
+		CHECK_EQ(v.reason, VERDICT_DENY_LIST_UNUSABLE,
+			 unit_name("%s: refused %s: deny-list-unusable", c->name, request_names[r]));
 		CHECK(v.list == NULL, unit_name("%s: no list entry decided", c->name));
 	}
 	CHECK(decide(img, &policy, VERIFY_MOK_MANAGER, &v),
@@ -327,12 +368,14 @@ static void test_mok_manager_still_verified(const uint8_t *img)
 	      "dbx unreadable: an untrusted MOK manager is refused");
 	CHECK_STREQ(v.message, "image is not signed",
 		    "dbx unreadable: the untrusted MOK manager's reason is its own");
+	CHECK_EQ(v.reason, VERDICT_NOT_SIGNED, "dbx unreadable: the untrusted MOK manager: not-signed");
 
 	trust_digest(&policy.db, img);
 	trust_digest(&policy.mokx, img);
 	CHECK(!decide(img, &policy, VERIFY_MOK_MANAGER, &v),
 	      "dbx unreadable: a MOK manager MokListX revokes is refused");
 	CHECK_STRSTR(v.message, "is in MokListX", "dbx unreadable: the MokListX entry is named");
+	CHECK_EQ(v.reason, VERDICT_DENY_DIGEST, "dbx unreadable: MokListX revokes: deny-digest");
 	verify_policy_free(&policy);
 }
 
@@ -385,27 +428,30 @@ static void test_mok_manager_pinned(void)
 	trust_digest(&policy.db, manager);
 	trust_digest(&policy.db, impostor);
 
-	verify_image(manager, UNSIGNED_SIZE, &policy, VERIFY_MOK_MANAGER, &v);
+	verify(manager, UNSIGNED_SIZE, &policy, VERIFY_MOK_MANAGER, &v);
 	CHECK(!v.allowed, "no MOK manager built in: even a trusted manager is refused");
 	CHECK_STREQ(v.message, "no MOK manager digest is built in", "no pin: the reason");
+	CHECK_EQ(v.reason, VERDICT_NO_MOK_MANAGER, "no pin: no-mok-manager-digest");
 
 	CHECK_EQ(image_sha256(manager, pin), MOK_MANAGER_DIGEST_SIZE, "the pin's size");
 	policy.mok_manager_sha256 = pin;
-	verify_image(manager, UNSIGNED_SIZE, &policy, VERIFY_MOK_MANAGER, &v);
+	verify(manager, UNSIGNED_SIZE, &policy, VERIFY_MOK_MANAGER, &v);
 	CHECK(v.allowed, "the MOK manager built in, trusted by db, starts");
-	verify_image(impostor, UNSIGNED_SIZE, &policy, VERIFY_MOK_MANAGER, &v);
+	verify(impostor, UNSIGNED_SIZE, &policy, VERIFY_MOK_MANAGER, &v);
 	CHECK(!v.allowed, "a db-trusted impostor is refused in the MOK manager's slot");
 	CHECK_STRSTR(v.message, "not lockshim's MOK manager", "the impostor: the reason");
+	CHECK_EQ(v.reason, VERDICT_NOT_MOK_MANAGER, "the impostor: not-mok-manager");
 	CHECK_EQ(strlen(v.entry), 64, "the impostor: its digest is named");
-	verify_image(impostor, UNSIGNED_SIZE, &policy, VERIFY_TO_START, &v);
+	verify(impostor, UNSIGNED_SIZE, &policy, VERIFY_TO_START, &v);
 	CHECK(v.allowed, "the same impostor is allowed as an image to start");
 
 	CHECK_EQ(verify_policy_list_loaded(&policy, &policy.mokx, LIST_UNREADABLE, 0, NULL), -1,
 		 "MokListX unreadable: unusable");
-	verify_image(impostor, UNSIGNED_SIZE, &policy, VERIFY_MOK_MANAGER, &v);
+	verify(impostor, UNSIGNED_SIZE, &policy, VERIFY_MOK_MANAGER, &v);
 	CHECK(!v.allowed, "MokListX unusable: the impostor is still refused");
 	CHECK_STRSTR(v.message, "not lockshim's MOK manager", "MokListX unusable: the reason");
-	verify_image(manager, UNSIGNED_SIZE, &policy, VERIFY_MOK_MANAGER, &v);
+	CHECK_EQ(v.reason, VERDICT_NOT_MOK_MANAGER, "MokListX unusable: not-mok-manager");
+	verify(manager, UNSIGNED_SIZE, &policy, VERIFY_MOK_MANAGER, &v);
 	CHECK(v.allowed, "MokListX unusable: the MOK manager built in still starts");
 
 	verify_policy_free(&policy);
@@ -473,6 +519,13 @@ static void free_pki(struct pki *k)
 }
 
 enum entry_of { IMAGE_DIGEST, CERT, CERT_TBS, CERT_KEY, SIGNATURE_VALUE };
+
+/* The code of a refusal by each kind of deny entry. */
+static const enum verdict_reason deny_code[] = {
+	[IMAGE_DIGEST] = VERDICT_DENY_DIGEST, [CERT] = VERDICT_DENY_CERT,
+	[CERT_TBS] = VERDICT_DENY_CERT_DIGEST, [CERT_KEY] = VERDICT_DENY_KEY,
+	[SIGNATURE_VALUE] = VERDICT_DENY_SIGNATURE,
+};
 
 static const struct deny_type_case {
 	enum esl_type type;
@@ -561,6 +614,9 @@ static void test_deny_type(const struct deny_type_case *c, const struct pki *k)
 		CHECK(decide_sized(k->image, k->size, &policy, VERIFY_TO_START, &v),
 		      unit_name("%s (%s) in %s: allowed through db without it (the control)", name,
 				c->message, db->name));
+		CHECK_EQ(v.reason, VERDICT_ALLOWED_CERT,
+			 unit_name("%s (%s) in %s: the control: allowed-cert", name, c->message,
+				   db->name));
 		/* another entry of the type: one bit away, or another certificate */
 		if (c->of == CERT) {
 			add_entry(db, c->type, k->other, (size_t)k->other_size);
@@ -580,6 +636,9 @@ static void test_deny_type(const struct deny_type_case *c, const struct pki *k)
 				     unit_name("%s in %s: the reason", name, db->name));
 			CHECK_STREQ(v.list, db->name,
 				    unit_name("%s in %s: the list", name, db->name));
+			CHECK_EQ(v.reason, deny_code[c->of],
+				 unit_name("%s (%s) in %s: %s", name, c->message, db->name,
+					   verdict_reason_name(deny_code[c->of])));
 		}
 		verify_policy_free(&policy);
 	}
@@ -614,12 +673,16 @@ static void test_allow_types(const struct pki *k)
 			db = l <= MOK ? list_of(&policy, l) : &policy.vendor;
 			add_entry(db, c->type, digest ? d : data, size);
 			if (CHECK(!decide_sized(img, img_size, &policy, VERIFY_TO_START, &v),
-				  unit_name("%s (%s) in %s: no trust", name, c->message, db->name)))
+				  unit_name("%s (%s) in %s: no trust", name, c->message, db->name))) {
 				CHECK_STREQ(
 					v.message,
 					digest ? "image is not signed" :
 						 "signer does not chain to a trusted certificate",
 					unit_name("%s in %s: the reason", name, db->name));
+				CHECK_EQ(v.reason,
+					 digest ? VERDICT_NOT_SIGNED : VERDICT_UNTRUSTED_SIGNER,
+					 unit_name("%s in %s: the code", name, db->name));
+			}
 			verify_policy_free(&policy);
 		}
 		OPENSSL_free(data);
@@ -639,10 +702,13 @@ static void test_deny_for_every_request(const struct pki *k)
 	add_entry(&policy.dbx, ESL_SHA1, digest, len);
 	for (size_t r = 0; r < ARRAY_SIZE(requests); r++)
 		if (CHECK(!decide_sized(k->image, k->size, &policy, requests[r], &v),
-			  unit_name("SHA-1 digest in dbx: refused %s", request_names[r])))
+			  unit_name("SHA-1 digest in dbx: refused %s", request_names[r]))) {
 			CHECK_STRSTR(v.message, "image SHA-1 digest is in dbx",
 				     unit_name("SHA-1 digest in dbx, %s: the reason",
 					       request_names[r]));
+			CHECK_EQ(v.reason, VERDICT_DENY_DIGEST,
+				 unit_name("SHA-1 digest in dbx, %s: deny-digest", request_names[r]));
+		}
 	verify_policy_free(&policy);
 }
 
@@ -687,11 +753,116 @@ static void test_every_type(void)
 	free_pki(&k);
 }
 
+/* ---- the record ----------------------------------------------------------------------- */
+
+/* SBAT, structure and signature refusals not tested above: their codes (db trusts the image). */
+static const struct code_case {
+	const char *name;
+	const char *sbat;  /* the .sbat section's text, or NULL for none */
+	size_t size;       /* of the image: UNSIGNED_SIZE, or less to cut it */
+	bool level;        /* under level_text */
+	bool certificates; /* unit_pe_image's certificate table, which holds no valid DER */
+	enum verdict_reason reason;
+} code_cases[] = {
+	{ "no .sbat, to start", NULL, UNSIGNED_SIZE, true, false, VERDICT_SBAT_MISSING },
+	{ "a .sbat the level revokes", sbat_linux_1, UNSIGNED_SIZE, true, false,
+	  VERDICT_SBAT_REVOKED },
+	{ "a malformed .sbat", "sbat,1\n\x01", UNSIGNED_SIZE, true, false, VERDICT_SBAT_MALFORMED },
+	{ "64 bytes, no PE image", NULL, 64, true, false, VERDICT_BAD_IMAGE },
+	{ "an undecodable signature", NULL, IMG_SIZE, false, true, VERDICT_MALFORMED_SIGNATURE },
+};
+
+static void test_other_codes(void)
+{
+	struct sbat level;
+
+	parse_level(&level);
+	for (size_t i = 0; i < ARRAY_SIZE(code_cases); i++) {
+		const struct code_case *c = &code_cases[i];
+		const char *const csv[2] = { NULL, c->sbat };
+		uint8_t *img = c->certificates ? unit_pe_image() : image_with(csv);
+		struct verify_policy policy;
+		struct verdict v;
+
+		verify_policy_init(&policy);
+		if (!c->certificates) /* the digest is of the image without them */
+			trust_digest(&policy.db, img);
+		policy.sbat_level = c->level ? &level : NULL;
+		if (CHECK(!decide_sized(img, c->size, &policy, VERIFY_TO_START, &v),
+			  unit_name("codes: %s: refused", c->name))) {
+			CHECK_EQ(v.reason, c->reason,
+				 unit_name("codes: %s: %s", c->name, verdict_reason_name(c->reason)));
+			if (c->reason == VERDICT_SBAT_REVOKED)
+				CHECK_STREQ(v.list, "SbatLevel", "codes: revoked: list SbatLevel");
+		}
+		verify_policy_free(&policy);
+		free(img);
+	}
+}
+
+/* Every code has a name of [a-z0-9-]+, no two alike; "unset" is only VERDICT_UNSET's. */
+static void test_reason_names(void)
+{
+	CHECK_STREQ(verdict_reason_name(VERDICT_UNSET), "unset", "names: VERDICT_UNSET is unset");
+	CHECK_STREQ(verdict_reason_name(VERDICT_REASON_COUNT), "unset",
+		    "names: a value past the last is unset");
+	for (int a = 1; a < VERDICT_REASON_COUNT; a++) {
+		const char *name = verdict_reason_name(a);
+		bool well_formed = name[0] != '\0';
+
+		for (const char *c = name; *c; c++)
+			if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
+				well_formed = false;
+		CHECK(well_formed && strcmp(name, "unset") != 0,
+		      unit_name("names: code %d, %s, is [a-z0-9-]+ and not unset", a, name));
+		for (int b = 1; b < a; b++)
+			if (strcmp(name, verdict_reason_name(b)) == 0)
+				CHECK(false, unit_name("names: codes %d and %d are both %s", b, a,
+						       name));
+	}
+}
+
+static const struct record_case {
+	const char *word, *image;
+	enum verdict_reason reason;
+	const char *list, *entry, *want;
+} record_cases[] = {
+	{ "refused", "\\EFI\\BOOT\\vmlinuz.efi", VERDICT_NOT_SIGNED, NULL, "",
+	  "verdict=refused image=\\EFI\\BOOT\\vmlinuz.efi reason=not-signed" },
+	{ "refused", "k.efi", VERDICT_DENY_DIGEST, "dbx", "00ff",
+	  "verdict=refused image=k.efi reason=deny-digest list=dbx entry=00ff" },
+	{ "allowed", "buffer:4096", VERDICT_ALLOWED_CERT, "vendor dbx", "/CN=a \"b\" \\c",
+	  "verdict=allowed image=buffer:4096 reason=allowed-cert list=\"vendor dbx\" "
+	  "entry=\"/CN=a \\\"b\\\" \\\\c\"" },
+	{ "unverified", "\"x\"y", VERDICT_SBAT_REVOKED, "SbatLevel", NULL,
+	  "verdict=unverified image=\"\\\"x\\\"y\" reason=sbat-revoked list=SbatLevel" },
+	{ "refused", "", VERDICT_UNSET, "", "\xc3\xa9\n",
+	  "verdict=refused image=\"\" reason=unset entry=\"\\xc3\\xa9\\x0a\"" },
+};
+
+static void test_record(void)
+{
+	char out[VERDICT_RECORD_SIZE], small[16];
+
+	for (size_t i = 0; i < ARRAY_SIZE(record_cases); i++) {
+		const struct record_case *c = &record_cases[i];
+
+		verdict_record(out, sizeof(out), c->word, c->image, c->reason, c->list, c->entry);
+		CHECK_STREQ(out, c->want, unit_name("record %zu: %s", i, c->want));
+	}
+	verdict_record(small, sizeof(small), "refused", "k.efi", VERDICT_NOT_SIGNED, NULL, NULL);
+	CHECK_STREQ(small, "verdict=refused", "record: cut to its buffer, terminated");
+}
+
 int main(void)
 {
 	test_sbat_sections();
 	test_deny_lists();
 	test_mok_manager_pinned();
 	test_every_type();
+	test_other_codes();
+	test_reason_names();
+	test_record();
+	CHECK_EQ(bad_codes, 0u, "every verdict carries a code, and it agrees with allowed");
 	return unit_failed;
 }
