@@ -28,29 +28,29 @@ struct mok_variable {
 	BOOLEAN seen;    /* a request: there, usable or not */
 };
 
-/* Read @name (EFI_NOT_FOUND when absent); release with mok_variable_free(). */
-EFI_STATUS mok_variable_read(const CHAR16 *name, struct mok_variable *variable);
+/* Read @name (EFI_NOT_FOUND when absent); release with mm_variable_free(). */
+EFI_STATUS mm_variable_read(const CHAR16 *name, struct mok_variable *variable);
 
 /*
  * Read @name, which only the manager writes (NV|BS). One with other
  * attributes was written by an OS (lockshim deletes it when it can): it is
  * said on the console and taken as absent, EFI_NOT_FOUND.
  */
-EFI_STATUS mok_owner_variable_read(const CHAR16 *name, struct mok_variable *variable);
+EFI_STATUS mm_owner_variable_read(const CHAR16 *name, struct mok_variable *variable);
 
 /*
  * Wipe and free what @variable holds (requests carry passwords, MokSB's and
  * MokDB's in clear) and leave it empty; also its cleanup function.
  */
-void mok_variable_free(struct mok_variable *variable);
+void mm_variable_free(struct mok_variable *variable);
 
 /*
  * Read the request @name and delete it at once, so it is never replayed;
  * one whose attributes are not mokutil's is not present.
  */
-void mok_request_take(const CHAR16 *name, struct mok_variable *request);
+void mm_request_take(const CHAR16 *name, struct mok_variable *request);
 
 /* Write @name whole, NV|BS, in one call; @size 0 deletes it. */
-EFI_STATUS mok_variable_write(const CHAR16 *name, const void *data, UINTN size);
+EFI_STATUS mm_variable_write(const CHAR16 *name, const void *data, UINTN size);
 
 #endif

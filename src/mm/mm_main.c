@@ -28,35 +28,35 @@
 
 const CHAR16 log_prefix[] = L"MOK manager";
 
-/* Every request mokutil can leave, as taken (mok_request_take). */
+/* Every request mokutil can leave, as taken (mm_request_take). */
 struct pending_requests {
-	struct mok_variable keys[ARRAY_SIZE(key_requests)];
-	struct mok_variable key_auths[ARRAY_SIZE(key_requests)];
-	struct mok_variable states[ARRAY_SIZE(state_requests)];
+	struct mok_variable keys[ARRAY_SIZE(mm_key_requests)];
+	struct mok_variable key_auths[ARRAY_SIZE(mm_key_requests)];
+	struct mok_variable states[ARRAY_SIZE(mm_state_requests)];
 	struct mok_variable password;
 };
 
 static void pending_requests_free(struct pending_requests *pending)
 {
 	for (UINTN i = 0; i < ARRAY_SIZE(pending->keys); i++) {
-		mok_variable_free(&pending->keys[i]);
-		mok_variable_free(&pending->key_auths[i]);
+		mm_variable_free(&pending->keys[i]);
+		mm_variable_free(&pending->key_auths[i]);
 	}
 	for (UINTN i = 0; i < ARRAY_SIZE(pending->states); i++)
-		mok_variable_free(&pending->states[i]);
-	mok_variable_free(&pending->password);
+		mm_variable_free(&pending->states[i]);
+	mm_variable_free(&pending->password);
 }
 
 /* All of them before any is served: none survives, whatever serving one does. */
 static void pending_requests_take(struct pending_requests *pending)
 {
-	for (UINTN i = 0; i < ARRAY_SIZE(key_requests); i++) {
-		mok_request_take(key_requests[i].request, &pending->keys[i]);
-		mok_request_take(key_requests[i].auth, &pending->key_auths[i]);
+	for (UINTN i = 0; i < ARRAY_SIZE(mm_key_requests); i++) {
+		mm_request_take(mm_key_requests[i].request, &pending->keys[i]);
+		mm_request_take(mm_key_requests[i].auth, &pending->key_auths[i]);
 	}
-	for (UINTN i = 0; i < ARRAY_SIZE(state_requests); i++)
-		mok_request_take(state_requests[i].request, &pending->states[i]);
-	mok_request_take(L"MokPW", &pending->password);
+	for (UINTN i = 0; i < ARRAY_SIZE(mm_state_requests); i++)
+		mm_request_take(mm_state_requests[i].request, &pending->states[i]);
+	mm_request_take(L"MokPW", &pending->password);
 }
 
 /*
@@ -71,27 +71,27 @@ static BOOLEAN pending_requests_serve(BOOLEAN *any)
 	BOOLEAN changed = FALSE;
 
 	pending_requests_take(&pending);
-	for (UINTN i = 0; i < ARRAY_SIZE(key_requests); i++) {
+	for (UINTN i = 0; i < ARRAY_SIZE(mm_key_requests); i++) {
 		if (!pending.keys[i].present)
 			continue;
 		*any = TRUE;
-		changed |= key_request_serve(&key_requests[i], &pending.keys[i],
-					     &pending.key_auths[i]);
+		changed |= mm_key_request_serve(&mm_key_requests[i], &pending.keys[i],
+						&pending.key_auths[i]);
 	}
 	/* MokAuth alone is a reset; beside an ignored MokNew it is not */
 	if (!pending.keys[KEY_ENROLL_MOK].seen && reset_auth->present) {
 		*any = TRUE;
-		changed |= reset_request_serve(reset_auth);
+		changed |= mm_reset_request_serve(reset_auth);
 	}
-	for (UINTN i = 0; i < ARRAY_SIZE(state_requests); i++) {
+	for (UINTN i = 0; i < ARRAY_SIZE(mm_state_requests); i++) {
 		if (!pending.states[i].present)
 			continue;
 		*any = TRUE;
-		changed |= state_request_serve(&state_requests[i], &pending.states[i]);
+		changed |= mm_state_request_serve(&mm_state_requests[i], &pending.states[i]);
 	}
 	if (pending.password.present) {
 		*any = TRUE;
-		changed |= password_request_serve(&pending.password);
+		changed |= mm_password_request_serve(&pending.password);
 	}
 	return changed;
 }
@@ -103,7 +103,7 @@ static BOOLEAN owner_menu_run(EFI_HANDLE image)
 
 	if (EFI_ERROR(BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&self)))
 		return FALSE;
-	return owner_menu(self->DeviceHandle);
+	return mm_owner_menu(self->DeviceHandle);
 }
 
 static EFI_STATUS mm_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)

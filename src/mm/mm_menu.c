@@ -23,14 +23,14 @@
  */
 static EFI_STATUS owner_password_check(void)
 {
-	_cleanup_(mok_variable_free) struct mok_variable store = {};
-	EFI_STATUS status = mok_owner_variable_read(L"MokPWStore", &store);
+	_cleanup_(mm_variable_free) struct mok_variable store = {};
+	EFI_STATUS status = mm_owner_variable_read(L"MokPWStore", &store);
 
 	if (status == EFI_NOT_FOUND)
 		return EFI_SUCCESS;
 	if (EFI_ERROR(status))
 		return log_error_status(status, "cannot read MokPWStore");
-	return confirm_with_password("MOK manager", &store, NULL);
+	return mm_confirm_with_password("MOK manager", &store, NULL);
 }
 
 /* @entry for the Authenticode SHA-256 of the image in @file, into @digest. */
@@ -136,13 +136,13 @@ static BOOLEAN owner_enroll_from_file(EFI_HANDLE device, BOOLEAN image_hash)
 	path[len] = L'\0';
 	if (EFI_ERROR(esl_from_file(device, path, image_hash, &esl, &esl_size)))
 		return FALSE;
-	signature_lists_show(esl, esl_size, NULL);
-	if (EFI_ERROR(confirm_typed_yes("Enroll MOK", "Enroll it in MokList")))
+	mm_signature_lists_show(esl, esl_size, NULL);
+	if (EFI_ERROR(mm_confirm_typed_yes("Enroll MOK", "Enroll it in MokList")))
 		return FALSE;
-	return key_request_apply(&key_requests[KEY_ENROLL_MOK], esl, esl_size);
+	return mm_key_request_apply(&mm_key_requests[KEY_ENROLL_MOK], esl, esl_size);
 }
 
-BOOLEAN owner_menu(EFI_HANDLE device)
+BOOLEAN mm_owner_menu(EFI_HANDLE device)
 {
 	if (EFI_ERROR(owner_password_check()))
 		return FALSE;

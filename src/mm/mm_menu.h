@@ -11,6 +11,6 @@
 #include <efi.h>
 
 /* The menu, reading files from @device; TRUE when MokList changed. */
-BOOLEAN owner_menu(EFI_HANDLE device);
+BOOLEAN mm_owner_menu(EFI_HANDLE device);
 
 #endif

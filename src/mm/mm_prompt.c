@@ -23,8 +23,8 @@ static void typed_password_wipe(CHAR16 (*typed)[PASSWORD_MAX_CHARS])
 	OPENSSL_cleanse(*typed, sizeof(*typed));
 }
 
-EFI_STATUS confirm_with_password(const char *title, const struct mok_variable *auth,
-				 const struct mok_variable *request)
+EFI_STATUS mm_confirm_with_password(const char *title, const struct mok_variable *auth,
+				    const struct mok_variable *request)
 {
 	_cleanup_(typed_password_wipe) CHAR16 typed[PASSWORD_MAX_CHARS];
 	const char *reason;
@@ -60,7 +60,7 @@ EFI_STATUS confirm_with_password(const char *title, const struct mok_variable *a
 	return EFI_SECURITY_VIOLATION;
 }
 
-EFI_STATUS confirm_with_characters(const char *title, const struct mok_state_request *req)
+EFI_STATUS mm_confirm_with_characters(const char *title, const struct mok_state_request *req)
 {
 	for (int attempt = 1; attempt <= PASSWORD_TRIES; attempt++) {
 		size_t positions[MOK_POSITIONS_ASKED];
@@ -97,7 +97,7 @@ EFI_STATUS confirm_with_characters(const char *title, const struct mok_state_req
 	return EFI_SECURITY_VIOLATION;
 }
 
-EFI_STATUS confirm_typed_yes(const char *title, const char *question)
+EFI_STATUS mm_confirm_typed_yes(const char *title, const char *question)
 {
 	CHAR16 typed[MOK_ANSWER_MAX_CHARS];
 	EFI_STATUS status;
@@ -175,7 +175,7 @@ static int entry_show(const struct esl_entry *entry, void *ctx)
 	return 0;
 }
 
-int signature_lists_show(const void *data, UINTN size, const char **reason)
+int mm_signature_lists_show(const void *data, UINTN size, const char **reason)
 {
 	const char *ignored;
 

@@ -11,7 +11,7 @@
 #include "mok_request.h"
 #include "password_crypt.h"
 
-const struct key_request key_requests[KEY_REQUESTS] = {
+const struct key_request mm_key_requests[KEY_REQUESTS] = {
 	[KEY_ENROLL_MOK] = { L"MokNew", L"MokAuth", L"MokList", MOK_LIST_ENROLL, "Enroll MOK",
 			     "Enroll these keys in MokList (trusted)" },
 	[KEY_DELETE_MOK] = { L"MokDel", L"MokDelAuth", L"MokList", MOK_LIST_DELETE, "Delete MOK",
@@ -22,7 +22,7 @@ const struct key_request key_requests[KEY_REQUESTS] = {
 			      "Delete MOKX", "Delete these keys from MokListX" },
 };
 
-const struct state_request state_requests[STATE_REQUESTS] = {
+const struct state_request mm_state_requests[STATE_REQUESTS] = {
 	[STATE_MOK_SB] = { L"MokSB",
 			   L"MokSBState",
 			   { "Disable Secure Boot validation", "Enable Secure Boot validation" },
@@ -44,8 +44,8 @@ const struct state_request state_requests[STATE_REQUESTS] = {
 				       "(MokListTrusted cleared)." } },
 };
 
-BOOLEAN key_request_serve(const struct key_request *kr, const struct mok_variable *request,
-			  const struct mok_variable *auth)
+BOOLEAN mm_key_request_serve(const struct key_request *kr, const struct mok_variable *request,
+			     const struct mok_variable *auth)
 {
 	const char *reason;
 
@@ -54,25 +54,25 @@ BOOLEAN key_request_serve(const struct key_request *kr, const struct mok_variabl
 		log_error("%ls has no %ls: request refused", kr->request, kr->auth);
 		return FALSE;
 	}
-	if (signature_lists_show(request->data, request->size, &reason) != 0) {
+	if (mm_signature_lists_show(request->data, request->size, &reason) != 0) {
 		log_error("malformed %ls: %s: request refused", kr->request, reason);
 		return FALSE;
 	}
-	if (EFI_ERROR(confirm_typed_yes(kr->title, kr->question)) ||
-	    EFI_ERROR(confirm_with_password(kr->title, auth, request)))
+	if (EFI_ERROR(mm_confirm_typed_yes(kr->title, kr->question)) ||
+	    EFI_ERROR(mm_confirm_with_password(kr->title, auth, request)))
 		return FALSE;
-	return key_request_apply(kr, request->data, request->size);
+	return mm_key_request_apply(kr, request->data, request->size);
 }
 
-BOOLEAN key_request_apply(const struct key_request *kr, const void *request, UINTN request_size)
+BOOLEAN mm_key_request_apply(const struct key_request *kr, const void *request, UINTN request_size)
 {
-	_cleanup_(mok_variable_free) struct mok_variable list = {};
+	_cleanup_(mm_variable_free) struct mok_variable list = {};
 	_cleanup_(openssl_freep) uint8_t *result = NULL;
 	size_t result_size = 0, changed = 0;
 	const char *reason;
 	EFI_STATUS status;
 
-	status = mok_variable_read(kr->list, &list);
+	status = mm_variable_read(kr->list, &list);
 	if (EFI_ERROR(status) && status != EFI_NOT_FOUND) {
 		log_error_status(status, "cannot read %ls", kr->list);
 		return FALSE;
@@ -86,7 +86,7 @@ BOOLEAN key_request_apply(const struct key_request *kr, const void *request, UIN
 		log_info("%s: nothing to change", kr->title);
 		return FALSE;
 	}
-	status = mok_variable_write(kr->list, result, result_size);
+	status = mm_variable_write(kr->list, result, result_size);
 	if (EFI_ERROR(status)) {
 		log_error_status(status, "cannot write %ls: %m; it is unchanged", kr->list);
 		return FALSE;
@@ -95,13 +95,13 @@ BOOLEAN key_request_apply(const struct key_request *kr, const void *request, UIN
 	return TRUE;
 }
 
-BOOLEAN reset_request_serve(const struct mok_variable *auth)
+BOOLEAN mm_reset_request_serve(const struct mok_variable *auth)
 {
 	EFI_STATUS status;
 
 	Print(L"\n==== Reset MOK list ====\nEvery enrolled MOK will be removed.\n");
-	if (EFI_ERROR(confirm_typed_yes("Reset MOK list", "Remove every MOK from MokList")) ||
-	    EFI_ERROR(confirm_with_password("Reset MOK list", auth, NULL)))
+	if (EFI_ERROR(mm_confirm_typed_yes("Reset MOK list", "Remove every MOK from MokList")) ||
+	    EFI_ERROR(mm_confirm_with_password("Reset MOK list", auth, NULL)))
 		return FALSE;
 	status = efi_var_delete(L"MokList", &shim_lock_guid);
 	if (EFI_ERROR(status)) {
@@ -112,7 +112,7 @@ BOOLEAN reset_request_serve(const struct mok_variable *auth)
 	return TRUE;
 }
 
-BOOLEAN state_request_serve(const struct state_request *sr, const struct mok_variable *request)
+BOOLEAN mm_state_request_serve(const struct state_request *sr, const struct mok_variable *request)
 {
 	_cleanup_(mok_state_request_wipe) struct mok_state_request req; /* its password in clear */
 	const char *reason, *title;
@@ -126,11 +126,11 @@ BOOLEAN state_request_serve(const struct state_request *sr, const struct mok_var
 	}
 	title = sr->titles[req.state];
 	Print(L"\n==== %a ====\n%a\n", title, sr->effects[req.state]);
-	if (EFI_ERROR(confirm_typed_yes(title, title)) ||
-	    EFI_ERROR(confirm_with_characters(title, &req)))
+	if (EFI_ERROR(mm_confirm_typed_yes(title, title)) ||
+	    EFI_ERROR(mm_confirm_with_characters(title, &req)))
 		return FALSE;
 	/* state 0 sets the variable (validation off, db ignored, MOK trusted); 1 deletes it */
-	status = mok_variable_write(sr->state, &one, req.state == 0 ? sizeof(one) : 0);
+	status = mm_variable_write(sr->state, &one, req.state == 0 ? sizeof(one) : 0);
 	if (EFI_ERROR(status)) {
 		log_error_status(status, "cannot set %ls", sr->state);
 		return FALSE;
@@ -142,18 +142,18 @@ BOOLEAN state_request_serve(const struct state_request *sr, const struct mok_var
 /* MokPW all zero (--clear-password): remove the MOK password, which takes the current one. */
 static BOOLEAN password_clear(void)
 {
-	_cleanup_(mok_variable_free) struct mok_variable store = {};
+	_cleanup_(mm_variable_free) struct mok_variable store = {};
 	EFI_STATUS status;
 
 	Print(L"\n==== Clear MOK password ====\n"
 	      L"The MOK manager's menu will no longer ask for a password.\n");
-	status = mok_owner_variable_read(L"MokPWStore", &store);
+	status = mm_owner_variable_read(L"MokPWStore", &store);
 	if (EFI_ERROR(status)) {
 		log_error("no MOK password is set");
 		return FALSE;
 	}
-	if (EFI_ERROR(confirm_typed_yes("Clear MOK password", "Clear the MOK password")) ||
-	    EFI_ERROR(confirm_with_password("Clear MOK password", &store, NULL)))
+	if (EFI_ERROR(mm_confirm_typed_yes("Clear MOK password", "Clear the MOK password")) ||
+	    EFI_ERROR(mm_confirm_with_password("Clear MOK password", &store, NULL)))
 		return FALSE;
 	status = efi_var_delete(L"MokPWStore", &shim_lock_guid);
 	if (EFI_ERROR(status)) {
@@ -180,10 +180,10 @@ static BOOLEAN password_set(const struct mok_variable *request)
 	}
 	Print(L"\n==== Set MOK password ====\n"
 	      L"The MOK manager's menu will ask for this new password.\n");
-	if (EFI_ERROR(confirm_typed_yes("Set MOK password", "Set the MOK password")) ||
-	    EFI_ERROR(confirm_with_password("Set MOK password", request, NULL)))
+	if (EFI_ERROR(mm_confirm_typed_yes("Set MOK password", "Set the MOK password")) ||
+	    EFI_ERROR(mm_confirm_with_password("Set MOK password", request, NULL)))
 		return FALSE;
-	status = mok_variable_write(L"MokPWStore", request->data, request->size);
+	status = mm_variable_write(L"MokPWStore", request->data, request->size);
 	if (EFI_ERROR(status)) {
 		log_error_status(status, "cannot set MokPWStore");
 		return FALSE;
@@ -200,7 +200,7 @@ static BOOLEAN all_zero(const struct mok_variable *variable)
 	return TRUE;
 }
 
-BOOLEAN password_request_serve(const struct mok_variable *request)
+BOOLEAN mm_password_request_serve(const struct mok_variable *request)
 {
 	if (request->size != PASSWORD_CRYPT_SIZE) {
 		Print(L"\n");

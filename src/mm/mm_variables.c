@@ -10,27 +10,27 @@
 #include "efi_mok_table.h"
 #include "efi_vars.h"
 
-EFI_STATUS mok_variable_read(const CHAR16 *name, struct mok_variable *variable)
+EFI_STATUS mm_variable_read(const CHAR16 *name, struct mok_variable *variable)
 {
 	return efi_var_read(name, &shim_lock_guid, &variable->data, &variable->size,
 			    &variable->attributes);
 }
 
-EFI_STATUS mok_owner_variable_read(const CHAR16 *name, struct mok_variable *variable)
+EFI_STATUS mm_owner_variable_read(const CHAR16 *name, struct mok_variable *variable)
 {
 	const struct mok_owner_variable_spec *spec = mok_owner_variable_spec(name);
-	EFI_STATUS status = mok_variable_read(name, variable);
+	EFI_STATUS status = mm_variable_read(name, variable);
 	UINT32 attributes = spec ? spec->attributes : LIST_ATTRIBUTES;
 
 	if (EFI_ERROR(status) || variable->attributes == attributes)
 		return status;
 	log_warning("ignoring %ls: attributes 0x%X are not the MOK manager's 0x%X", name,
 		    variable->attributes, attributes);
-	mok_variable_free(variable);
+	mm_variable_free(variable);
 	return EFI_NOT_FOUND;
 }
 
-void mok_variable_free(struct mok_variable *variable)
+void mm_variable_free(struct mok_variable *variable)
 {
 	if (variable->data) {
 		OPENSSL_cleanse(variable->data, variable->size);
@@ -39,9 +39,9 @@ void mok_variable_free(struct mok_variable *variable)
 	ZeroMem(variable, sizeof(*variable));
 }
 
-void mok_request_take(const CHAR16 *name, struct mok_variable *request)
+void mm_request_take(const CHAR16 *name, struct mok_variable *request)
 {
-	EFI_STATUS status = mok_variable_read(name, request);
+	EFI_STATUS status = mm_variable_read(name, request);
 
 	request->present = request->seen = !EFI_ERROR(status);
 	/* deleted even when unreadable: whatever is there is not served twice */
@@ -60,7 +60,7 @@ void mok_request_take(const CHAR16 *name, struct mok_variable *request)
 	}
 }
 
-EFI_STATUS mok_variable_write(const CHAR16 *name, const void *data, UINTN size)
+EFI_STATUS mm_variable_write(const CHAR16 *name, const void *data, UINTN size)
 {
 	if (!size)
 		return efi_var_delete(name, &shim_lock_guid);

@@ -37,6 +37,21 @@ else
 	not_ok "src/core includes no firmware header"
 fi
 
+# The MOK manager's own objects export only names with its prefix, mm_
+# (besides efi_main and log_prefix, which each firmware program defines):
+# README, Style.
+if ! ls build/efi/mm/*.o >/dev/null 2>&1; then
+	not_ok "layout: the MOK manager's objects are not built (make)"
+else
+	unprefixed=$(nm --defined-only -g build/efi/mm/*.o | awk 'NF == 3 { print $3 }' |
+		grep -vE '^(mm_|efi_main$|log_prefix$)' | sort -u | tr '\n' ' ')
+	if [[ -z $unprefixed ]]; then
+		ok "layout: the MOK manager exports only mm_ names"
+	else
+		not_ok "layout: the MOK manager exports names without mm_: $unprefixed"
+	fi
+fi
+
 # The check itself catches each kind of violation.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -49,3 +64,4 @@ for include in '<efi.h>' '<efilib.h>' '"efi_vars.h"' '<protocol/efiprot.h>' '<st
 	fi
 done
 exit $failed
+
