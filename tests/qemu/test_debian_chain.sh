@@ -143,14 +143,16 @@ chain_boots() {
 		expect_order -F 'LOCKSHIM-GRUB: booting' "$MARKER"
 }
 
-# chain_refuses NAME VARS KERNEL REASON: lockshim refused KERNEL, which GRUB
-# asked about, for REASON; GRUB reported it; the kernel never ran.
+# chain_refuses NAME VARS KERNEL REASON RECORD: lockshim refused KERNEL,
+# which GRUB asked about, for REASON, with the record's RECORD (its reason=
+# and what follows, verdict_reason.h); GRUB reported it; the kernel never ran.
 chain_refuses() {
-	local name=$1 vars=$2 kernel=$3 reason=$4 refused
+	local name=$1 vars=$2 kernel=$3 reason=$4 record=$5 refused
 	chain_boot "$name" "$vars" "$kernel" || return 1
 	refused="lockshim: refusing $(_verified "$kernel"): $reason"
 	_expect_grub_started &&
 		expect_log -F "$refused" &&
+		expect_log -F "lockshim: verdict=refused image=buffer:$(stat -c %s "$kernel") $record" &&
 		expect_no_log -F 'lockshim: allowing' &&
 		expect_log -F "$GRUB_REFUSAL" &&
 		expect_order -F "$refused" "$GRUB_REFUSAL" &&
@@ -168,13 +170,13 @@ debian_chain_boots() {
 # b. A kernel signed by a key that neither Debian's CA nor db nor MokList trusts.
 debian_rogue_kernel_refused() {
 	chain_refuses "${FUNCNAME[0]}" "$VARS_CHAIN" "$CHAIN_WORK/kernel-rogue.efi" \
-		'signer does not chain to a trusted certificate'
+		'signer does not chain to a trusted certificate' 'reason=untrusted-signer'
 }
 
 # b. Debian's own kernel, which a. boots, revoked by its hash in dbx.
 debian_dbx_kernel_refused() {
 	chain_refuses "${FUNCNAME[0]}" "$VARS_DBX" "$CHAIN_WORK/kernel-debian.efi" \
-		'image SHA-256 digest is in dbx'
+		'image SHA-256 digest is in dbx' 'reason=deny-digest list=dbx'
 }
 
 # b. A kernel signed only by the machine owner's enrolled key.

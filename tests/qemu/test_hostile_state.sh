@@ -152,6 +152,7 @@ root_sets_mok_list() {
 	boot_mok after-mok-list "$vars" "$BOOT_WORK/kernel-rogue.efi" 'step true' || return 1
 	expect_log -F 'lockshim: deleted MokList: attributes 0x7 are not the MOK manager' &&
 		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: signer does not chain to a trusted certificate' &&
+		expect_log -F 'lockshim: verdict=refused image=\EFI\lockshim\linux.efi reason=untrusted-signer' &&
 		expect_no_log -F 'MOKUTIL-GUEST-BEGIN' &&
 		expect_no_var "$vars" MokList
 }

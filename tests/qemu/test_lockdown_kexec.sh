@@ -119,6 +119,7 @@ sb_on_revoked_kernel_kexec_refused() {
 	lockdown_run "$name-boot" "$SB_MOK_REVOKED_VARS" "$LD_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
 		"$OLD_KERNEL" EFI/BOOT/vmlinuz.efi "$PROBE_INITRD" EFI/BOOT/initrd.img 2>/dev/null
 	expect_log -F 'lockshim: refusing \EFI\BOOT\vmlinuz.efi: image SHA-256 digest is in MokListX' &&
+		expect_log -F 'lockshim: verdict=refused image=\EFI\BOOT\vmlinuz.efi reason=deny-digest list=MokListX' &&
 		expect_no_log -F 'Linux version' || return 1
 	lockdown_boot "$name" "$SB_MOK_REVOKED_VARS" "$LD_WORK/lockshim-db.efi" \
 		"$LD_WORK/kernel-vendor.efi" || return 1

@@ -424,6 +424,7 @@ tpm_grub_refused_then_allowed() {
 		vendor=$(build/lockshim hash "$BOOT_WORK/kernel-vendor.efi") || return 1
 	expect_log -F 'lockshim: booting \EFI\debian\grubx64.efi: signed by /CN=Debian Secure Boot Signer' &&
 		expect_log "lockshim: refusing image from the second stage \([0-9]+ bytes\): signer does not chain" &&
+		expect_log "lockshim: verdict=refused image=buffer:$(stat -c %s "$w/kernel-rogue.efi") reason=untrusted-signer" &&
 		expect_log -F 'lockshim: allowing image from the second stage' &&
 		expect_order -F 'LOCKSHIM-GRUB: the rogue kernel' 'LOCKSHIM-GRUB: the vendor kernel' &&
 		tpm_collect "$name" && expect_replay "$name" || return 1

@@ -352,6 +352,7 @@ mok_delete_with_mokutil() {
 		expect_no_var "$vars" MokList && expect_no_var "$vars" MokDel || return 1
 	boot_mok delete-after "$vars" "$MOK_WORK/kernel-mok.efi" 'step true' || return 1
 	expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: signer does not chain to a trusted certificate' &&
+		expect_log -F 'lockshim: verdict=refused image=\EFI\lockshim\linux.efi reason=untrusted-signer' &&
 		expect_no_log -F 'MOKUTIL-GUEST-BEGIN'
 }
 
@@ -424,7 +425,8 @@ mok_validation_off_and_on() {
 		expect_no_var "$vars" MokSBState || return 1
 	boot_mok validation-secure "$vars" "$BOOT_WORK/kernel-unsigned.efi" 'step true' || return 1
 	expect_no_log -F 'insecure mode' &&
-		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: image is not signed'
+		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: image is not signed' &&
+		expect_log -F 'lockshim: verdict=refused image=\EFI\lockshim\linux.efi reason=not-signed'
 }
 
 mok_ignore_db() {
@@ -438,7 +440,8 @@ mok_ignore_db() {
 		expect_var "$vars" MokDBState 0x3 || return 1
 	boot_mok ignore-db-after "$vars" "$MOK_WORK/kernel-db.efi" 'step true' || return 1
 	expect_log -F 'lockshim: not trusting db for the kernel' &&
-		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: signer does not chain to a trusted certificate' ||
+		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: signer does not chain to a trusted certificate' &&
+		expect_log -F 'lockshim: verdict=refused image=\EFI\lockshim\linux.efi reason=untrusted-signer' ||
 		return 1
 	# a stock kernel reads lockshim's MokIgnoreDB (load_uefi.c) and leaves db out of .platform
 	boot_mok ignore-db-stock "$vars" "$BOOT_WORK/kernel-vendor.efi" \
@@ -509,7 +512,8 @@ mokx_enroll_refuses_kernel() {
 	expect_log -F 'MOK manager: Enroll MOKX: done (1 entry)' &&
 		expect_var "$vars" MokListX 0x3 && expect_var "$vars" MokList 0x3 || return 1
 	boot_mok mokx-after "$vars" "$MOK_WORK/kernel-mok.efi" 'step true' || return 1
-	expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: certificate /CN=lockshim test mok is in MokListX'
+	expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: certificate /CN=lockshim test mok is in MokListX' &&
+		expect_log -F 'lockshim: verdict=refused image=\EFI\lockshim\linux.efi reason=deny-cert list=MokListX entry="/CN=lockshim test mok"'
 }
 
 mok_trust_mok() {
@@ -560,6 +564,7 @@ mokx_malformed_manager_reachable() {
 		expect_log -F 'lockshim: starting \EFI\lockshim\mmx64.efi: signed by /CN=lockshim test db, trusted through db certificate' &&
 		expect_log -F '==== MOK manager ====' &&
 		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: deny list MokListX is unusable: 1 signature list(s) rejected: list size is not a whole number of signatures' &&
+		expect_log -F 'lockshim: verdict=refused image=\EFI\lockshim\linux.efi reason=deny-list-unusable' &&
 		expect_order -F '==== MOK manager ====' 'lockshim: refusing' &&
 		expect_no_log -F 'MOKUTIL-GUEST-BEGIN'
 }

@@ -139,6 +139,8 @@ sdboot_uki_unsigned_refused() {
 	_expect_sdboot_started &&
 		expect_log -F "lockshim: refusing image from the second stage ($(stat -c %s "$uki") bytes): image is not signed" &&
 		expect_log '^lockshim: refusing [^ ]*\\EFI\\Linux\\uki-unsigned\.efi: image is not signed$' &&
+		expect_log -F "lockshim: verdict=refused image=buffer:$(stat -c %s "$uki") reason=not-signed" &&
+		expect_log '^lockshim: verdict=refused image=[^ ]*\\EFI\\Linux\\uki-unsigned\.efi reason=not-signed$' &&
 		expect_log -F 'Error loading \EFI\Linux\uki-unsigned.efi: Access Denied' &&
 		expect_order -F 'lockshim: refusing image from the second stage' 'Error loading' &&
 		expect_log -F "lockshim: $SDBOOT_ESP_PATH returned: Access Denied" &&
