@@ -41,8 +41,7 @@ static struct {
 	security2_file_authentication original2;
 	EFI_IMAGE_LOAD original_load_image; /* firmware with Security alone: see load_image_hook */
 	UINTN users;
-	/* the one image in flight that lockshim verified: approved by exactly these */
-	BOOLEAN in_flight;
+	/* the one image in flight that lockshim verified (NULL: none): approved by exactly these */
 	const void *buffer;
 	UINTN size;
 	const EFI_DEVICE_PATH *path;
@@ -108,7 +107,7 @@ static EFI_STATUS EFIAPI security2_hook(const struct security2_protocol *this,
 					UINTN file_size, BOOLEAN boot_policy)
 {
 	/* lockshim verified and measured these very bytes */
-	if (override.in_flight && file_buffer == override.buffer && file_size == override.size)
+	if (override.buffer && file_buffer == override.buffer && file_size == override.size)
 		return EFI_SUCCESS;
 	if (!override.verifier || from_firmware_volume(file))
 		return override.original2(this, file, file_buffer, file_size, boot_policy);
@@ -129,7 +128,7 @@ static EFI_STATUS EFIAPI security2_hook(const struct security2_protocol *this,
 static EFI_STATUS EFIAPI security_hook(const struct security_protocol *this, UINT32 status,
 				       const EFI_DEVICE_PATH *file)
 {
-	if (override.in_flight && same_path(file, override.path))
+	if (override.buffer && same_path(file, override.path))
 		return EFI_SUCCESS;
 	if (!override.verifier || override.security2 || from_firmware_volume(file))
 		return override.original(this, status, file);
@@ -137,7 +136,7 @@ static EFI_STATUS EFIAPI security_hook(const struct security_protocol *this, UIN
 	return EFI_ACCESS_DENIED;
 }
 
-/* Mark @buffer as lockshim's verified image for one call of the firmware's LoadImage. */
+/* Mark @buffer (never NULL) as lockshim's verified image for one call of the firmware's LoadImage. */
 static EFI_STATUS load_in_flight(BOOLEAN boot_policy, EFI_HANDLE parent,
 				 const EFI_DEVICE_PATH *path, void *buffer, UINTN size,
 				 EFI_HANDLE *image)
@@ -145,12 +144,10 @@ static EFI_STATUS load_in_flight(BOOLEAN boot_policy, EFI_HANDLE parent,
 	EFI_IMAGE_LOAD load = override.original_load_image ?: BS->LoadImage;
 	EFI_STATUS status;
 
-	override.in_flight = TRUE;
 	override.buffer = buffer;
 	override.size = size;
 	override.path = path;
 	status = load(boot_policy, parent, (EFI_DEVICE_PATH *)path, buffer, size, image);
-	override.in_flight = FALSE;
 	override.buffer = NULL;
 	override.size = 0;
 	override.path = NULL;
@@ -171,7 +168,7 @@ static EFI_STATUS EFIAPI load_image_hook(BOOLEAN boot_policy, EFI_HANDLE parent,
 	_cleanup_(efi_file_data_free) struct efi_file_data file = {};
 	EFI_STATUS status;
 
-	if (override.in_flight || !override.verifier || from_firmware_volume(path))
+	if (override.buffer || !override.verifier || from_firmware_volume(path))
 		return override.original_load_image(boot_policy, parent, path, buffer, size, image);
 	if (!buffer) {
 		if (!path)
