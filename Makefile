@@ -327,7 +327,7 @@ bootstrap:
 # build, lib/efi's host tests), so they rebuild nothing of make check's.
 check: bootstrap
 	@mkdir -p $(BUILD) && date +%s > $(BUILD)/.check-started
-	$(MAKE) WERROR=1 all fuzz-build kernel
+	$(MAKE) -j$$(nproc) WERROR=1 all fuzz-build kernel faults-build
 	WERROR=1 CHECK_STARTED=$$(cat $(BUILD)/.check-started) tests/run.sh
 
 # The companion kernel (bzImage and test modules), cached by its inputs:

@@ -6,10 +6,9 @@
 # 1. Every executable in build/tests/ (unit tests, built by make; another
 #    directory with UNIT_TEST_DIR=...), every tests/cli/test_*.sh and
 #    tests/fuzz/test_*.sh (the fuzzers over their committed corpus), then
-# 2. every tests/qemu/test_*.sh (QEMU scenarios), in name order; each runs
-#    its scenarios LOCKSHIM_JOBS at a time (default 2, one QEMU guest per
-#    core; 1 runs them one after another) and shows each one's output whole,
-#    in the file's order (tests/qemu/scenario.sh).
+# 2. tests/qemu/run: the QEMU scenarios of every tests/qemu/test_*.sh,
+#    scheduled together LOCKSHIM_JOBS at a time (default 2, one QEMU guest
+#    per core), the longest first; each one's output shown whole.
 #
 # Counting: each program prints TAP-ish lines, `ok - NAME` / `not ok - NAME`,
 # and every such line counts as one pass or one failure. A program that exits
@@ -84,10 +83,7 @@ if (( unit )); then
 fi
 
 if (( qemu )); then
-	shopt -s nullglob
-	for t in tests/qemu/test_*.sh; do
-		run_one "$t" bash "$t"
-	done
+	run_one tests/qemu/run tests/qemu/run
 fi
 
 end=$(date +%s.%N)

@@ -10,7 +10,7 @@
 #   tests/qemu/demo.sh            (LOCKSHIM_EFI, QEMU_TIMEOUT as for test_boot.sh)
 set -uo pipefail
 
-. "$(dirname "$0")/test_boot.sh"
+. "$(dirname "$0")/test_boot.sh" # its scenario, boot.sh's preparation
 
 BOOT_TEE=1  # read by boot_lockshim
 echo "demo: preparing keys, firmware variables, kernel and initramfs..." >&2

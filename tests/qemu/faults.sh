@@ -71,9 +71,9 @@
 #   again C, enrolled D; unverified boots 0; lost keys 0
 # Logs: build/qemu/faults/<walk>/N.log.
 
-# shellcheck source=tests/qemu/test_boot.sh
+# shellcheck source=tests/qemu/boot.sh
 LOCKSHIM_EFI=${LOCKSHIM_EFI:-build/faults/lockshimx64.efi}
-. "$(dirname "${BASH_SOURCE[0]}")/test_boot.sh" # cds to the repository
+. "$(dirname "${BASH_SOURCE[0]}")/boot.sh" # cds to the repository
 set -uo pipefail
 
 MM_EFI=${MM_EFI:-build/faults/mmx64.efi}
@@ -95,8 +95,6 @@ NOT_ENFORCED='^lockshim: (Secure Boot is off|booting in insecure mode|booting .*
 
 
 declare -A WALK_VARS=()
-
-outside_vendor_prepare() { :; }
 
 faults_prepare() {
 	boot_prepare || return 1
@@ -121,16 +119,20 @@ faults_prepare() {
 		{ PREP_ERROR="vars.sh --variant faults-*: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"; return 1; }
 	WALK_VARS=([normal]=$VARS_NORMAL [enrollment]=$VARS_ENROLL [revoked]=$VARS_REVOKED
 		[db_ignored]=$VARS_DB_IGNORED)
-	local i
-	for i in 1 2; do # one ESP per guest running at a time: QEMU locks its image
-		_prep "ESP" make_esp "$FAULTS_WORK/normal-$i.esp" \
-			"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
-			"$BOOT_WORK/kernel-vendor.efi" EFI/BOOT/vmlinuz.efi \
-			build/initramfs/initrd.img EFI/BOOT/initrd.img &&
-			_prep "ESP" make_esp "$FAULTS_WORK/db_ignored-$i.esp" \
+	# One ESP per walk and guest slot: QEMU locks the image it boots, and
+	# the walks may run at the same time (tests/qemu/run).
+	local i walk
+	for i in 1 2; do
+		for walk in normal revoked; do
+			_prep "ESP" make_esp "$FAULTS_WORK/$walk-$i.esp" \
 				"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
-				"$BOOT_WORK/kernel-db.efi" EFI/BOOT/vmlinuz.efi \
-				build/initramfs/initrd.img EFI/BOOT/initrd.img &&
+				"$BOOT_WORK/kernel-vendor.efi" EFI/BOOT/vmlinuz.efi \
+				build/initramfs/initrd.img EFI/BOOT/initrd.img || return 1
+		done
+		_prep "ESP" make_esp "$FAULTS_WORK/db_ignored-$i.esp" \
+			"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
+			"$BOOT_WORK/kernel-db.efi" EFI/BOOT/vmlinuz.efi \
+			build/initramfs/initrd.img EFI/BOOT/initrd.img &&
 			_prep "ESP" make_esp "$FAULTS_WORK/enrollment-$i.esp" \
 				"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
 				"$FAULTS_WORK/mmx64-db.efi" EFI/BOOT/mmx64.efi \
@@ -172,11 +174,9 @@ set_fault_at() {
 # kept as $FAULTS_WORK/WALK/N.fd; the log is $FAULTS_WORK/WALK/N.log.
 boot_fault() {
 	local walk=$1 n=$2 slot=$3; shift 3
-	local dir=$FAULTS_WORK/$walk base=${WALK_VARS[$walk]} esp=normal
+	local dir=$FAULTS_WORK/$walk base=${WALK_VARS[$walk]} esp=$walk
 	local -a send=()
-	[[ $walk == db_ignored ]] && esp=db_ignored
 	if [[ $walk == enrollment ]]; then
-		esp=enrollment
 		local a
 		send+=(--send-on "$MM_YES_ENROLL" 'yes\r')
 		for a in 1 2 3; do send+=(--send-on "Password for Enroll MOK \\(attempt $a of 3\\)" "$PASSWORD\\r"); done
@@ -345,17 +345,24 @@ walk() {
 	local walk=$1 name=$2 t0 n
 	local -a calls=()
 	t0=$(date +%s)
-	count_calls "$walk" || { echo "not ok - $name (the boot without faults)"; return 1; }
+	count_calls "$walk" || { echo "FAIL: $name: the boot without faults" >&2; return 1; }
 	local match=$FAULTS_MATCH
+	# what the sample must hold: one call of each (ERE over "N Kind name")
+	local -a must=()
 	# the revoked walk's sample: the reads that decide whether it is refused
 	# (the first read of each: a refusal's second boot entry reads them again)
 	local first=cat
-	[[ -z $match && $walk == revoked ]] && (( SAMPLE )) && match='GetVariable (SecureBoot|dbx|MokListX)$' first=first_of_each
-	[[ -z $match && $walk == db_ignored ]] && (( SAMPLE )) && match='GetVariable MokDBState$' first=first_of_each
+	[[ -z $match && $walk == revoked ]] && (( SAMPLE )) && match='GetVariable (SecureBoot|dbx|MokListX)$' first=first_of_each &&
+		must=('GetVariable SecureBoot$' 'GetVariable dbx$' 'GetVariable MokListX$')
+	[[ -z $match && $walk == db_ignored ]] && (( SAMPLE )) && match='GetVariable MokDBState$' first=first_of_each &&
+		must=('GetVariable MokDBState$')
 	# the normal walk's writes are the runtime mirrors, which cannot let an
 	# unverified image through: the sample fails its reads, its LoadImage and
 	# the page allocations of the kernel's tables
-	[[ -z $match && $walk == normal ]] && (( SAMPLE )) && match='^[0-9]+ (ReadFile|LoadImage|AllocatePages runtime)( |$)'
+	[[ -z $match && $walk == normal ]] && (( SAMPLE )) && match='^[0-9]+ (ReadFile|LoadImage|AllocatePages runtime)( |$)' &&
+		must=('^[0-9]+ ReadFile( |$)' '^[0-9]+ LoadImage( |$)' '^[0-9]+ AllocatePages runtime( |$)')
+	[[ -z $match && $walk == enrollment ]] && (( SAMPLE )) &&
+		must=('^[0-9]+ SetVariable MokList$' '^[0-9]+ ReadFile( |$)' '^[0-9]+ LoadImage( |$)')
 	if [[ -n $match ]]; then
 		mapfile -t calls < <(printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -E -- "$match" | $first | cut -d' ' -f1)
 	elif (( SAMPLE )); then
@@ -363,6 +370,19 @@ walk() {
 	else
 		mapfile -t calls < <(seq 1 "$CALLS")
 	fi
+	# A sample is chosen by patterns over the fault build's lines: one that
+	# matches nothing (a changed line, a call no longer made) tests nothing.
+	if (( ${#calls[@]} == 0 )); then
+		echo "FAIL: $walk: no call to fail (sample /${match:-sample_calls}/ over ${#LISTED[@]} listed calls)" >&2
+		return 1
+	fi
+	local want chosen
+	chosen=$(printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -E "^($(IFS='|'; echo "${calls[*]}")) ")
+	for want in "${must[@]}"; do
+		LC_ALL=C grep -qE -- "$want" <<<"$chosen" && continue
+		echo "FAIL: $walk: the sample has no call /$want/ (chosen: $(paste -s -d, <<<"$chosen"))" >&2
+		return 1
+	done
 	walk_calls "$walk" "${calls[@]}"
 	local -A kinds=()
 	local walked=0 failed=0 unverified=0 lost=0 line kind problem detail
@@ -394,10 +414,9 @@ walk() {
 		"${kinds[MOK manager again]:-0}" "${kinds[enrolled]:-0}" "$unverified" "$lost" "$failed" \
 		>"$FAULTS_WORK/$walk.totals"
 	if (( failed )); then
-		echo "not ok - $name ($failed of $walked boots failed)"
+		echo "FAIL: $name: $failed of $walked boots failed" >&2
 		return 1
 	fi
-	echo "ok - $name"
 }
 
 # mokList_write_start TRACE: how many flash writes come before the MOK
@@ -420,20 +439,26 @@ moklist_write_start() {
 # during the MokList write, each time booted again: MokList is then the old
 # list or the new one, exactly, and only one.
 power_cut() {
-	local name=faults_power_cut_$suffix dir=$FAULTS_WORK/power_cut t0 start total j k
+	local name=faults_power_cut dir=$FAULTS_WORK/power_cut t0 start total j k
 	local -a pw=(--send-on "$MM_YES_ENROLL" 'yes\r'
 		--send-on 'Password for Enroll MOK \(attempt 1 of 3\)' "$PASSWORD\r")
 	local -a trace=(-trace enable=pflash_data_write)
 	local old=0 new=0 failed=0 list cut
 	t0=$(date +%s)
 	rm -rf "$dir" && mkdir -p "$dir"
-	[[ -n ${NEW_LIST:-} ]] || count_calls enrollment >/dev/null ||
-		{ echo "not ok - $name (the enrollment boot without faults)"; return 1; }
 	cp "$FAULTS_WORK/enrollment-1.esp" "$dir/esp.img" && cp "$VARS_ENROLL" "$dir/ref.fd" || return 1
+	# the reference: the enrollment boot, nothing cut; its MokList is the new one
 	run_qemu --esp "$dir/esp.img" --vars "$dir/ref.fd" --persist --log "$dir/ref.log" \
 		--timeout "$QEMU_TIMEOUT" --stop "$QEMU_CRASH" "${pw[@]}" -- "${trace[@]}" >/dev/null 2>&1
+	qemu_outcome "$name: reference boot" && expect_log '^MOK manager: rebooting$' || return 1
+	local new_list
+	new_list=$(moklist_of "$dir/ref.fd")
+	if [[ -z $new_list || $new_list == "$OLD_LIST" ]]; then
+		echo "FAIL: the enrollment boot left MokList unchanged" >&2
+		return 1
+	fi
 	read -r start total < <(moklist_write_start "$dir/ref.log.err") ||
-		{ echo "# no MokList write traced in $dir/ref.log.err" >&2; echo "not ok - $name"; return 1; }
+		{ echo "FAIL: no MokList write traced in $dir/ref.log.err" >&2; return 1; }
 	echo "# power cut: the enrollment boot makes $total flash writes, the MokList write from write $start on" >&2
 	for (( j = 1; j <= FAULTS_CUTS; j++ )); do
 		# evenly from the list's header to the boot's last write: the last
@@ -451,21 +476,36 @@ power_cut() {
 		# the last cut may come after the manager's reset
 		[[ -z $cut && $k == "$total" ]] && LC_ALL=C grep -q '^MOK manager: rebooting' "$dir/$j.log" &&
 			cut="$total (the boot ended first)"
-		# the next boot, nothing failing: the firmware recovers its store
-		run_qemu --esp "$dir/esp.img" --vars "$dir/$j.fd" --persist --log "$dir/$j-after.log" \
+		# the next boot, nothing failing: the firmware recovers its store,
+		# and the machine boots its kernel, verified (the manager again
+		# first when the request survived the cut: it reboots, -no-reboot
+		# ends QEMU, and the boot after that must reach the kernel)
+		local after=$dir/$j-after.log outcome=
+		run_qemu --esp "$dir/esp.img" --vars "$dir/$j.fd" --persist --log "$after" \
 			--timeout "$QEMU_TIMEOUT" --grace 0.3 --stop "$KERNEL_STARTED" --stop 'No bootable option' \
 			--stop "$QEMU_CRASH" "${pw[@]}" >/dev/null 2>&1
+		if [[ $QEMU_OUTCOME == exited ]] && LC_ALL=C grep -q '^MOK manager: rebooting' "$after"; then
+			after=$dir/$j-after2.log
+			run_qemu --esp "$dir/esp.img" --vars "$dir/$j.fd" --persist --log "$after" \
+				--timeout "$QEMU_TIMEOUT" --grace 0.3 --stop "$KERNEL_STARTED" --stop 'No bootable option' \
+				--stop "$QEMU_CRASH" "${pw[@]}" >/dev/null 2>&1
+		fi
+		if [[ $QEMU_OUTCOME != stopped || $QEMU_STOPPED_ON != "$KERNEL_STARTED" ]]; then
+			outcome="${QEMU_OUTCOME}${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/}, not a kernel started"
+		elif ! LC_ALL=C grep -qxF "$VERDICT" "$after" || LC_ALL=C grep -qE "$NOT_ENFORCED" "$after"; then
+			outcome="a kernel started without lockshim's verdict for it"
+		fi
 		list=$(moklist_of "$dir/$j.fd")
 		if [[ -z $cut ]]; then
 			echo "# cut $j: QEMU ended before write $k (log $dir/$j.log)" >&2
 			failed=$(( failed + 1 ))
-		elif [[ $QEMU_OUTCOME == stopped && $QEMU_STOPPED_ON == "$QEMU_CRASH" ]]; then
-			echo "# cut $j at write $cut of $total: the next boot crashed ($dir/$j-after.log)" >&2
+		elif [[ -n $outcome ]]; then
+			echo "# cut $j at write $cut of $total: the next boot: $outcome ($after)" >&2
 			failed=$(( failed + 1 ))
 		elif [[ $list == "$OLD_LIST" ]]; then
 			old=$(( old + 1 ))
 			echo "# cut $j at write $cut of $total (MokList write from $start): old MokList" >&2
-		elif [[ $list == "$NEW_LIST" ]]; then
+		elif [[ $list == "$new_list" ]]; then
 			new=$(( new + 1 ))
 			echo "# cut $j at write $cut of $total (MokList write from $start): new MokList" >&2
 		else
@@ -474,11 +514,7 @@ power_cut() {
 		fi
 	done
 	echo "faults: power cut: $FAULTS_CUTS cuts during the MokList write in $(( $(date +%s) - t0 ))s; old list $old, new list $new, anything else $failed"
-	if (( failed )); then
-		echo "not ok - $name"
-		return 1
-	fi
-	echo "ok - $name"
+	(( failed == 0 ))
 }
 
 # The release images carry no fault code: efi_fault.c's console line (UTF-16)
@@ -496,54 +532,62 @@ release_has_no_fault_code() {
 		    print(f"# {f}: the fault marker is {'missing' if f in faulty else 'present'}", file=sys.stderr)
 		sys.exit(1 if bad else 0)
 	EOF
-	local rc=$?
-	if (( rc )); then
-		echo "not ok - faults_release_has_no_fault_code"
-		return 1
-	fi
-	echo "ok - faults_release_has_no_fault_code"
 }
 
-SAMPLE=0
-PARTS=()
-for arg in "$@"; do
-	case $arg in
-	--sample) SAMPLE=1 ;;
-	normal | revoked | db_ignored | enrollment | power_cut | release) PARTS+=("$arg") ;;
-	*) echo "usage: tests/qemu/faults.sh [--sample] [normal] [revoked] [db_ignored] [enrollment] [power_cut] [release]" >&2; exit 2 ;;
-	esac
-done
-(( ${#PARTS[@]} )) || PARTS=(release normal revoked db_ignored enrollment power_cut)
-suffix=walk
-(( SAMPLE )) && suffix=sample
-(( SAMPLE )) && FAULTS_CUTS=${FAULTS_CUTS:-2}
-FAULTS_CUTS=${FAULTS_CUTS:-8}
+# The walks, as make faults runs them whole (tests/qemu/test_faults.sh runs
+# the sample as scenarios of their own).
+faults_main() {
+	local arg part rc=0 t0 suffix=walk
+	local -a parts=()
+	for arg in "$@"; do
+		case $arg in
+		--sample) SAMPLE=1 ;;
+		normal | revoked | db_ignored | enrollment | power_cut | release) parts+=("$arg") ;;
+		*) echo "usage: tests/qemu/faults.sh [--sample] [normal] [revoked] [db_ignored] [enrollment] [power_cut] [release]" >&2; return 2 ;;
+		esac
+	done
+	(( ${#parts[@]} )) || parts=(release normal revoked db_ignored enrollment power_cut)
+	(( SAMPLE )) && suffix=sample
+	(( SAMPLE )) && FAULTS_CUTS=${FAULTS_CUTS:-2}
+	FAULTS_CUTS=${FAULTS_CUTS:-8}
+	faults_prepare_logged
+	if [[ -n ${PREP_ERROR:-$LOCKSHIM_MISSING} ]]; then
+		echo "# ${PREP_ERROR:-$LOCKSHIM_MISSING}" >&2
+		for part in "${parts[@]}"; do echo "not ok - faults_$part (setup failed)"; done
+		return 1
+	fi
+	t0=$(date +%s)
+	rm -f "$FAULTS_WORK"/*.totals
+	for part in "${parts[@]}"; do
+		local name
+		case $part in
+		normal) name=faults_normal_boot_$suffix; walk normal "$name" ;;
+		revoked) name=faults_revoked_kernel_$suffix; walk revoked "$name" ;;
+		db_ignored) name=faults_db_ignored_$suffix; walk db_ignored "$name" ;;
+		enrollment) name=faults_enrollment_$suffix; walk enrollment "$name" ;;
+		power_cut) name=faults_power_cut_$suffix; power_cut ;;
+		release) name=faults_release_has_no_fault_code; release_has_no_fault_code ;;
+		esac
+		if (( $? == 0 )); then echo "ok - $name"; else echo "not ok - $name"; rc=1; fi
+	done
+	# the summary of the walks: calls walked, outcomes, unverified boots, lost keys
+	cat "$FAULTS_WORK"/*.totals 2>/dev/null | awk -v secs=$(( $(date +%s) - t0 )) '
+		{ for (i = 1; i <= 8; i++) t[i] += $i }
+		END {
+			printf "faults: %d calls walked in %ds; outcomes: verified boot %d, refused %d, MOK manager again %d, enrolled %d; unverified boots %d; lost keys %d\n",
+				t[1], secs, t[2], t[3], t[4], t[5], t[6], t[7]
+		}'
+	return $rc
+}
 
-PREP_LOG=$FAULTS_WORK/prepare.err
-mkdir -p "$FAULTS_WORK" && : >"$PREP_LOG"
-if ! faults_prepare; then
-	echo "# ${PREP_ERROR:-$LOCKSHIM_MISSING}" >&2
-	for part in "${PARTS[@]}"; do echo "not ok - faults_$part (setup failed)"; done
-	exit 1
+# faults_prepare with its log: PREP_ERROR says why when it fails.
+faults_prepare_logged() {
+	PREP_LOG=$FAULTS_WORK/prepare.err
+	mkdir -p "$FAULTS_WORK" && : >"$PREP_LOG"
+	faults_prepare || PREP_ERROR=${PREP_ERROR:-faults_prepare failed: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')}
+}
+
+SAMPLE=${SAMPLE:-0}
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	faults_main "$@"
 fi
-rc=0
-t0=$(date +%s)
-rm -f "$FAULTS_WORK"/*.totals
-for part in "${PARTS[@]}"; do
-	case $part in
-	normal) walk normal "faults_normal_boot_$suffix" || rc=1 ;;
-	revoked) walk revoked "faults_revoked_kernel_$suffix" || rc=1 ;;
-	db_ignored) walk db_ignored "faults_db_ignored_$suffix" || rc=1 ;;
-	enrollment) walk enrollment "faults_enrollment_$suffix" || rc=1 ;;
-	power_cut) power_cut || rc=1 ;;
-	release) release_has_no_fault_code || rc=1 ;;
-	esac
-done
-# the summary of the walks: calls walked, outcomes, unverified boots, lost keys
-cat "$FAULTS_WORK"/*.totals 2>/dev/null | awk -v secs=$(( $(date +%s) - t0 )) '
-	{ for (i = 1; i <= 8; i++) t[i] += $i }
-	END {
-		printf "faults: %d calls walked in %ds; outcomes: verified boot %d, refused %d, MOK manager again %d, enrolled %d; unverified boots %d; lost keys %d\n",
-			t[1], secs, t[2], t[3], t[4], t[5], t[6], t[7]
-	}'
-exit $rc

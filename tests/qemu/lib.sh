@@ -49,7 +49,8 @@
 #     /PATTERN/ after 7.1s`); after a timeout also `FAIL: WHAT (default: no
 #     stop condition) before the timeout` and the log's tail, and return 1;
 #     likewise after a stop on QEMU_CRASH (`FAIL: CPU exception in firmware
-#     context (a crash)`).
+#     context (a crash)`) and when QEMU did not run at all (outcome error:
+#     a missing ESP, VARS or firmware; run_qemu said which).
 #
 # expect_log [-F] PATTERN [LOG]        PATTERN (ERE, or fixed with -F) is in LOG
 # expect_no_log [-F] PATTERN [LOG]     PATTERN is not in LOG
@@ -66,7 +67,9 @@
 # Variables: LOCKSHIM_ROOT (the repository), QEMU_BUILD (build/qemu),
 # LOCKSHIM_CACHE (the cache directory), OVMF_CODE, OVMF_VARS_BLANK,
 # QEMU_CRASH (what OVMF prints for a CPU exception in firmware context, a
-# loader crashing, before it hangs: a --stop pattern for every run).
+# loader crashing, before it hangs: a --stop pattern for every run),
+# FIRMWARE_REFUSED (the firmware's line after a loader returned
+# EFI_SECURITY_VIOLATION).
 
 LOCKSHIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 QEMU_BUILD=${QEMU_BUILD:-$LOCKSHIM_ROOT/build/qemu}
@@ -75,6 +78,10 @@ OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.secboot.fd}
 OVMF_VARS_BLANK=${OVMF_VARS_BLANK:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 QEMU=${QEMU:-qemu-system-x86_64}
 QEMU_CRASH='!!!! X64 Exception Type'
+# What OVMF's boot manager prints when the image of a boot option returned
+# EFI_SECURITY_VIOLATION: lockshim refused and returned (rather than hung
+# or crashed after its refusal line). A refusal boot stops on it.
+FIRMWARE_REFUSED='BdsDxe: failed to start Boot[0-9A-F]{4} .*: Security Violation'
 # The MOK manager's confirmation of a MokNew (answered with 'yes\r').
 MM_YES_ENROLL='Enroll these keys in MokList \(trusted\)\? Type'
 
@@ -263,7 +270,10 @@ run_qemu() {
 		*) echo "run_qemu: unknown option $1" >&2; return 1 ;;
 		esac
 	done
+	# The previous run's log goes first: a run that cannot start leaves
+	# nothing a check could mistake for its own.
 	QEMU_OUTCOME=error QEMU_RC= QEMU_STOPPED_ON= QEMU_ELAPSED= LOG=$log
+	rm -f "$log" "$log.raw" "$log.err"
 	if [[ ! -f $esp ]]; then echo "run_qemu: ESP image '${esp}' missing" >&2; return 1; fi
 	if [[ ! -f $vars ]]; then echo "run_qemu: VARS file '${vars}' missing" >&2; return 1; fi
 	if [[ ! -f $OVMF_CODE ]]; then echo "run_qemu: $OVMF_CODE missing (install ovmf)" >&2; return 1; fi
@@ -274,7 +284,6 @@ run_qemu() {
 	mkdir -p "$(dirname "$log")" "$LOCKSHIM_CACHE"
 	local raw=$log.raw work
 	work=$(mktemp -d "${TMPDIR:-/tmp}/lockshim-qemu.XXXXXX") || return 1
-	rm -f "$log" "$raw" "$log.err"
 	: >"$raw"; : >"$log"
 
 	local snap=,snapshot=on
@@ -419,6 +428,10 @@ qemu_outcome() {
 		echo "FAIL: CPU exception in firmware context (a crash)" >&2
 	elif [[ $QEMU_OUTCOME == timeout ]]; then
 		echo "FAIL: ${2:-no stop condition} before the timeout" >&2
+	elif [[ $QEMU_OUTCOME == error ]]; then
+		# run_qemu said why on stderr; there is no log of this run
+		echo "FAIL: QEMU did not run" >&2
+		return 1
 	else
 		return 0
 	fi

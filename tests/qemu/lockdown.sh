@@ -186,7 +186,10 @@ lockdown_boot() {
 }
 
 # lockdown_run NAME VARS [SRC ESPPATH]...: boot an ESP of these files until
-# the probe ends; the log is $LD_LOGS/lockdown-NAME.log (also $LOG).
+# the probe ends; the log is $LD_LOGS/lockdown-NAME.log (also $LOG). A
+# refusal ends it too: lockshim's line, or LD_REFUSAL_STOP (a boot that
+# must be refused stops on $FIRMWARE_REFUSED instead, the firmware's word
+# that lockshim returned).
 lockdown_run() {
 	local name=$1 vars=$2; shift 2
 	local img=$LD_WORK/$name.img
@@ -195,7 +198,7 @@ lockdown_run() {
 	make_esp "$img" "$@" || return 1
 	run_qemu --esp "$img" --vars "$vars" --log "$LD_LOGS/lockdown-$name.log" \
 		--timeout "$QEMU_TIMEOUT" --grace 0.5 \
-		--stop "$END_RE" --stop 'Kernel panic' --stop 'lockshim: refusing' \
+		--stop "$END_RE" --stop 'Kernel panic' --stop "${LD_REFUSAL_STOP:-lockshim: refusing}" \
 		--stop 'No bootable option' --stop 'launch: failed' --stop "$CRASH" "${tee[@]}" \
 		"${LD_RUN_OPTS[@]}"
 	local rc=$?

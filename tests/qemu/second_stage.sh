@@ -5,11 +5,11 @@
 #
 #   Boot0000 "lockshim"  \EFI\lockshim\lockshimx64.efi  "SECOND_STAGE"
 #
-# on an ESP with no \EFI\BOOT\BOOTX64.EFI, under Secure Boot (test_boot.sh's
+# on an ESP with no \EFI\BOOT\BOOTX64.EFI, under Secure Boot (boot.sh's
 # PKI and VARS; its preparation is sourced with it).
 #
 # second_stage_prepare WORK
-#     test_boot.sh's preparation (PKI, VARS, kernels, initramfs, the
+#     boot.sh's preparation (PKI, VARS, kernels, initramfs, the
 #     db-signed lockshim), then an empty WORK and PREP_LOG in it for the
 #     test's own steps; returns 1, with PREP_ERROR or LOCKSHIM_MISSING set,
 #     when the test cannot go on.
@@ -27,16 +27,12 @@
 #     SRC at ESPPATH, until a STOP pattern (or a CPU exception in firmware
 #     context, which fails) shows; the log is $BOOT_LOGS/NAME.log ($LOG).
 
-# shellcheck source=tests/qemu/test_boot.sh
-. "$(dirname "${BASH_SOURCE[0]}")/test_boot.sh" # cds to the repository
+# shellcheck source=tests/qemu/boot.sh
+. "$(dirname "${BASH_SOURCE[0]}")/boot.sh" # cds to the repository
 
 GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
 SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 LOCKSHIM_ESP_PATH='\EFI\lockshim\lockshimx64.efi'
-
-# Only test_boot.sh's scenarios use a lockshim built with another vendor
-# certificate: not built here.
-outside_vendor_prepare() { :; }
 
 second_stage_prepare() {
 	boot_prepare

@@ -1,16 +1,57 @@
 #!/usr/bin/env bash
-# make check's sample of make faults (tests/qemu/faults.sh --sample): the
-# fault build, built here if needed (make faults-build), and boots in which
-# one call fails: the file reads, LoadImage and the allocations of the
-# kernel's tables (which must refuse the boot) of a normal boot, every
-# variable write, file read and LoadImage of an enrollment and one of its
-# allocations, the reads that keep a revoked kernel out, and two power cuts
-# during the MOK manager's MokList write. About three minutes;
-# one TAP line per part and the summary line.
-cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
-if ! make -s -j"${LOCKSHIM_JOBS:-2}" faults-build >build/faults-build.log 2>&1; then
-	tail -n 5 build/faults-build.log >&2
-	echo "not ok - faults_build (make faults-build)"
-	exit 1
+# make check's sample of make faults (tests/qemu/faults.sh, where each walk
+# and what it fails is described), one scenario per walk: boots of the
+# fault build (build/faults/, built by make check) in which one call fails.
+#
+#   faults_release_has_no_fault_code  the release images carry no fault
+#                          code, the fault images do
+#   faults_normal_boot_sample   every ReadFile and LoadImage of a normal
+#                          boot, and the runtime AllocatePages of the
+#                          kernel's tables (which must refuse the boot)
+#   faults_revoked_kernel_sample  the first read of SecureBoot, dbx and
+#                          MokListX when the kernel is in dbx: refused
+#   faults_db_ignored_sample    the first read of MokDBState: the db-signed
+#                          kernel refused
+#   faults_enrollment_sample    every SetVariable, ReadFile and LoadImage
+#                          of an enrollment by the MOK manager, and one
+#                          allocation amid them
+#   faults_power_cut_sample     2 power cuts during the manager's MokList
+#                          write, each followed by a boot that must reach
+#                          the kernel, verified, with the old or the new
+#                          MokList
+# A sample that matches no call, or misses one it must hold, fails.
+
+# shellcheck source=tests/qemu/faults.sh
+. "$(dirname "${BASH_SOURCE[0]}")/faults.sh" # cds to the repository
+
+SCENARIOS=(
+	faults_release_has_no_fault_code
+	faults_normal_boot_sample
+	faults_revoked_kernel_sample
+	faults_db_ignored_sample
+	faults_enrollment_sample
+	faults_power_cut_sample
+)
+
+SAMPLE=1
+FAULTS_CUTS=${FAULTS_CUTS:-2}
+
+faults_sample_prepare() {
+	if [[ ! -s build/faults/lockshimx64.efi || ! -s build/faults/mmx64.efi ]]; then
+		PREP_ERROR="no fault build in build/faults (make faults-build)"
+		return 0
+	fi
+	faults_prepare_logged
+}
+
+faults_release_has_no_fault_code() { release_has_no_fault_code; }
+faults_normal_boot_sample() { walk normal "${FUNCNAME[0]}"; }
+faults_revoked_kernel_sample() { walk revoked "${FUNCNAME[0]}"; }
+faults_db_ignored_sample() { walk db_ignored "${FUNCNAME[0]}"; }
+faults_enrollment_sample() { walk enrollment "${FUNCNAME[0]}"; }
+faults_power_cut_sample() { power_cut; }
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -uo pipefail
+	scenario_main faults_sample_prepare "$@"
 fi
-exec tests/qemu/faults.sh --sample "$@"

@@ -15,10 +15,10 @@
 #                              imports the vendor and MOK certificates from
 #                              lockshim's MokVar table
 #
-# Environment and output as for test_boot.sh (sourced for its preparation).
+# Environment and output as for test_boot.sh (boot.sh gives the preparation).
 
-# shellcheck source=tests/qemu/test_boot.sh
-. "$(dirname "${BASH_SOURCE[0]}")/test_boot.sh" # cds to the repository
+# shellcheck source=tests/qemu/boot.sh
+. "$(dirname "${BASH_SOURCE[0]}")/boot.sh" # cds to the repository
 
 SCENARIOS=(
 	bootentry_cmdline_initrd
@@ -29,8 +29,6 @@ GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
 SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 CMDLINE='initrd=\boot\initrd-test.img lockshim.test=42 console=ttyS0'
 HANDOFF_VARS=
-
-outside_vendor_prepare() { :; }
 
 handoff_prepare() {
 	boot_prepare
@@ -55,8 +53,10 @@ boot_entry() {
 	run_qemu --esp "$img" --vars "$HANDOFF_VARS" --log "$BOOT_LOGS/$name.log" \
 		--timeout "$QEMU_TIMEOUT" --grace 0.5 --stop 'LOCKSHIM-TEST-DONE' \
 		--stop 'lockshim: refusing' --stop 'No bootable option' --stop "$CRASH"
+	local rc=$?
 	rm -f "$img"
-	[[ $QEMU_OUTCOME != timeout ]] || { echo "FAIL: QEMU timed out" >&2; return 1; }
+	qemu_outcome "$name" || return 1
+	return $rc
 }
 
 bootentry_cmdline_initrd() {

@@ -33,10 +33,10 @@
 #                               it (not NV|BS) and opens its menu without
 #                               asking for that password
 #
-# Environment and output as for test_mok.sh (sourced for its preparation).
+# Environment and output as for test_mok.sh (mok.sh gives the preparation).
 
-# shellcheck source=tests/qemu/test_mok.sh
-. "$(dirname "${BASH_SOURCE[0]}")/test_mok.sh" # cds to the repository
+# shellcheck source=tests/qemu/mok.sh
+. "$(dirname "${BASH_SOURCE[0]}")/mok.sh" # cds to the repository
 
 SCENARIOS=(
 	root_sets_mok_sb_state

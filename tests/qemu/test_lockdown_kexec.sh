@@ -116,10 +116,16 @@ sb_on_revoked_kernel_kexec_refused() {
 	local name=${FUNCNAME[0]} hash
 	need_lockshim || return 1
 	hash=$(build/lockshim hash "$OLD_KERNEL") || return 1
-	lockdown_run "$name-boot" "$SB_MOK_REVOKED_VARS" "$LD_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
+	LD_REFUSAL_STOP=$FIRMWARE_REFUSED lockdown_run "$name-boot" "$SB_MOK_REVOKED_VARS" \
+		"$LD_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
 		"$OLD_KERNEL" EFI/BOOT/vmlinuz.efi "$PROBE_INITRD" EFI/BOOT/initrd.img 2>/dev/null
+	[[ $QEMU_STOPPED_ON == "$FIRMWARE_REFUSED" ]] || {
+		echo "FAIL: the refused boot ended ${QEMU_OUTCOME}${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/}, not on the firmware's refusal" >&2
+		return 1
+	}
 	expect_log -F 'lockshim: refusing \EFI\BOOT\vmlinuz.efi: image SHA-256 digest is in MokListX' &&
 		expect_log -F 'lockshim: verdict=refused image=\EFI\BOOT\vmlinuz.efi reason=deny-digest list=MokListX' &&
+		expect_order -F 'lockshim: verdict=refused image=\EFI\BOOT\vmlinuz.efi' 'Security Violation' &&
 		expect_no_log -F 'Linux version' || return 1
 	lockdown_boot "$name" "$SB_MOK_REVOKED_VARS" "$LD_WORK/lockshim-db.efi" \
 		"$LD_WORK/kernel-vendor.efi" || return 1

@@ -43,12 +43,12 @@
 #                        LoadImage with no override of its own: lockshim's
 #                        override measures it, once, with its device path
 #
-# Environment and output as for test_mok.sh (sourced for its preparation).
+# Environment and output as for test_mok.sh (mok.sh gives the preparation).
 # Logs: build/qemu/logs/NAME.log; the guest's event log and tpm2_eventlog's
 # YAML beside it (NAME.tpmlog, NAME.yaml).
 
-# shellcheck source=tests/qemu/test_mok.sh
-. "$(dirname "${BASH_SOURCE[0]}")/test_mok.sh" # cds to the repository
+# shellcheck source=tests/qemu/mok.sh
+. "$(dirname "${BASH_SOURCE[0]}")/mok.sh" # cds to the repository
 # shellcheck source=tests/qemu/lockdown.sh
 . tests/qemu/lockdown.sh # the companion kernel and its probe
 

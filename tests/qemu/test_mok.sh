@@ -85,8 +85,8 @@
 # mmx64.efi are signed with db, the kernels with the vendor or MOK key.
 # Variables are checked offline between boots (mkdmpstore.py --list).
 
-# shellcheck source=tests/qemu/test_boot.sh
-. "$(dirname "${BASH_SOURCE[0]}")/test_boot.sh" # cds to the repository
+# shellcheck source=tests/qemu/mok.sh
+. "$(dirname "${BASH_SOURCE[0]}")/mok.sh" # cds to the repository
 
 SCENARIOS=(
 	mok_enroll_with_mokutil
@@ -112,112 +112,6 @@ SCENARIOS=(
 	mok_impostor_refused_mokx_unusable
 )
 
-GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
-SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
-MOK_WORK=$QEMU_BUILD/mok
-PASSWORD=lockshim-e2e-pw
-MM_EFI=${MM_EFI:-build/mmx64.efi}
-LEGACY_MOKNEW=tests/vectors/mokutil/import_hashfile/MokNew.bin
-VARS_BASE= VARS_ENROLLED= VARS_TIMEOUT=
-MOK_GUEST_ADD=() # more --add SRC:DEST for every boot's guest (test_hostile_state.sh)
-
-outside_vendor_prepare() { :; }
-
-mok_prepare() {
-	boot_prepare
-	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
-	rm -rf "$MOK_WORK" && mkdir -p "$MOK_WORK/data"
-	_prep "db-signed MOK manager" sign_efi db "$MM_EFI" "$MOK_WORK/mmx64-db.efi" &&
-		_prep "MOK-signed kernel" sign_efi mok "$BOOT_WORK/kernel-unsigned.efi" "$MOK_WORK/kernel-mok.efi" &&
-		_prep "db-signed kernel" sign_efi db "$BOOT_WORK/kernel-unsigned.efi" "$MOK_WORK/kernel-db.efi" &&
-		_prep "Boot0000 load option" python3 tests/qemu/mkloadoption.py "$MOK_WORK/Boot0000.bin" \
-			lockshim '\EFI\lockshim\lockshimx64.efi' \
-			'linux.efi initrd=\boot\initrd-test.img console=ttyS0 panic=-1' || return 0
-	printf '\x00\x00' >"$MOK_WORK/BootOrder.bin"
-	printf '\x02\x00\x00\x00' >"$MOK_WORK/MokTimeout.bin" # 2 s
-	openssl passwd -6 -salt e2eSalt "$PASSWORD" >"$MOK_WORK/data/pw.hash"
-	# glibc's crypt("") ("openssl passwd" prints <NULL> for an empty password)
-	perl -e 'print crypt("", q{$5$e2eEmpty$}), "\n"' >"$MOK_WORK/data/empty.hash"
-	# efivarfs files (attributes NV|BS|RT, then the data): MokNew as mokutil
-	# writes it and the legacy MokAuth of an empty password, SHA-256 over it
-	{ printf '\x07\x00\x00\x00' && cat "$LEGACY_MOKNEW"; } >"$MOK_WORK/data/legacy-MokNew.var"
-	{ printf '\x07\x00\x00\x00' && openssl dgst -sha256 -binary "$LEGACY_MOKNEW"; } \
-		>"$MOK_WORK/data/legacy-MokAuth.var"
-	printf '%s\n%s\n' "$SB_PASSWORD" "$SB_PASSWORD" >"$MOK_WORK/data/sb.pw"
-	cp "$PKI/mok.der" "$MOK_WORK/data/mok.der"
-	# The guest initramfs without the steps: boot_mok adds each boot's.
-	_prep "mokutil guest initramfs" tests/initramfs/mokutil-guest.sh \
-		--add "$MOK_WORK/data/mok.der:/data/mok.der" \
-		--add "$MOK_WORK/data/pw.hash:/data/pw.hash" \
-		--add "$MOK_WORK/data/empty.hash:/data/empty.hash" \
-		--add "$MOK_WORK/data/legacy-MokNew.var:/data/legacy-MokNew.var" \
-		--add "$MOK_WORK/data/legacy-MokAuth.var:/data/legacy-MokAuth.var" \
-		--add "$MOK_WORK/data/sb.pw:/data/sb.pw" "$MOK_WORK/mokutil-guest.img" || return 0
-	local boot=(--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/Boot0000.bin"
-		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin")
-	VARS_BASE=$(tests/qemu/vars.sh --variant mok-base "${boot[@]}" "$PKI" 2>>"$PREP_LOG") &&
-		VARS_ENROLLED=$(tests/qemu/vars.sh --variant mok-enrolled "${boot[@]}" \
-			--var "MokList:$SHIM_GUID:0x3:$PKI/mok.esl" "$PKI" 2>>"$PREP_LOG") &&
-		VARS_TIMEOUT=$(tests/qemu/vars.sh --variant mok-timeout "${boot[@]}" \
-			--var "MokTimeout:$SHIM_GUID:0x7:$MOK_WORK/MokTimeout.bin" "$PKI" 2>>"$PREP_LOG") ||
-		PREP_ERROR="tests/qemu/vars.sh --variant failed: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
-}
-
-# mok_variant NAME --var SPEC...: the path of a VARS store with Secure Boot,
-# the scenario's Boot0000 and BootOrder, and these variables
-# (tests/qemu/vars.sh --variant, cached); says why on failure.
-mok_variant() {
-	local name=$1; shift
-	tests/qemu/vars.sh --variant "$name" \
-		--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/Boot0000.bin" \
-		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin" "$@" "$PKI" ||
-		{ echo "FAIL: vars.sh --variant $name" >&2; return 1; }
-}
-
-# boot_mok NAME VARS KERNEL STEPS [run_qemu options...]: one boot of the ESP
-# with lockshim, the MOK manager, KERNEL as linux.efi and a mokutil guest
-# running STEPS (a shell snippet); VARS is written in place, so it must be
-# the scenario's own copy. FIRST_STAGE: what Boot0000 starts instead of
-# lockshim; MANAGER: what is at mmx64.efi instead of the MOK manager;
-# REFUSAL_STOP: the refusal that ends the boot (default: any).
-boot_mok() {
-	local name=$1 vars=$2 kernel=$3 steps=$4; shift 4
-	local img=$MOK_WORK/$name-initrd.img esp=$MOK_WORK/$name-esp.img
-	printf '%s\n' "$steps" >"$MOK_WORK/$name.steps"
-	tests/initramfs/mokutil-guest.sh --base "$MOK_WORK/mokutil-guest.img" "${MOK_GUEST_ADD[@]}" \
-		--steps "$MOK_WORK/$name.steps" "$img" >/dev/null || return 1
-	make_esp "$esp" \
-		"${FIRST_STAGE:-$BOOT_WORK/lockshim-db.efi}" EFI/lockshim/lockshimx64.efi \
-		"${MANAGER:-$MOK_WORK/mmx64-db.efi}" EFI/lockshim/mmx64.efi \
-		"$kernel" EFI/lockshim/linux.efi \
-		"$img" boot/initrd-test.img \
-		"$MOK_WORK/data/mok.der" EFI/lockshim/mok.der || return 1
-	run_qemu --esp "$esp" --vars "$vars" --persist --log "$BOOT_LOGS/$name.log" \
-		--timeout "$QEMU_TIMEOUT" --stop "${REFUSAL_STOP:-lockshim: refusing}" --stop 'No bootable option' \
-		--stop "$CRASH" --stop 'Kernel panic' --stop 'MOKUTIL-GUEST-ERROR' "$@"
-	local rc=$?
-	rm -f "$esp" "$img"
-	qemu_outcome "$name" || return 1
-	return $rc
-}
-
-# has_var VARS NAME [ATTRIBUTES]: the variable of the shim GUID is live (with those attributes)
-has_var() {
-	python3 tests/qemu/mkdmpstore.py --list "$1" |
-		awk -v n="$2" -v g="$SHIM_GUID" -v a="${3:-}" '$1 == n && $2 == g && (a == "" || $3 == a) { f = 1 } END { exit !f }'
-}
-
-expect_var() {
-	has_var "$@" && return 0
-	echo "FAIL: variable $2${3:+ with attributes $3} missing from $1" >&2
-	return 1
-}
-
-expect_no_var() {
-	has_var "$1" "$2" || return 0
-	echo "FAIL: variable $2 still present in $1" >&2
-	return 1
-}
 
 # Boot 1: mokutil leaves a request.
 request_with_mokutil() {
@@ -376,7 +270,6 @@ mok_corrupt_request() {
 		expect_no_var "$MOK_WORK/corrupt.fd" MokList
 }
 
-SB_PASSWORD=Sb8to16chars
 
 # The three characters asked in the first attempt were at distinct positions.
 expect_distinct_positions() {

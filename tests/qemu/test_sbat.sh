@@ -2,7 +2,7 @@
 # SBAT on the real loader, and the revocation matrix: every way a signed
 # kernel can be revoked, each refused with its reason, and the same kernel
 # booting when none applies. Secure Boot on, lockshim signed by db, kernels
-# from test_boot.sh's preparation (Debian's, with tests/qemu/debian-kernel.sbat.csv
+# from boot.sh's preparation (Debian's, with tests/qemu/debian-kernel.sbat.csv
 # as .sbat: components sbat 1, linux 1, linux.debian 1).
 #
 #   tests/qemu/test_sbat.sh [SCENARIO...]     (default: all, in order)
@@ -33,8 +33,8 @@
 #                              generation
 # Variables are read back offline after each boot (mkdmpstore.py).
 
-# shellcheck source=tests/qemu/test_policy.sh
-. "$(dirname "${BASH_SOURCE[0]}")/test_policy.sh" # cds to the repository
+# shellcheck source=tests/qemu/policy.sh
+. "$(dirname "${BASH_SOURCE[0]}")/policy.sh" # cds to the repository
 
 SCENARIOS=(
 	not_revoked_boots
@@ -115,7 +115,7 @@ persist_copy() {
 	cp "$1" "$SBAT_WORK/$2.fd" && echo "$SBAT_WORK/$2.fd"
 }
 
-# boot_persist NAME VARS KERNEL GRACE STOP...: test_boot.sh's boot_lockshim
+# boot_persist NAME VARS KERNEL GRACE STOP...: boot.sh's boot_lockshim
 # (lockshim signed by db) with VARS written in place, to be read back.
 boot_persist() {
 	local name=$1 vars=$2; shift 2
