@@ -4,14 +4,19 @@
 #   tests/run.sh [--unit-only | --qemu-only]
 #
 # 1. Every executable in build/tests/ (unit tests, built by make; another
-#    directory with UNIT_TEST_DIR=...), every tests/cli/test_*.sh and
-#    tests/fuzz/test_*.sh (the fuzzers over their committed corpus), then
+#    directory with UNIT_TEST_DIR=...; none there is a failure: nothing was
+#    checked), every tests/cli/test_*.sh and tests/fuzz/test_*.sh (the
+#    fuzzers over their committed corpus; other scripts, or none when set
+#    empty, with CLI_TESTS="a.sh b.sh": tests/cli/test_run.sh runs this
+#    runner on fixtures that way), then
 # 2. tests/qemu/run: the QEMU scenarios of every tests/qemu/test_*.sh,
 #    scheduled together LOCKSHIM_JOBS at a time (default 2, one QEMU guest
 #    per core), the longest first; each one's output shown whole.
 #
 # Counting: each program prints TAP-ish lines, `ok - NAME` / `not ok - NAME`,
-# and every such line counts as one pass or one failure. A program that exits
+# and every such line counts as one pass or one failure; but an `ok` line
+# with a SKIP directive (`ok - NAME # SKIP why`) counts as a failure: a
+# check that could not run is not a pass. A program that exits
 # non-zero without printing a `not ok` line (a crash, a sanitizer report, a
 # setup error) adds one failure under its own name; one that exits 0 without
 # any ok/not ok line counts as one pass under its own name. Output is shown
@@ -51,6 +56,9 @@ run_one() {
 	while IFS= read -r line; do
 		case $line in
 		"not ok "*) f=$(( f + 1 )); failures+=("$label: ${line#not ok }") ;;
+		"ok "*"# "[Ss][Kk][Ii][Pp]* | "ok "*"#"[Ss][Kk][Ii][Pp]*)
+			echo "not ok - $label: skipped, and a check that could not run is not a pass: $line"
+			f=$(( f + 1 )); failures+=("$label: skipped: ${line#ok }") ;;
 		"ok "*) p=$(( p + 1 )) ;;
 		esac
 	done <"$out"
@@ -72,12 +80,14 @@ if (( unit )); then
 		[[ -f $b && -x $b ]] && bins+=("$b")
 	done
 	if (( ${#bins[@]} == 0 )); then
-		echo "== unit tests: none found in $unit_dir/ (run make first)"
+		echo "not ok - unit tests: none found in $unit_dir/ (run make first)"
+		failed=$(( failed + 1 )); failures+=("unit tests: none found in $unit_dir/")
 	fi
 	for b in "${bins[@]}"; do
 		run_one "$b" "$b"
 	done
-	for t in tests/cli/test_*.sh tests/fuzz/test_*.sh; do
+	read -ra scripts <<<"${CLI_TESTS-$(echo tests/cli/test_*.sh tests/fuzz/test_*.sh)}"
+	for t in "${scripts[@]}"; do
 		run_one "$t" bash "$t"
 	done
 fi

@@ -739,6 +739,171 @@ static void test_unknown_type(const struct pki *k)
 	verify_policy_free(&policy);
 }
 
+/* ---- the signer's chain ---------------------------------------------------------------- */
+
+/* The signer of a one-signature image: each variant of the test PKI's signer. */
+enum signer_kind {
+	SIGNER_GENUINE,       /* issued by the root */
+	SIGNER_FORGED,        /* the root's name as its issuer, signed by another key, no AKI */
+	SIGNER_EXPIRED,       /* issued by the root, validity over an hour ago */
+	SIGNER_NOT_YET_VALID, /* issued by the root, valid from an hour on */
+	SIGNER_CODE_SIGNING,  /* issued by the root, extended key usage codeSigning only */
+	SIGNER_WITH_EXTRA,    /* genuine, the signature carrying another certificate beside it */
+};
+
+/* Where the policy puts the test PKI; a case's fields left out are the first of each. */
+enum chain_trust { ROOT_IN_DB, SIGNER_IN_DB, DIGEST_IN_DB, ROOT_IN_MOKLIST };
+enum chain_deny { DENY_NONE, ROOT_IN_DBX, EXTRA_IN_DBX };
+enum chain_tamper { TAMPER_NONE, TAMPER_IMAGE, TAMPER_SIGNATURE_VALUE };
+
+static const struct chain_case {
+	const char *name;
+	enum signer_kind signer;
+	enum chain_trust trust;
+	bool db_ignored; /* db emptied after the lists are set, as MokDBState does */
+	enum chain_deny deny;
+	enum chain_tamper tamper;
+	enum verdict_reason reason;
+	const char *message; /* what the verdict says (a part of it) */
+} chain_cases[] = {
+	{ "a genuine signer, the root in db (the control)", .reason = VERDICT_ALLOWED_CERT,
+	  .message = "signed by /CN=unit signer, trusted through db certificate /CN=unit root" },
+	{ "a signer naming the root as its issuer, signed by another key",
+	  .signer = SIGNER_FORGED, .reason = VERDICT_UNTRUSTED_SIGNER,
+	  .message = "signer does not chain to a trusted certificate" },
+	{ "an expired signer (firmware has no clock)", .signer = SIGNER_EXPIRED,
+	  .reason = VERDICT_ALLOWED_CERT, .message = "through db certificate /CN=unit root" },
+	{ "a signer not yet valid", .signer = SIGNER_NOT_YET_VALID, .reason = VERDICT_ALLOWED_CERT,
+	  .message = "through db certificate /CN=unit root" },
+	{ "a signer whose only key usage is code signing", .signer = SIGNER_CODE_SIGNING,
+	  .reason = VERDICT_ALLOWED_CERT, .message = "through db certificate /CN=unit root" },
+	{ "the signer itself in db, not a root", .trust = SIGNER_IN_DB,
+	  .reason = VERDICT_ALLOWED_CERT, .message = "through db certificate /CN=unit signer" },
+	{ "the signer in db, its root (not carried) in dbx", .trust = SIGNER_IN_DB,
+	  .deny = ROOT_IN_DBX, .reason = VERDICT_DENY_CERT,
+	  .message = "certificate /CN=unit root is in dbx" },
+	{ "the image digest in db, the signer's root (not carried) in dbx", .trust = DIGEST_IN_DB,
+	  .deny = ROOT_IN_DBX, .reason = VERDICT_DENY_CERT,
+	  .message = "certificate /CN=unit root is in dbx" },
+	{ "a certificate carried beside the signer in dbx", .signer = SIGNER_WITH_EXTRA,
+	  .deny = EXTRA_IN_DBX, .reason = VERDICT_DENY_CERT,
+	  .message = "certificate /CN=unit extra is in dbx" },
+	{ "the image changed after signing", .tamper = TAMPER_IMAGE,
+	  .reason = VERDICT_BAD_SIGNATURE, .message = "image digest does not match the signature" },
+	{ "the signature value changed", .tamper = TAMPER_SIGNATURE_VALUE,
+	  .reason = VERDICT_BAD_SIGNATURE, .message = "PKCS#7 signature does not verify" },
+	{ "db ignored (MokDBState), the root in db only", .db_ignored = true,
+	  .reason = VERDICT_UNTRUSTED_SIGNER,
+	  .message = "signer does not chain to a trusted certificate" },
+	{ "db ignored (MokDBState), the root in MokList too", .trust = ROOT_IN_MOKLIST,
+	  .db_ignored = true, .reason = VERDICT_ALLOWED_CERT,
+	  .message = "trusted through MokList certificate /CN=unit root" },
+};
+
+/* The signer of @kind for @k's root (RSA-1024: the deny lists' RSA-2048 entries are not tested here). */
+static X509 *chain_signer(enum signer_kind kind, const struct pki *k, EVP_PKEY **key)
+{
+	EVP_PKEY *rogue_key = NULL;
+	X509 *rogue = NULL, *cert;
+
+	if (kind == SIGNER_FORGED) {
+		rogue = unit_issue_cert("unit rogue", 1024, NULL, NULL, &rogue_key);
+		cert = unit_issue_cert("unit signer", 1024, k->root, rogue_key, key);
+		X509_free(rogue);
+		EVP_PKEY_free(rogue_key);
+		return cert;
+	}
+	cert = unit_issue_cert("unit signer", 1024, k->root, k->root_key, key);
+	if (kind == SIGNER_EXPIRED || kind == SIGNER_NOT_YET_VALID) {
+		long from = kind == SIGNER_EXPIRED ? -7200 : 3600;
+
+		X509_gmtime_adj(X509_getm_notBefore(cert), from);
+		X509_gmtime_adj(X509_getm_notAfter(cert), from + 3600);
+	} else if (kind == SIGNER_CODE_SIGNING) {
+		X509_EXTENSION *eku =
+			X509V3_EXT_conf_nid(NULL, NULL, NID_ext_key_usage, "critical,codeSigning");
+
+		X509_add_ext(cert, eku, -1);
+		X509_EXTENSION_free(eku);
+	}
+	X509_sign(cert, k->root_key, EVP_sha256()); /* again, over what changed */
+	return cert;
+}
+
+/* Flip the last byte of the signature value @img (of @size bytes) carries. */
+static bool tamper_signature_value(uint8_t *img, size_t size)
+{
+	struct pe_image *pe = calloc(1, sizeof(*pe));
+	struct authenticode_signatures sigs = { .count = 0 };
+	const uint8_t *value = NULL, *at = NULL;
+	const char *reason;
+	size_t len = 0;
+
+	if (pe && pe_parse(img, size, pe, &reason) == 0 &&
+	    authenticode_collect(pe, &sigs, &reason) == 0 && sigs.count == 1) {
+		authenticode_signature_value(&sigs.sigs[0], &value, &len);
+		for (size_t i = 0; value && len && !at && i + len <= size; i++)
+			if (memcmp(img + i, value, len) == 0)
+				at = img + i;
+	}
+	if (at)
+		img[at - img + (ptrdiff_t)len - 1] ^= 1;
+	authenticode_signatures_free(&sigs);
+	free(pe);
+	return at != NULL;
+}
+
+static void test_chain_case(const struct chain_case *c, const struct pki *k)
+{
+	const char *const none[2] = { NULL, NULL };
+	uint8_t *unsigned_img = image_with(none), *img = NULL, digest[EVP_MAX_MD_SIZE];
+	struct unit_signer signer = { .key = NULL };
+	X509 *extra = unit_make_cert("unit extra");
+	struct verify_policy policy;
+	size_t size = 0;
+	struct verdict v;
+
+	signer.cert = chain_signer(c->signer, k, &signer.key);
+	signer.extra = c->signer == SIGNER_WITH_EXTRA ? extra : NULL;
+	img = unit_sign_image(unsigned_img, UNSIGNED_SIZE, &signer, 1, &size);
+	verify_policy_init(&policy);
+	if (!CHECK(img != NULL, unit_name("chain: %s: the image is signed", c->name)))
+		goto out;
+	if (c->trust == DIGEST_IN_DB)
+		add_entry(&policy.db, ESL_SHA256, digest,
+			  image_digest(img, size, EVP_sha256(), digest));
+	else
+		sig_db_add_cert(c->trust == ROOT_IN_MOKLIST ? &policy.mok : &policy.db,
+				c->trust == SIGNER_IN_DB ? signer.cert : k->root, NULL);
+	if (c->db_ignored && c->trust == ROOT_IN_MOKLIST)
+		sig_db_add_cert(&policy.db, k->root, NULL); /* what is ignored trusts it too */
+	if (c->db_ignored)
+		sig_db_free(&policy.db);
+	if (c->deny != DENY_NONE)
+		sig_db_add_cert(&policy.dbx, c->deny == ROOT_IN_DBX ? k->root : extra, NULL);
+	if (c->tamper == TAMPER_IMAGE)
+		img[IMG_HEADERS + 16] ^= 1; /* in .text */
+	if (c->tamper == TAMPER_SIGNATURE_VALUE &&
+	    !CHECK(tamper_signature_value(img, size),
+		   unit_name("chain: %s: the signature value is found in the image", c->name)))
+		goto out;
+
+	verify(img, size, &policy, VERIFY_TO_START, &v);
+	CHECK_EQ(v.allowed, c->reason == VERDICT_ALLOWED_CERT,
+		 unit_name("chain: %s: %s", c->name,
+			   c->reason == VERDICT_ALLOWED_CERT ? "allowed" : "refused"));
+	CHECK_EQ(v.reason, c->reason,
+		 unit_name("chain: %s: %s", c->name, verdict_reason_name(c->reason)));
+	CHECK_STRSTR(v.message, c->message, unit_name("chain: %s: the reason", c->name));
+out:
+	verify_policy_free(&policy);
+	X509_free(signer.cert);
+	EVP_PKEY_free(signer.key);
+	X509_free(extra);
+	free(img);
+	free(unsigned_img);
+}
+
 static void test_every_type(void)
 {
 	struct pki k = { 0 };
@@ -749,6 +914,8 @@ static void test_every_type(void)
 		test_allow_types(&k);
 		test_deny_for_every_request(&k);
 		test_unknown_type(&k);
+		for (size_t i = 0; i < ARRAY_SIZE(chain_cases); i++)
+			test_chain_case(&chain_cases[i], &k);
 	}
 	free_pki(&k);
 }
