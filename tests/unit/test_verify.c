@@ -181,7 +181,7 @@ static const char *const request_names[] = { "to start", "for a loader", "MOK ma
 static void test_sbat_sections(void)
 {
 	const char *const one[2] = { NULL, sbat_linux_3 }, *const two[2] = { sbat_linux_3,
-									    sbat_linux_3 };
+									     sbat_linux_3 };
 	const char *const second_revoked[2] = { sbat_linux_3, sbat_linux_1 };
 	uint8_t *img_one = image_with(one), *img_two = image_with(two),
 		*img_second = image_with(second_revoked);
@@ -222,8 +222,9 @@ static void test_sbat_sections(void)
 	}
 	CHECK(!decide(img_second, &policy, VERIFY_TO_START, &v),
 	      "two .sbat sections, the second one revoked by the level: refused");
-	CHECK_STREQ(v.message, "image has more than one .sbat section",
-		    "the second one revoked: refused for having two, not for the first one's level");
+	CHECK_STREQ(
+		v.message, "image has more than one .sbat section",
+		"the second one revoked: refused for having two, not for the first one's level");
 	CHECK_EQ(v.reason, VERDICT_SBAT_MULTIPLE, "the second one revoked: sbat-multiple");
 
 	policy.sbat_level = NULL; /* shim refuses it whatever the level */
@@ -253,8 +254,9 @@ static void test_sbat_sections(void)
 static uint8_t *malformed_esl(size_t *size)
 {
 	static const uint8_t digest[32] = { 1, 2, 3 };
-	struct esl_entry entry = { .type = ESL_SHA256, .owner = esl_owner_shim,
-				   .data = digest, .size = sizeof(digest) };
+	struct esl_entry entry = {
+		.type = ESL_SHA256, .owner = esl_owner_shim, .data = digest, .size = sizeof(digest)
+	};
 	uint8_t *esl = NULL;
 
 	*size = 0;
@@ -278,14 +280,14 @@ static const struct deny_list_case {
 	const char *name;
 	enum test_list list;
 	enum list_read read;
-	bool malformed;       /* read: load malformed_esl() (else: the given count) */
-	int rejected;         /* when not malformed */
-	const char *reason;   /* NULL: usable */
+	bool malformed;     /* read: load malformed_esl() (else: the given count) */
+	int rejected;       /* when not malformed */
+	const char *reason; /* NULL: usable */
 } deny_cases[] = {
 	{ "dbx absent", DBX, LIST_ABSENT, false, 0, NULL },
 	{ "dbx read whole", DBX, LIST_READ, false, 0, NULL },
-	{ "dbx unreadable (a device error, out of resources, ...)", DBX, LIST_UNREADABLE,
-	  false, 0, "deny list dbx is unusable: it cannot be read" },
+	{ "dbx unreadable (a device error, out of resources, ...)", DBX, LIST_UNREADABLE, false, 0,
+	  "deny list dbx is unusable: it cannot be read" },
 	{ "dbx with a malformed signature list", DBX, LIST_READ, true, 0,
 	  "deny list dbx is unusable: 1 signature list(s) rejected: "
 	  "list size is not a whole number of signatures" },
@@ -342,12 +344,14 @@ static void test_deny_case(const struct deny_list_case *c, const uint8_t *img)
 	CHECK_STRSTR(policy.unusable, c->reason, unit_name("%s: the reason", c->name));
 	for (size_t r = 0; r < 2; r++) {
 		if (!CHECK(!decide(img, &policy, requests[r], &v),
-			   unit_name("%s: a trusted image is refused %s", c->name, request_names[r])))
+			   unit_name("%s: a trusted image is refused %s", c->name,
+				     request_names[r])))
 			continue;
 		CHECK_STREQ(v.message, policy.unusable,
 			    unit_name("%s: refused %s with the reason", c->name, request_names[r]));
 		CHECK_EQ(v.reason, VERDICT_DENY_LIST_UNUSABLE,
-			 unit_name("%s: refused %s: deny-list-unusable", c->name, request_names[r]));
+			 unit_name("%s: refused %s: deny-list-unusable", c->name,
+				   request_names[r]));
 		CHECK(v.list == NULL, unit_name("%s: no list entry decided", c->name));
 	}
 	CHECK(decide(img, &policy, VERIFY_MOK_MANAGER, &v),
@@ -368,7 +372,8 @@ static void test_mok_manager_still_verified(const uint8_t *img)
 	      "dbx unreadable: an untrusted MOK manager is refused");
 	CHECK_STREQ(v.message, "image is not signed",
 		    "dbx unreadable: the untrusted MOK manager's reason is its own");
-	CHECK_EQ(v.reason, VERDICT_NOT_SIGNED, "dbx unreadable: the untrusted MOK manager: not-signed");
+	CHECK_EQ(v.reason, VERDICT_NOT_SIGNED,
+		 "dbx unreadable: the untrusted MOK manager: not-signed");
 
 	trust_digest(&policy.db, img);
 	trust_digest(&policy.mokx, img);
@@ -389,8 +394,8 @@ static void test_first_reason_kept(void)
 		 "two failures: dbx unreadable");
 	CHECK_EQ(verify_policy_list_loaded(&policy, &policy.mokx, LIST_READ, 2, "x"), -1,
 		 "two failures: MokListX malformed");
-	CHECK_EQ(verify_policy_list_loaded(&policy, &policy.vendor_dbx, LIST_ABSENT, 0, NULL),
-		 0, "two failures: then an absent list is still usable itself");
+	CHECK_EQ(verify_policy_list_loaded(&policy, &policy.vendor_dbx, LIST_ABSENT, 0, NULL), 0,
+		 "two failures: then an absent list is still usable itself");
 	CHECK_STREQ(policy.unusable, "deny list dbx is unusable: it cannot be read",
 		    "two failures: the first reason is kept");
 	verify_policy_free(&policy);
@@ -522,8 +527,8 @@ enum entry_of { IMAGE_DIGEST, CERT, CERT_TBS, CERT_KEY, SIGNATURE_VALUE };
 
 /* The code of a refusal by each kind of deny entry. */
 static const enum verdict_reason deny_code[] = {
-	[IMAGE_DIGEST] = VERDICT_DENY_DIGEST, [CERT] = VERDICT_DENY_CERT,
-	[CERT_TBS] = VERDICT_DENY_CERT_DIGEST, [CERT_KEY] = VERDICT_DENY_KEY,
+	[IMAGE_DIGEST] = VERDICT_DENY_DIGEST,       [CERT] = VERDICT_DENY_CERT,
+	[CERT_TBS] = VERDICT_DENY_CERT_DIGEST,      [CERT_KEY] = VERDICT_DENY_KEY,
 	[SIGNATURE_VALUE] = VERDICT_DENY_SIGNATURE,
 };
 
@@ -673,7 +678,8 @@ static void test_allow_types(const struct pki *k)
 			db = l <= MOK ? list_of(&policy, l) : &policy.vendor;
 			add_entry(db, c->type, digest ? d : data, size);
 			if (CHECK(!decide_sized(img, img_size, &policy, VERIFY_TO_START, &v),
-				  unit_name("%s (%s) in %s: no trust", name, c->message, db->name))) {
+				  unit_name("%s (%s) in %s: no trust", name, c->message,
+					    db->name))) {
 				CHECK_STREQ(
 					v.message,
 					digest ? "image is not signed" :
@@ -707,7 +713,8 @@ static void test_deny_for_every_request(const struct pki *k)
 				     unit_name("SHA-1 digest in dbx, %s: the reason",
 					       request_names[r]));
 			CHECK_EQ(v.reason, VERDICT_DENY_DIGEST,
-				 unit_name("SHA-1 digest in dbx, %s: deny-digest", request_names[r]));
+				 unit_name("SHA-1 digest in dbx, %s: deny-digest",
+					   request_names[r]));
 		}
 	verify_policy_free(&policy);
 }
@@ -756,6 +763,14 @@ enum chain_trust { ROOT_IN_DB, SIGNER_IN_DB, DIGEST_IN_DB, ROOT_IN_MOKLIST };
 enum chain_deny { DENY_NONE, ROOT_IN_DBX, EXTRA_IN_DBX };
 enum chain_tamper { TAMPER_NONE, TAMPER_IMAGE, TAMPER_SIGNATURE_VALUE };
 
+/* The verdicts several cases expect. */
+#define THROUGH_DB_ROOT \
+	.reason = VERDICT_ALLOWED_CERT, .message = "through db certificate /CN=unit root"
+#define UNTRUSTED                           \
+	.reason = VERDICT_UNTRUSTED_SIGNER, \
+	.message = "signer does not chain to a trusted certificate"
+#define ROOT_DENIED .reason = VERDICT_DENY_CERT, .message = "certificate /CN=unit root is in dbx"
+
 static const struct chain_case {
 	const char *name;
 	enum signer_kind signer;
@@ -768,23 +783,18 @@ static const struct chain_case {
 } chain_cases[] = {
 	{ "a genuine signer, the root in db (the control)", .reason = VERDICT_ALLOWED_CERT,
 	  .message = "signed by /CN=unit signer, trusted through db certificate /CN=unit root" },
-	{ "a signer naming the root as its issuer, signed by another key",
-	  .signer = SIGNER_FORGED, .reason = VERDICT_UNTRUSTED_SIGNER,
-	  .message = "signer does not chain to a trusted certificate" },
-	{ "an expired signer (firmware has no clock)", .signer = SIGNER_EXPIRED,
-	  .reason = VERDICT_ALLOWED_CERT, .message = "through db certificate /CN=unit root" },
-	{ "a signer not yet valid", .signer = SIGNER_NOT_YET_VALID, .reason = VERDICT_ALLOWED_CERT,
-	  .message = "through db certificate /CN=unit root" },
+	{ "a signer naming the root as its issuer, signed by another key", .signer = SIGNER_FORGED,
+	  UNTRUSTED },
+	{ "an expired signer (firmware has no clock)", .signer = SIGNER_EXPIRED, THROUGH_DB_ROOT },
+	{ "a signer not yet valid", .signer = SIGNER_NOT_YET_VALID, THROUGH_DB_ROOT },
 	{ "a signer whose only key usage is code signing", .signer = SIGNER_CODE_SIGNING,
-	  .reason = VERDICT_ALLOWED_CERT, .message = "through db certificate /CN=unit root" },
+	  THROUGH_DB_ROOT },
 	{ "the signer itself in db, not a root", .trust = SIGNER_IN_DB,
 	  .reason = VERDICT_ALLOWED_CERT, .message = "through db certificate /CN=unit signer" },
 	{ "the signer in db, its root (not carried) in dbx", .trust = SIGNER_IN_DB,
-	  .deny = ROOT_IN_DBX, .reason = VERDICT_DENY_CERT,
-	  .message = "certificate /CN=unit root is in dbx" },
+	  .deny = ROOT_IN_DBX, ROOT_DENIED },
 	{ "the image digest in db, the signer's root (not carried) in dbx", .trust = DIGEST_IN_DB,
-	  .deny = ROOT_IN_DBX, .reason = VERDICT_DENY_CERT,
-	  .message = "certificate /CN=unit root is in dbx" },
+	  .deny = ROOT_IN_DBX, ROOT_DENIED },
 	{ "a certificate carried beside the signer in dbx", .signer = SIGNER_WITH_EXTRA,
 	  .deny = EXTRA_IN_DBX, .reason = VERDICT_DENY_CERT,
 	  .message = "certificate /CN=unit extra is in dbx" },
@@ -792,9 +802,7 @@ static const struct chain_case {
 	  .reason = VERDICT_BAD_SIGNATURE, .message = "image digest does not match the signature" },
 	{ "the signature value changed", .tamper = TAMPER_SIGNATURE_VALUE,
 	  .reason = VERDICT_BAD_SIGNATURE, .message = "PKCS#7 signature does not verify" },
-	{ "db ignored (MokDBState), the root in db only", .db_ignored = true,
-	  .reason = VERDICT_UNTRUSTED_SIGNER,
-	  .message = "signer does not chain to a trusted certificate" },
+	{ "db ignored (MokDBState), the root in db only", .db_ignored = true, UNTRUSTED },
 	{ "db ignored (MokDBState), the root in MokList too", .trust = ROOT_IN_MOKLIST,
 	  .db_ignored = true, .reason = VERDICT_ALLOWED_CERT,
 	  .message = "trusted through MokList certificate /CN=unit root" },
@@ -958,7 +966,8 @@ static void test_other_codes(void)
 		if (CHECK(!decide_sized(img, c->size, &policy, VERIFY_TO_START, &v),
 			  unit_name("codes: %s: refused", c->name))) {
 			CHECK_EQ(v.reason, c->reason,
-				 unit_name("codes: %s: %s", c->name, verdict_reason_name(c->reason)));
+				 unit_name("codes: %s: %s", c->name,
+					   verdict_reason_name(c->reason)));
 			if (c->reason == VERDICT_SBAT_REVOKED)
 				CHECK_STREQ(v.list, "SbatLevel", "codes: revoked: list SbatLevel");
 		}
@@ -984,8 +993,8 @@ static void test_reason_names(void)
 		      unit_name("names: code %d, %s, is [a-z0-9-]+ and not unset", a, name));
 		for (int b = 1; b < a; b++)
 			if (strcmp(name, verdict_reason_name(b)) == 0)
-				CHECK(false, unit_name("names: codes %d and %d are both %s", b, a,
-						       name));
+				CHECK(false,
+				      unit_name("names: codes %d and %d are both %s", b, a, name));
 	}
 }
 
