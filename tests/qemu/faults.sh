@@ -340,12 +340,14 @@ tables_fault_refused() {
 		END { if (!seen) exit 1 }'
 }
 
-# walk WALK NAME: count, walk (all calls, or the sample), report.
-walk() {
-	local walk=$1 name=$2 t0 n
-	local -a calls=()
-	t0=$(date +%s)
-	count_calls "$walk" || { echo "FAIL: $name: the boot without faults" >&2; return 1; }
+# sample_choose WALK: the calls of WALK to fail (after count_calls: LISTED,
+# CALLS) into CALLS_CHOSEN: all of them, or the sample (SAMPLE=1), or those
+# FAULTS_MATCH selects. A sample is chosen by patterns over the fault
+# build's lines, so one that matches nothing (a line changed, a call no
+# longer made) would test nothing: that, and a sample missing a call it
+# must hold, fails (tests/qemu/test_harness.sh shows it).
+sample_choose() {
+	local walk=$1
 	local match=$FAULTS_MATCH
 	# what the sample must hold: one call of each (ERE over "N Kind name")
 	local -a must=()
@@ -364,25 +366,33 @@ walk() {
 	[[ -z $match && $walk == enrollment ]] && (( SAMPLE )) &&
 		must=('^[0-9]+ SetVariable MokList$' '^[0-9]+ ReadFile( |$)' '^[0-9]+ LoadImage( |$)')
 	if [[ -n $match ]]; then
-		mapfile -t calls < <(printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -E -- "$match" | $first | cut -d' ' -f1)
+		mapfile -t CALLS_CHOSEN < <(printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -E -- "$match" | $first | cut -d' ' -f1)
 	elif (( SAMPLE )); then
-		mapfile -t calls < <(sample_calls)
+		mapfile -t CALLS_CHOSEN < <(sample_calls)
 	else
-		mapfile -t calls < <(seq 1 "$CALLS")
+		mapfile -t CALLS_CHOSEN < <(seq 1 "$CALLS")
 	fi
-	# A sample is chosen by patterns over the fault build's lines: one that
-	# matches nothing (a changed line, a call no longer made) tests nothing.
-	if (( ${#calls[@]} == 0 )); then
+	if (( ${#CALLS_CHOSEN[@]} == 0 )); then
 		echo "FAIL: $walk: no call to fail (sample /${match:-sample_calls}/ over ${#LISTED[@]} listed calls)" >&2
 		return 1
 	fi
 	local want chosen
-	chosen=$(printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -E "^($(IFS='|'; echo "${calls[*]}")) ")
+	chosen=$(printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -E "^($(IFS='|'; echo "${CALLS_CHOSEN[*]}")) ")
 	for want in "${must[@]}"; do
 		LC_ALL=C grep -qE -- "$want" <<<"$chosen" && continue
 		echo "FAIL: $walk: the sample has no call /$want/ (chosen: $(paste -s -d, <<<"$chosen"))" >&2
 		return 1
 	done
+}
+
+# walk WALK NAME: count, walk (all calls, or the sample), report.
+walk() {
+	local walk=$1 name=$2 t0 n
+	local -a CALLS_CHOSEN=()
+	t0=$(date +%s)
+	count_calls "$walk" || { echo "FAIL: $name: the boot without faults" >&2; return 1; }
+	sample_choose "$walk" || return 1
+	local -a calls=("${CALLS_CHOSEN[@]}")
 	walk_calls "$walk" "${calls[@]}"
 	local -A kinds=()
 	local walked=0 failed=0 unverified=0 lost=0 line kind problem detail
