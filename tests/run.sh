@@ -11,7 +11,8 @@
 #    runner on fixtures that way), then
 # 2. tests/qemu/run: the QEMU scenarios of every tests/qemu/test_*.sh,
 #    scheduled together LOCKSHIM_JOBS at a time (default 2, one QEMU guest
-#    per core), the longest first; each one's output shown whole.
+#    per core), the longest first; each one's output shown whole. Their
+#    preparation runs beside step 1 (tests/qemu/run --prepare-only).
 #
 # Counting: each program prints TAP-ish lines, `ok - NAME` / `not ok - NAME`,
 # and every such line counts as one pass or one failure; but an `ok` line
@@ -73,6 +74,16 @@ run_one() {
 	passed=$(( passed + p )) failed=$(( failed + f ))
 }
 
+# The QEMU scenarios' preparation (signing, VARS stores, ESP images: one
+# core, mostly) runs beside the unit tests; its output is shown after them.
+prep_pid=
+if (( unit && qemu )); then
+	rm -rf build/qemu/prepared
+	mkdir -p build/qemu
+	tests/qemu/run --prepare-only >build/qemu/prepare.log 2>&1 &
+	prep_pid=$!
+fi
+
 if (( unit )); then
 	shopt -s nullglob
 	bins=()
@@ -93,6 +104,12 @@ if (( unit )); then
 fi
 
 if (( qemu )); then
+	if [[ -n $prep_pid ]]; then
+		wait "$prep_pid"
+		echo "== tests/qemu/run --prepare-only (beside the unit tests)"
+		cat build/qemu/prepare.log
+		export QEMU_PREPARED=1
+	fi
 	run_one tests/qemu/run tests/qemu/run
 fi
 

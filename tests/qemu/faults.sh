@@ -178,7 +178,9 @@ boot_fault() {
 	local -a send=()
 	if [[ $walk == enrollment ]]; then
 		local a
-		send+=(--send-on "$MM_YES_ENROLL" 'yes\r')
+		# the manager's menu, when a fault leaves it nothing to serve: go
+		# on booting at once, as it would after its 60 s (not waited out)
+		send+=(--send-on "$MM_YES_ENROLL" 'yes\r' --send-on "$MM_MENU_CHOICE" '3')
 		for a in 1 2 3; do send+=(--send-on "Password for Enroll MOK \\(attempt $a of 3\\)" "$PASSWORD\\r"); done
 	fi
 	mkdir -p "$dir"
@@ -451,7 +453,8 @@ moklist_write_start() {
 power_cut() {
 	local name=faults_power_cut dir=$FAULTS_WORK/power_cut t0 start total j k
 	local -a pw=(--send-on "$MM_YES_ENROLL" 'yes\r'
-		--send-on 'Password for Enroll MOK \(attempt 1 of 3\)' "$PASSWORD\r")
+		--send-on 'Password for Enroll MOK \(attempt 1 of 3\)' "$PASSWORD\r"
+		--send-on "$MM_MENU_CHOICE" '3')
 	local -a trace=(-trace enable=pflash_data_write)
 	local old=0 new=0 failed=0 list cut
 	t0=$(date +%s)

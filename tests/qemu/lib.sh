@@ -84,6 +84,9 @@ QEMU_CRASH='!!!! X64 Exception Type'
 FIRMWARE_REFUSED='BdsDxe: failed to start Boot[0-9A-F]{4} .*: Security Violation'
 # The MOK manager's confirmation of a MokNew (answered with 'yes\r').
 MM_YES_ENROLL='Enroll these keys in MokList \(trusted\)\? Type'
+# The MOK manager's menu, whose 3 continues booting (as it does by itself
+# after 60 s, which a test need not wait out).
+MM_MENU_CHOICE='Choice \(continues booting after'
 
 # malformed_esl OUT: one SHA-256 signature list whose SignatureSize (16 + 20)
 # does not divide its 48 bytes of entries: a deny list that cannot be parsed
