@@ -37,7 +37,8 @@ SCENARIOS=(
 GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
 SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 CMDLINE='initrd=\boot\initrd-test.img lockshim.test=42 console=ttyS0'
-HANDOFF_VARS= REFUSED_VARS=
+HANDOFF_VARS=
+REFUSED_VARS=
 
 handoff_prepare() {
 	boot_prepare
