@@ -42,7 +42,8 @@
  * where the image is load_marker.efi, signed as the case needs, which prints
  * a LOADMARKER line when it runs. Then two LoadImage calls with a buffer
  * (the unsigned marker) named by another file's path and by a path with no
- * file, and one of UiApp from the firmware's volume (unloaded, not
+ * file, two with no device path at all (the unsigned marker, the MOK-signed
+ * one), and one of UiApp from the firmware's volume (unloaded, not
  * started). Then `SHIMLOCK done`, and shutdown.
  *
  * Built by tests/guest/build.sh.
@@ -457,17 +458,18 @@ static const struct {
 
 /*
  * LoadImage of @buffer (@size bytes; NULL: the firmware reads the file) named
- * @dir\@file on @device; StartImage when it loads.
+ * @dir\@file on @device, or by no device path at all when @file is NULL (a
+ * buffer then); StartImage when it loads.
  */
 static void load_image(EFI_HANDLE image, EFI_HANDLE device, const CHAR16 *dir, const CHAR16 *name,
 		       const CHAR16 *file, const struct file *buffer)
 {
-	CHAR16 *path = PoolPrint(L"%s\\%s", dir, file);
+	CHAR16 *path = file ? PoolPrint(L"%s\\%s", dir, file) : NULL;
 	EFI_DEVICE_PATH *device_path = path ? FileDevicePath(device, path) : NULL;
 	EFI_HANDLE loaded = NULL;
 	EFI_STATUS st = EFI_OUT_OF_RESOURCES;
 
-	if (device_path)
+	if (device_path || (!file && buffer))
 		st = BS->LoadImage(FALSE, image, device_path, buffer ? buffer->data : NULL,
 				   buffer ? buffer->size : 0, &loaded);
 	if (device_path)
@@ -534,7 +536,7 @@ static void load_firmware_volume_app(EFI_HANDLE image)
 
 static EFI_STATUS probe_load_image(EFI_HANDLE image)
 {
-	struct file unsigned_image = {};
+	struct file unsigned_image = {}, mok_image = {};
 	EFI_FILE_HANDLE own_dir;
 	EFI_LOADED_IMAGE *self;
 	CHAR16 *dir;
@@ -562,8 +564,23 @@ static EFI_STATUS probe_load_image(EFI_HANDLE image)
 			   L"loadimage-mok.efi", &unsigned_image);
 		load_image(image, self->DeviceHandle, dir, L"unsigned_buffer_named_missing",
 			   L"no-such-image.efi", &unsigned_image);
-		FreePool(unsigned_image.data);
 	}
+	/*
+	 * A buffer with no device path at all: the firmware shows Security2
+	 * the buffer and no file, and the buffer is still what is decided:
+	 * the unsigned marker refused, the MOK-signed one loaded and run (the
+	 * policy decided it, rather than a refusal of every nameless buffer).
+	 */
+	if (!EFI_ERROR(st))
+		st = read_file(own_dir, L"loadimage-mok.efi", &mok_image);
+	if (!EFI_ERROR(st)) {
+		load_image(image, NULL, NULL, L"unsigned_buffer_without_path", NULL,
+			   &unsigned_image);
+		load_image(image, NULL, NULL, L"mok_signed_buffer_without_path", NULL, &mok_image);
+		FreePool(mok_image.data);
+	}
+	if (unsigned_image.data)
+		FreePool(unsigned_image.data);
 	load_firmware_volume_app(image);
 	FreePool(dir);
 	return st;

@@ -18,7 +18,8 @@
 #     ESP with LOCKSHIM as BOOTX64.EFI, KERNEL as vmlinuz.efi and the test
 #     initrd, booted with VARS; the log is $BOOT_LOGS/NAME.log (also $LOG).
 #     More run_qemu options: the array BOOT_RUN_OPTS (e.g. --persist; QEMU
-#     arguments last, after --).
+#     arguments last, after --); more files on the ESP: the array
+#     BOOT_ESP_EXTRA (SRC ESPPATH pairs, as make_esp takes them).
 #
 # _expect_kernel_refused REASON [RECORD]
 #     lockshim refused the kernel at $KPATH with REASON (and the record
@@ -46,6 +47,10 @@ CRASH=$QEMU_CRASH
 
 LOCKSHIM_MISSING=
 BOOT_RUN_OPTS=()
+BOOT_ESP_EXTRA=()
+# What lockshim says only with a TPM ("lockshim: TPM: measuring into PCR 4,
+# 7 and 14", its warnings about measurements): never in a boot without one.
+TPM_SAID='^lockshim: .*(TPM|PCR|[Mm]easur)'
 
 # Build everything the scenarios share; on failure set PREP_ERROR (every
 # scenario then fails with it) rather than stopping.
@@ -80,7 +85,7 @@ boot_lockshim() {
 	make_esp "$BOOT_WORK/$name.img" \
 		"$loader" EFI/BOOT/BOOTX64.EFI \
 		"$kernel" EFI/BOOT/vmlinuz.efi \
-		build/initramfs/initrd.img EFI/BOOT/initrd.img || return 1
+		build/initramfs/initrd.img EFI/BOOT/initrd.img "${BOOT_ESP_EXTRA[@]}" || return 1
 	run_qemu --esp "$BOOT_WORK/$name.img" --vars "$vars" \
 		--log "$BOOT_LOGS/$name.log" --timeout "$QEMU_TIMEOUT" \
 		--grace "$grace" "${stops[@]}" "${tee[@]}" "${BOOT_RUN_OPTS[@]}"

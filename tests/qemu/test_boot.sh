@@ -24,7 +24,18 @@
 #   sb_cpu_max_simd_crypto      a, on QEMU's `-cpu max` (SSSE3, AVX...): lockshim's
 #                               SHA-256 takes the SSSE3 assembly, and not AVX,
 #                               whose state OVMF leaves disabled (XCR0); with
-#                               CRYPTO_ASM=0 in the environment, the portable C
+#                               CRYPTO_ASM=0 in the environment, the portable C;
+#                               and a MOK request waiting with lockshim's own
+#                               MOK manager unsigned: refused, the kernel boots
+#   outside_vendor_kernel_boots lockshim built with an outside vendor
+#                               certificate (make VENDOR_CERT=) boots a kernel
+#                               whose signer it issued, expired in 2020
+#   outside_vendor_refuses_test_vendor  ... and refuses the test vendor's
+#   outside_vendor_dbx_kernel_refused   ... and, its vendor dbx (make
+#                               VENDOR_DBX=) holding the db certificate,
+#                               refuses the db-signed kernel
+#   sb_vendor_kernel_boots and sb_unsigned_kernel_refused also check that
+#   lockshim says nothing of a TPM, having none
 #
 # Its preparation: boot.sh's (boot_prepare) and the lockshim built with an
 # outside vendor certificate.
@@ -41,37 +52,112 @@ SCENARIOS=(
 	sb_cpu_max_simd_crypto
 	outside_vendor_kernel_boots
 	outside_vendor_refuses_test_vendor
+	outside_vendor_dbx_kernel_refused
 )
 
 # f. A vendor certificate from outside the test PKI, embedded with
-# make VENDOR_CERT=: its kernels boot, the test vendor's no longer do.
+# make VENDOR_CERT=, and a vendor dbx with make VENDOR_DBX= (the test db
+# certificate, as an X509 list): its kernels boot, even one whose signer's
+# certificate expired long ago (issued by the outside vendor); the test
+# vendor's no longer do; a db-signed kernel is refused by the vendor dbx.
+# (Not by an image digest: every signing of one kernel has the same
+# Authenticode digest, the outside vendor's too.)
 OUTSIDE=$QEMU_BUILD/outside
+EXPIRED_SUBJECT='/CN=outside expired signer'
 outside_vendor_prepare() {
 	rm -rf "$OUTSIDE" && mkdir -p "$OUTSIDE" &&
 		openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 30 \
 			-subj '/CN=outside vendor/' -keyout "$OUTSIDE/vendor.key" \
 			-out "$OUTSIDE/vendor.crt" 2>/dev/null &&
 		openssl x509 -in "$OUTSIDE/vendor.crt" -outform DER -out "$OUTSIDE/vendor.der" &&
+		expired_signer_prepare "$OUTSIDE" &&
+		sign_efi db "$BOOT_WORK/kernel-unsigned.efi" "$OUTSIDE/kernel-db.efi" &&
 		make -s -j"$LOCKSHIM_JOBS" BUILD="$OUTSIDE/build" VENDOR_CERT="$OUTSIDE/vendor.der" \
-			"$OUTSIDE/build/lockshimx64.efi" &&
+			VENDOR_DBX="$PKI/db.esl" "$OUTSIDE/build/lockshimx64.efi" &&
 		sign_efi db "$OUTSIDE/build/lockshimx64.efi" "$OUTSIDE/lockshim-db.efi" &&
-		PKI_DIR=$OUTSIDE sign_efi vendor "$BOOT_WORK/kernel-unsigned.efi" "$OUTSIDE/kernel.efi"
+		PKI_DIR=$OUTSIDE sign_efi expired "$BOOT_WORK/kernel-unsigned.efi" "$OUTSIDE/kernel.efi"
+}
+
+# expired_signer_prepare DIR: DIR/expired.{key,crt}, a code-signing
+# certificate that DIR/vendor issued, valid only in 2020; refuses to go on
+# unless it is expired now and chains to DIR/vendor.crt.
+expired_signer_prepare() {
+	local d=$1
+	mkdir -p "$d/ca" && : >"$d/ca/index.txt" && echo 01 >"$d/ca/serial" &&
+		cat >"$d/ca/ca.cnf" <<-EOC &&
+			[ca]
+			default_ca = outside
+			[outside]
+			database = $d/ca/index.txt
+			new_certs_dir = $d/ca
+			serial = $d/ca/serial
+			default_md = sha256
+			policy = any
+			unique_subject = no
+			[any]
+			commonName = supplied
+			[signer]
+			basicConstraints = critical,CA:FALSE
+			keyUsage = critical,digitalSignature
+			extendedKeyUsage = codeSigning
+		EOC
+		openssl req -new -newkey rsa:2048 -nodes -sha256 -subj "$EXPIRED_SUBJECT/" \
+			-keyout "$d/expired.key" -out "$d/ca/expired.csr" 2>/dev/null &&
+		openssl ca -batch -config "$d/ca/ca.cnf" -cert "$d/vendor.crt" -keyfile "$d/vendor.key" \
+			-startdate 20200101000000Z -enddate 20201231235959Z -extensions signer -notext \
+			-in "$d/ca/expired.csr" -out "$d/expired.crt" 2>/dev/null || return 1
+	if openssl x509 -in "$d/expired.crt" -noout -checkend 0 >/dev/null; then
+		echo "expired_signer_prepare: $d/expired.crt has not expired" >&2
+		return 1
+	fi
+	openssl verify -no_check_time -CAfile "$d/vendor.crt" "$d/expired.crt" >/dev/null || {
+		echo "expired_signer_prepare: $d/expired.crt does not chain to $d/vendor.crt" >&2
+		return 1
+	}
+}
+
+# A MOK request (mokutil's vectors) waits: lockshim starts \EFI\BOOT\mmx64.efi.
+MOKNEW_VARS=
+moknew_vars() {
+	local v=tests/vectors/mokutil/import_hashfile
+	MOKNEW_VARS=$(tests/qemu/vars.sh --variant boot-moknew \
+		--var "MokNew:605dab50-e046-4300-abb6-3dd810dd8b23:0x7:$v/MokNew.bin" \
+		--var "MokAuth:605dab50-e046-4300-abb6-3dd810dd8b23:0x7:$v/MokAuth.bin" "$PKI" | tail -n 1) &&
+		[[ -s $MOKNEW_VARS ]]
 }
 
 boot_tests_prepare() {
 	boot_prepare
 	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
-	_prep "lockshim built with an outside vendor certificate" outside_vendor_prepare
+	_prep "lockshim built with an outside vendor certificate" outside_vendor_prepare &&
+		_prep "VARS with a MOK request (tests/qemu/vars.sh --variant boot-moknew)" moknew_vars
 }
 
+# The kernel is signed by $EXPIRED_SUBJECT, which the outside vendor issued
+# and which expired in 2020: README, "neither expiry nor key usage is
+# checked", as in firmware and shim.
 outside_vendor_kernel_boots() {
 	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
 		"$OUTSIDE/lockshim-db.efi" "$OUTSIDE/kernel.efi" 0.5 \
 		'LOCKSHIM-TEST-DONE' 'lockshim: refusing' 'No bootable option' || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
-		expect_log -F "lockshim: booting $KPATH: signed by /CN=outside vendor, trusted through vendor certificate /CN=outside vendor" &&
+		expect_no_log -F 'lockshim: refusing' &&
+		expect_log -F "lockshim: booting $KPATH: signed by $EXPIRED_SUBJECT, trusted through vendor certificate /CN=outside vendor" &&
 		expect_log -F "lockshim: verdict=allowed image=$KPATH reason=allowed-cert list=vendor entry=\"/CN=outside vendor\"" &&
-		expect_log -F "$MARKER"
+		expect_log -F "$MARKER" &&
+		expect_order -F "lockshim: booting $KPATH" "$MARKER"
+}
+
+# The vendor dbx built in (make VENDOR_DBX=) holds the db certificate: the
+# db-signed kernel is refused, though db trusts its signer (test_policy.sh
+# db_signed_kernel_boots boots it): deny lists first.
+outside_vendor_dbx_kernel_refused() {
+	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
+		"$OUTSIDE/lockshim-db.efi" "$OUTSIDE/kernel-db.efi" 2 \
+		'lockshim: refusing' 'No bootable option' "$MARKER" || return 1
+	_expect_kernel_refused 'certificate /CN=lockshim test db is in vendor dbx' \
+		'reason=deny-cert list="vendor dbx" entry="/CN=lockshim test db"' &&
+		expect_order -F "lockshim: verdict=refused image=$KPATH" "Security Violation"
 }
 
 outside_vendor_refuses_test_vendor() {
@@ -100,7 +186,9 @@ sb_vendor_kernel_boots() {
 		expect_log -F "$MARKER" &&
 		expect_log -F 'LOCKSHIM-TEST-LOCKDOWN: none [integrity] confidentiality' &&
 		expect_order -F 'lockshim: SecureBoot=1' "lockshim: booting $KPATH" &&
-		expect_order -F "lockshim: booting $KPATH" "$MARKER"
+		expect_order -F "lockshim: booting $KPATH" "$MARKER" &&
+		# no TPM here: nothing measured, nothing said (README, Measured boot)
+		expect_no_log "$TPM_SAID"
 }
 
 # b. Unsigned kernel.
@@ -110,7 +198,8 @@ sb_unsigned_kernel_refused() {
 	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
 		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-unsigned.efi" 2 \
 		'lockshim: refusing' 'No bootable option' "$MARKER" || return 1
-	_expect_kernel_refused 'image is not signed' reason=not-signed
+	_expect_kernel_refused 'image is not signed' reason=not-signed &&
+		expect_no_log "$TPM_SAID"
 }
 
 # c. Kernel signed by a key neither in db nor lockshim's vendor certificate.
@@ -153,15 +242,30 @@ sb_off_unsigned_kernel_boots() {
 		expect_order -F "lockshim: booting $KPATH" "$MARKER"
 }
 
-# f. The same boot as a. on a CPU with SIMD extensions.
+# f. The same boot as a. on a CPU with SIMD extensions. A MOK request waits
+# and mmx64.efi beside lockshim is lockshim's own MOK manager, unsigned: its
+# digest is the one built in, so only its missing signature refuses it; the
+# manager never runs and lockshim boots on.
 sb_cpu_max_simd_crypto() {
 	BOOT_RUN_OPTS=(-- -cpu max)
-	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
+	BOOT_ESP_EXTRA=(build/mmx64.efi EFI/BOOT/mmx64.efi)
+	boot_lockshim "${FUNCNAME[0]}" "$MOKNEW_VARS" \
 		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 0.5 \
-		'LOCKSHIM-TEST-DONE' 'lockshim: refusing' 'No bootable option'
+		'LOCKSHIM-TEST-DONE' 'lockshim: refusing \\EFI\\BOOT\\vmlinuz' 'No bootable option' \
+		'^lockshim MOK manager'
 	local rc=$?
-	BOOT_RUN_OPTS=()
+	BOOT_RUN_OPTS=() BOOT_ESP_EXTRA=()
 	(( rc == 0 )) || return 1
+	local mm='\EFI\BOOT\mmx64.efi'
+	expect_log -F 'lockshim: starting the MOK manager' &&
+		expect_log -F "lockshim: refusing $mm: image is not signed" &&
+		expect_order -F 'lockshim: starting the MOK manager' "lockshim: refusing $mm: image is not signed" &&
+		expect_order -F "lockshim: refusing $mm: image is not signed" \
+			"lockshim: verdict=refused image=$mm reason=not-signed" &&
+		expect_no_log -F "lockshim: starting $mm" &&
+		expect_no_log '^(lockshim )?MOK manager' &&
+		expect_order -F "lockshim: verdict=refused image=$mm" "lockshim: booting $KPATH: " &&
+		expect_order -F "lockshim: booting $KPATH: " "$MARKER" || return 1
 	if [[ ${CRYPTO_ASM:-1} == 0 ]]; then # make check CRYPTO_ASM=0: the portable build
 		expect_log -F 'lockshim: crypto: portable C (no-asm build)' || return 1
 	else

@@ -38,6 +38,15 @@
 #                        vendor-signed one: the refused kernel is in PCR 4
 #                        too, as shim 16.1's Verify measures before it
 #                        decides, and nothing of it in PCR 7
+#   tpm_events_as_shim   Debian's chain (GRUB asking about a rogue-signed
+#                        kernel, refused, then booting Debian's kernel) twice
+#                        on the same firmware and a fresh TPM: first stage
+#                        lockshim (Debian's vendor certificate), then
+#                        Debian's shim 16.1: PCR 4's events after the first
+#                        stage's are the same (GRUB, the rogue kernel,
+#                        Debian's kernel twice), PCR 7's and 14's are the
+#                        same event for event, and so are the PCRs 7 and 14
+#                        (measured-boot-shim.sh shows them to people)
 #   tpm_launch_loads_kernel  lockshim -> launch.efi (vendor), which loads the
 #                        companion kernel, db-signed, through the firmware's
 #                        LoadImage with no override of its own: lockshim's
@@ -47,10 +56,8 @@
 # Logs: build/qemu/logs/NAME.log; the guest's event log and tpm2_eventlog's
 # YAML beside it (NAME.tpmlog, NAME.yaml).
 
-# shellcheck source=tests/qemu/mok.sh
-. "$(dirname "${BASH_SOURCE[0]}")/mok.sh" # cds to the repository
-# shellcheck source=tests/qemu/lockdown.sh
-. tests/qemu/lockdown.sh # the companion kernel and its probe
+# shellcheck source=tests/qemu/measured.sh
+. "$(dirname "${BASH_SOURCE[0]}")/measured.sh" # cds to the repository
 
 SCENARIOS=(
 	tpm_vendor_kernel
@@ -62,179 +69,8 @@ SCENARIOS=(
 	tpm_companion_kernel
 	tpm_launch_loads_kernel
 	tpm_grub_refused_then_allowed
+	tpm_events_as_shim
 )
-
-MOK_WORK=$QEMU_BUILD/measured
-DB_GUID=d719b2cb-3d3a-4596-a3bc-dad00e67656f
-EV_IPL=0x0000000d
-EV_APPLICATION=0x80000003
-EV_AUTHORITY=0x800000e0
-TPM_LOG=tests/qemu/tpm_log.py
-VARS_HASH= VARS_DB_HASH= VARS_SDBOOT=
-SDBOOT_ESP_PATH='\EFI\systemd\systemd-bootx64.efi'
-
-# The guest's report: the PCRs, then the log.
-TPM_STEPS=$(cat <<'EOS'
-step mount -t securityfs securityfs /sys/kernel/security
-for p in 4 7 14; do echo "TPM-PCR $p $(cat /sys/class/tpm/tpm0/pcr-sha256/$p)"; done
-base64 /sys/kernel/security/tpm0/binary_bios_measurements | sed 's/^/TPM-B64 /'
-echo TPM-LOG-END
-EOS
-)
-
-measured_prepare() {
-	mok_prepare
-	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
-	command -v swtpm >/dev/null && command -v tpm2_eventlog >/dev/null || {
-		PREP_ERROR="swtpm or tpm2_eventlog missing: run scripts/bootstrap.sh (swtpm, tpm2-tools)"
-		return 0
-	}
-	local hash
-	hash=$(build/lockshim hash "$BOOT_WORK/kernel-unsigned.efi") &&
-		_prep "MokList holding the unsigned kernel's hash" \
-			python3 "$TPM_LOG" sha256-esl "$hash" "$MOK_WORK/kernel-hash.esl" &&
-		_prep "MokListRT's vendor list" \
-			python3 "$TPM_LOG" x509-esl "$PKI/vendor.der" "$MOK_WORK/vendor.esl" &&
-		_prep "db's hash list, as vars.sh --db-hash writes it" \
-			hash-to-efi-sig-list "$BOOT_WORK/kernel-unsigned.efi" "$MOK_WORK/db-hash.esl" || return 0
-	VARS_HASH=$(mok_variant measured-hash --var "MokList:$SHIM_GUID:0x3:$MOK_WORK/kernel-hash.esl" \
-		2>>"$PREP_LOG") || PREP_ERROR="VARS with the kernel's hash in MokList: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
-	VARS_DB_HASH=$(mok_variant measured-db-hash --db-hash "$BOOT_WORK/kernel-unsigned.efi" \
-		2>>"$PREP_LOG") || PREP_ERROR="VARS with the kernel's hash in db: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
-	sdboot_prepare
-	[[ -z $PREP_ERROR ]] && lockdown_prepare &&
-		_prep "launch.efi with .sbat" build/lockshim add-sbat tests/guest/sbat.csv \
-			"$GUEST/launch.efi" "$MOK_WORK/launch-sbat.efi" &&
-		_prep "vendor-signed launch.efi" sign_efi vendor "$MOK_WORK/launch-sbat.efi" \
-			"$MOK_WORK/launch-vendor.efi" &&
-		_prep "db-signed companion kernel" sign_efi db "$LD_WORK/kernel-unsigned.efi" \
-			"$MOK_WORK/companion-db.efi"
-	LD_RUN_OPTS=(--tpm)
-}
-
-# Debian's systemd-boot, vendor-signed, named by Boot0000's optional data;
-# MokList holds the MOK certificate.
-sdboot_prepare() {
-	local dir
-	dir=$(tests/qemu/debian-package.sh systemd-boot-efi \
-		usr/lib/systemd/boot/efi/systemd-bootx64.efi 2>>"$PREP_LOG") ||
-		{ PREP_ERROR="systemd-boot-efi (tests/qemu/debian-package.sh) failed"; return 0; }
-	_prep "vendor-signed systemd-boot" sign_efi vendor "$dir/systemd-bootx64.efi" \
-		"$MOK_WORK/systemd-boot.efi" &&
-		_prep "systemd-boot's Boot0000" python3 tests/qemu/mkloadoption.py \
-			"$MOK_WORK/sdboot-Boot0000.bin" lockshim '\EFI\lockshim\lockshimx64.efi' \
-			"$SDBOOT_ESP_PATH" || return 0
-	VARS_SDBOOT=$(tests/qemu/vars.sh --variant measured-sdboot \
-		--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/sdboot-Boot0000.bin" \
-		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin" \
-		--var "MokList:$SHIM_GUID:0x3:$PKI/mok.esl" "$PKI" 2>>"$PREP_LOG" | tail -n1) &&
-		[[ -s $VARS_SDBOOT ]] || PREP_ERROR="VARS for systemd-boot: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
-}
-
-# tpm_collect NAME: the guest's log (from $LOG: the mokutil guest's TPM-*
-# lines, or the probe's PROBE tpm lines) in $BOOT_LOGS/NAME.tpmlog, its PCRs
-# in TPM_PCR[4|7|14].
-declare -A TPM_PCR
-tpm_collect() {
-	local name=$1
-	expect_log '^(TPM-LOG-END|PROBE tpm log-end )' || return 1
-	tr -d '\r' <"$LOG" | sed -nE 's/^(TPM-B64|PROBE tpm log) //p' | base64 -d \
-		>"$BOOT_LOGS/$name.tpmlog" || {
-		echo "FAIL: the guest's event log does not decode" >&2
-		return 1
-	}
-	TPM_PCR=()
-	while read -r pcr value; do
-		TPM_PCR[$pcr]=${value,,}
-	done < <(tr -d '\r' <"$LOG" | sed -nE 's/^(TPM-PCR|PROBE tpm pcr) ([0-9]+ [0-9A-Fa-f]{64})$/\2/p')
-	[[ -n ${TPM_PCR[4]:-} && -n ${TPM_PCR[7]:-} && -n ${TPM_PCR[14]:-} ]] || {
-		echo "FAIL: the guest printed no PCR 4, 7 and 14 (no TPM in the guest?)" >&2
-		return 1
-	}
-}
-
-# boot_tpm NAME VARS KERNEL: boot_mok with a fresh swtpm attached (run_qemu
-# --tpm), then tpm_collect.
-boot_tpm() {
-	local name=$1 vars=$2 kernel=$3
-	cp "$vars" "$MOK_WORK/$name.fd"
-	boot_mok "$name" "$MOK_WORK/$name.fd" "$kernel" "$TPM_STEPS" --stop 'TPM-LOG-END' --tpm &&
-		tpm_collect "$name"
-}
-
-# expect_replay NAME: tpm2_eventlog parses the log; both replays equal the PCRs read.
-expect_replay() {
-	local name=$1 log=$BOOT_LOGS/$1.tpmlog yaml=$BOOT_LOGS/$1.yaml pcr got
-	tpm2_eventlog "$log" >"$yaml" 2>"$yaml.err" && [[ ! -s $yaml.err ]] || {
-		echo "FAIL: tpm2_eventlog: $(head -n 3 "$yaml.err")" >&2
-		return 1
-	}
-	for pcr in 4 7 14; do
-		got=$(python3 "$TPM_LOG" yaml-pcrs "$yaml" | awk -v p="$pcr" '$1 == p { print $2 }')
-		[[ $got == "${TPM_PCR[$pcr]}" ]] || {
-			echo "FAIL: PCR $pcr: tpm2_eventlog replays ${got:-nothing}, the TPM has ${TPM_PCR[$pcr]}" >&2
-			return 1
-		}
-		got=$(python3 "$TPM_LOG" replay "$log" | awk -v p="$pcr" '$1 == p { print $2 }')
-		[[ $got == "${TPM_PCR[$pcr]}" ]] || {
-			echo "FAIL: PCR $pcr: the log replays to ${got:-nothing}, the TPM has ${TPM_PCR[$pcr]}" >&2
-			return 1
-		}
-	done
-	python3 "$TPM_LOG" events "$log" >"$BOOT_LOGS/$name.events"
-	echo "# $name: $(wc -l <"$BOOT_LOGS/$name.events") events; PCR 4/7/14: $(awk '$1 == 4 || $1 == 7 || $1 == 14' "$BOOT_LOGS/$name.events" | wc -l)" >&2
-}
-
-# expect_event NAME PCR TYPE DIGEST|- DATA|- [COUNT]: the log has COUNT (default 1) such events.
-expect_event() {
-	local name=$1 pcr=$2 type=$3 digest=$4 data=$5 want=${6:-1} n
-	n=$(awk -v p="$pcr" -v t="$type" -v d="$digest" -v e="$data" \
-		'$1 == p && $2 == t && (d == "-" || $3 == d) && (e == "-" || $4 == e)' \
-		"$BOOT_LOGS/$name.events" | wc -l)
-	(( n == want )) && return 0
-	echo "FAIL: $n event(s), not $want, in PCR $pcr of type $type${digest/#-/} ${data:0:80}" >&2
-	return 1
-}
-
-# expect_kernel_measured NAME KERNEL: its Authenticode digest in PCR 4, once.
-expect_kernel_measured() {
-	local digest
-	digest=$(build/lockshim hash "$2") &&
-		expect_event "$1" 4 "$EV_APPLICATION" "$digest" -
-}
-
-# expect_authority NAME OWNER FILE [VARIABLE GUID [COUNT]]: PCR 7 names the
-# entry FILE of MokListRT (or VARIABLE), once (or COUNT times), with the owner
-# GUID it has in the list.
-expect_authority() {
-	local data
-	data=$(python3 "$TPM_LOG" variable-data "${4:-MokListRT}" "${5:-$SHIM_GUID}" "$2" "$3") &&
-		expect_event "$1" 7 "$EV_AUTHORITY" - "$data" "${6:-1}"
-}
-
-# expect_mok_list NAME FILE...: PCR 14's MokList event hashes the files' bytes.
-expect_mok_list() {
-	local name=$1 digest; shift
-	digest=$(cat "$@" | sha256sum | cut -c1-64) &&
-		expect_event "$name" 14 "$EV_IPL" "$digest" "$(printf 'MokList\0' | od -An -tx1 | tr -d ' \n')"
-}
-
-# expect_prediction NAME [pcr --predict OPTIONS...] IMAGE: the prediction is what the guest read.
-expect_prediction() {
-	local name=$1 out pcr got; shift
-	out=$(build/lockshim pcr --predict --event-log "$BOOT_LOGS/$name.tpmlog" \
-		--vendor-cert "$PKI/vendor.der" "$@") || {
-		echo "FAIL: lockshim pcr --predict $*" >&2
-		return 1
-	}
-	for pcr in 4 7 14; do
-		got=$(awk -v p="$pcr" '$1 == p { print $2 }' <<<"$out")
-		[[ $got == "${TPM_PCR[$pcr]}" ]] || {
-			echo "FAIL: PCR $pcr: predicted ${got:-nothing}, the TPM has ${TPM_PCR[$pcr]}" >&2
-			return 1
-		}
-	done
-}
 
 tpm_vendor_kernel() {
 	local name=${FUNCNAME[0]}
@@ -382,10 +218,6 @@ tpm_launch_loads_kernel() {
 		expect_prediction "$name" --db "$PKI/db.esl" "$MOK_WORK/launch-vendor.efi" "$kernel"
 }
 
-# count_events NAME PCR DIGEST: how many events of PCR carry DIGEST.
-count_events() {
-	awk -v p="$2" -v d="$3" '$1 == p && $3 == d' "$BOOT_LOGS/$1.events" | wc -l
-}
 
 tpm_grub_refused_then_allowed() {
 	local name=${FUNCNAME[0]} w=$MOK_WORK/grub-refused grub shim_dir rogue vendor n_rogue n_vendor
@@ -439,6 +271,74 @@ tpm_grub_refused_then_allowed() {
 	for (( i = 0; i < n_vendor; i++ )); do shim_lock+=(--shim-lock "$BOOT_WORK/kernel-vendor.efi"); done
 	expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" "MokListRT" "$SHIM_GUID" &&
 		expect_prediction "$name" --mok "$w/debian-ca.esl" "$grub" "${shim_lock[@]}"
+}
+
+# Beside shim 16.1 (README, "Measured boot"). The two boots with the
+# grub.cfg that asks about the rogue kernel first stand for the plain pair
+# too: their PCR 4 holds the plain boot's events (GRUB, then Debian's kernel
+# twice, as GRUB asks Verify twice) with the rogue kernel's between, and a
+# refused image adds nothing to PCR 7 under either first stage, so PCR 7
+# and 14 are the plain boot's (measured-boot-shim.sh boots all four).
+tpm_events_as_shim() {
+	local l=${FUNCNAME[0]}-lockshim s=${FUNCNAME[0]}-shim n grub rogue debian want got pcr failed=0
+	local -A pcr7=() pcr14=()
+	if [[ -n $SHIM_CMP_ERROR ]]; then
+		echo "FAIL: $SHIM_CMP_ERROR" >&2
+		return 1
+	fi
+	grub=$(build/lockshim hash "$SHIM_CMP_GRUB") && rogue=$(build/lockshim hash "$SHIM_CMP/kernel-rogue.efi") &&
+		debian=$(build/lockshim hash "$SHIM_CMP/kernel-debian.efi") || return 1
+	want=$(printf '%s\n' "$grub" "$rogue" "$debian" "$debian")
+
+	shim_compare_boot "$l" lockshim refused && expect_replay "$l" || return 1
+	pcr7[$l]=${TPM_PCR[7]} pcr14[$l]=${TPM_PCR[14]}
+	expect_log -F 'lockshim: booting \EFI\debian\grubx64.efi: signed by /CN=Debian Secure Boot Signer' &&
+		expect_log "lockshim: refusing image from the second stage \([0-9]+ bytes\): signer does not chain" &&
+		expect_log "lockshim: verdict=refused image=buffer:$(stat -c %s "$SHIM_CMP/kernel-rogue.efi") reason=untrusted-signer" &&
+		expect_order -F 'LOCKSHIM-GRUB: the rogue kernel' 'error: bad shim signature' &&
+		expect_order -F 'error: bad shim signature' 'LOCKSHIM-GRUB: the Debian kernel' &&
+		expect_order -F 'LOCKSHIM-GRUB: the Debian kernel' 'TPM-LOG-END' || return 1
+
+	shim_compare_boot "$s" shim refused && expect_replay "$s" || return 1
+	pcr7[$s]=${TPM_PCR[7]} pcr14[$s]=${TPM_PCR[14]}
+	expect_no_log '^lockshim' &&
+		expect_order -F 'LOCKSHIM-GRUB: the rogue kernel' 'error: bad shim signature' &&
+		expect_order -F 'error: bad shim signature' 'LOCKSHIM-GRUB: the Debian kernel' &&
+		expect_order -F 'LOCKSHIM-GRUB: the Debian kernel' 'TPM-LOG-END' || return 1
+
+	# each boot's first stage is the one it names (the firmware's event of it)
+	for n in lockshim shim; do
+		got=$(awk -v t="$EV_APPLICATION" '$1 == 4 && $2 == t { print $3; exit }' \
+			"$BOOT_LOGS/${FUNCNAME[0]}-$n.events")
+		[[ $got == "$(build/lockshim hash "$SHIM_CMP/${n}x64.efi")" ]] || {
+			echo "FAIL: PCR 4's first application under $n is ${got:-none}, not ${n}x64.efi" >&2
+			failed=1
+		}
+	done
+	# PCR 4 after the first stage: these very events, under both
+	for n in "$l" "$s"; do
+		got=$(shim_compare_after_first_stage "$n")
+		[[ $got == "$want" ]] || {
+			echo "FAIL: $n: PCR 4 after the first stage is not GRUB, the rogue kernel, Debian's kernel twice:" >&2
+			diff <(echo "$want") <(echo "$got") | sed 's/^/| /' >&2
+			failed=1
+		}
+	done
+	# PCR 7 and 14: the same events (type, digest, data) and the same values
+	expect_event "$l" 14 "$EV_IPL" - - 3 || failed=1
+	for pcr in 7 14; do
+		if ! diff <(shim_compare_pcr_events "$l" "$pcr") <(shim_compare_pcr_events "$s" "$pcr") >/dev/null; then
+			echo "FAIL: PCR $pcr's events differ (< lockshim, > shim 16.1):" >&2
+			diff <(shim_compare_pcr_events "$l" "$pcr") <(shim_compare_pcr_events "$s" "$pcr") |
+				cut -c1-160 | sed 's/^/| /' >&2
+			failed=1
+		fi
+	done
+	[[ ${pcr7[$l]} == "${pcr7[$s]}" && ${pcr14[$l]} == "${pcr14[$s]}" ]] || {
+		echo "FAIL: PCR 7 or 14 differ: lockshim ${pcr7[$l]} ${pcr14[$l]}, shim ${pcr7[$s]} ${pcr14[$s]}" >&2
+		failed=1
+	}
+	(( failed == 0 ))
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

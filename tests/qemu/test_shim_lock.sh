@@ -34,7 +34,11 @@
 #                              each with lockshim's verdict; the unsigned
 #                              marker as a buffer named by loadimage-mok.efi's
 #                              path, and by a path with no file: Access Denied
-#                              (the buffer is what is decided); UiApp from the
+#                              (the buffer is what is decided); buffers with
+#                              no device path at all: the unsigned marker
+#                              Access Denied with lockshim's verdict on "an
+#                              image of the second stage", the MOK-signed
+#                              one loaded and run; UiApp from the
 #                              firmware's volume: the firmware's answer
 #                              (Success), no verdict of lockshim's; and in the same
 #                              boot, before lockshim, the firmware alone (boot
@@ -349,6 +353,36 @@ check_load_image_cases() {
 			[[ ${line#*"${case#*:}: "} == 'image is not signed' ]] &&
 			expect_order -F "$line" "SHIMLOCK loadimage ${case%%:*} " || failed=1
 	done
+	# A buffer with no device path (LoadImage(FALSE, parent, NULL, buffer,
+	# size)): Security2 is shown no file, yet the buffer is verified. The
+	# unsigned marker is refused with lockshim's verdict and never runs; the
+	# MOK-signed one loads and runs: the verifier decided, not a refusal of
+	# every nameless buffer. (Under Security alone, load_image_hook verifies
+	# it: the firmware asks no handler about an image without a path.)
+	local nameless='an image of the second stage'
+	expect_log -F 'SHIMLOCK loadimage unsigned_buffer_without_path status=Access Denied handle=none' &&
+		expect_no_log -F 'SHIMLOCK startimage unsigned_buffer_without_path ' &&
+		expect_log -F "lockshim: refusing $nameless: image is not signed" &&
+		expect_log -F "lockshim: verdict=refused image=\"$nameless\" reason=not-signed" &&
+		expect_order -F 'SHIMLOCK loadimage unsigned_buffer_named_missing ' \
+			"lockshim: refusing $nameless: image is not signed" &&
+		expect_order -F "lockshim: refusing $nameless: image is not signed" \
+			'SHIMLOCK loadimage unsigned_buffer_without_path ' || failed=1
+	local mok_verdict='signed by /CN=lockshim test mok, trusted through MokList certificate /CN=lockshim test mok'
+	marker='LOADMARKER running (unknown path)'
+	runs=$(LC_ALL=C grep -c -F "$marker" "$LOG")
+	if (( runs != 1 )); then
+		echo "FAIL: buffers without a path ran $runs times under the probe, not once (the MOK-signed one)" >&2
+		failed=1
+	fi
+	expect_log -F 'SHIMLOCK loadimage mok_signed_buffer_without_path status=Success' &&
+		expect_order -F 'SHIMLOCK loadimage unsigned_buffer_without_path ' \
+			"lockshim: loading $nameless: $mok_verdict" &&
+		expect_order -F "lockshim: loading $nameless: $mok_verdict" \
+			'SHIMLOCK loadimage mok_signed_buffer_without_path status=Success' &&
+		expect_order -F 'SHIMLOCK loadimage mok_signed_buffer_without_path ' "$marker" &&
+		expect_order -F "$marker" 'SHIMLOCK startimage mok_signed_buffer_without_path status=Aborted' ||
+		failed=1
 	# the firmware's own application: the firmware's answer, not lockshim's
 	expect_log -F 'SHIMLOCK loadimage firmware_volume_app status=Success' &&
 		expect_no_log 'lockshim: (loading|refusing) .*FvFile' || failed=1
