@@ -11,6 +11,29 @@
 #                          lockshim booted the kernel at $KPATH with VERDICT
 #                          (and the record RECORD), and the kernel ran
 # BOOTS, REFUSALS          the stop rules of a boot and of a refusal
+#
+# boot_case NAME KEY=VALUE...
+#     Declares the scenario NAME as data, adds it to SCENARIOS and defines
+#     it: one boot of an ESP holding LOADER as \EFI\BOOT\BOOTX64.EFI,
+#     KERNEL as vmlinuz.efi and the test initrd, and lockshim's verdict on
+#     the kernel, sentence and record. The keys:
+#       vars=FILE        the VARS store (default: Secure Boot, build/qemu/vars-secboot.fd)
+#       variant=NAME     a VARS variant made by the preparation (_variant),
+#                        which must hold each of
+#       holds="SPEC..."  (mkdmpstore.py --check specs: NAME:GUID:ATTRS=FILE)
+#       persist=1        the boot writes a copy of the store (then= reads it
+#                        back: its path is $VARS)
+#       loader=FILE      (default: lockshim signed by db)
+#       kernel=FILE      (required)
+#       boots=SENTENCE   lockshim says "booting $KPATH: SENTENCE", records
+#                        the verdict, and the kernel reaches the initramfs
+#       refused=SENTENCE lockshim says "refusing $KPATH: SENTENCE", records
+#                        it, returns: the firmware reports the Security
+#                        Violation; nothing of the kernel runs
+#       record=TEXT      the record's text after "image=$KPATH " (optional)
+#       then=FUNCTION    the scenario's own checks, after these
+#     A scenario that needs more than one boot, another ESP, or input at a
+#     prompt is a function of its own.
 
 # shellcheck source=tests/qemu/boot.sh
 . "$(dirname "${BASH_SOURCE[0]}")/boot.sh" # cds to the repository
@@ -105,4 +128,50 @@ _expect_kernel_booted() {
 		expect_log -F "$MARKER" &&
 		expect_order -F 'lockshim: SecureBoot=1' "lockshim: booting $KPATH" &&
 		expect_order -F "lockshim: booting $KPATH" "$MARKER"
+}
+
+declare -A BOOT_CASE=()
+
+boot_case() {
+	local name=$1 kv; shift
+	for kv in "$@"; do
+		case ${kv%%=*} in
+		vars | variant | holds | persist | loader | kernel | boots | refused | record | then)
+			BOOT_CASE[$name.${kv%%=*}]=${kv#*=} ;;
+		*) echo "boot_case $name: unknown key in '$kv'" >&2; return 2 ;;
+		esac
+	done
+	SCENARIOS+=("$name")
+	eval "$name() { boot_case_run $name; }"
+}
+
+boot_case_run() {
+	local name=$1
+	local loader=${BOOT_CASE[$name.loader]:-$BOOT_WORK/lockshim-db.efi}
+	local kernel=${BOOT_CASE[$name.kernel]} record=${BOOT_CASE[$name.record]:-}
+	local boots=${BOOT_CASE[$name.boots]-} refused=${BOOT_CASE[$name.refused]-}
+	local variant=${BOOT_CASE[$name.variant]:-} holds
+	VARS=${BOOT_CASE[$name.vars]:-$QEMU_BUILD/vars-secboot.fd}
+	if [[ -n $variant ]]; then
+		read -ra holds <<<"${BOOT_CASE[$name.holds]:-}"
+		_vars "$variant" "${holds[@]}" || return 1
+	fi
+	if [[ -n ${BOOT_CASE[$name.persist]:-} ]]; then
+		cp "$VARS" "$BOOT_WORK/$name.fd" || return 1
+		VARS=$BOOT_WORK/$name.fd
+		BOOT_RUN_OPTS=(--persist)
+	fi
+	if [[ -n ${BOOT_CASE[$name.refused]+set} ]]; then
+		# a refusal ends where the firmware says lockshim returned
+		boot_lockshim "$name" "$VARS" "$loader" "$kernel" 0.3 \
+			"$FIRMWARE_REFUSED" 'No bootable option' 'EFI stub: ' "$MARKER" || return 1
+		BOOT_RUN_OPTS=()
+		_expect_kernel_refused "$refused" "$record" &&
+			expect_order -F "lockshim: refusing $KPATH: " 'Security Violation' || return 1
+	else
+		boot_lockshim "$name" "$VARS" "$loader" "$kernel" 0.5 "${BOOTS[@]}" || return 1
+		BOOT_RUN_OPTS=()
+		_expect_kernel_booted "$boots" "$record" || return 1
+	fi
+	[[ -z ${BOOT_CASE[$name.then]:-} ]] || "${BOOT_CASE[$name.then]}"
 }

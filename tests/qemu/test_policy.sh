@@ -36,64 +36,53 @@
 # shellcheck source=tests/qemu/policy.sh
 . "$(dirname "${BASH_SOURCE[0]}")/policy.sh" # cds to the repository
 
-SCENARIOS=(
-	db_signed_kernel_boots
-	moklist_kernel_boots
-	moklist_runtime_ignored
-	mokx_malformed_refused
-	dbx_sha1_kernel_refused
-)
+SCENARIOS=()
 
-db_signed_kernel_boots() {
-	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
-		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-db.efi" 0.5 "${BOOTS[@]}" || return 1
-	_expect_kernel_booted 'signed by /CN=lockshim test db, trusted through db certificate /CN=lockshim test db' \
-		'reason=allowed-cert list=db entry="/CN=lockshim test db"' &&
-		expect_no_log -F 'lockshim: ignoring'
-}
+no_list_ignored() { expect_no_log -F 'lockshim: ignoring'; }
 
-moklist_kernel_boots() {
-	_vars policy-mok "MokList:$SHIM_GUID:0x3=$PKI/mok.esl" || return 1
-	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
-		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-mok.efi" 0.5 "${BOOTS[@]}" || return 1
-	_expect_kernel_booted 'signed by /CN=lockshim test mok, trusted through MokList certificate /CN=lockshim test mok' \
-		'reason=allowed-cert list=MokList entry="/CN=lockshim test mok"' &&
-		expect_no_log -F 'lockshim: ignoring'
-}
+boot_case db_signed_kernel_boots kernel="$BOOT_WORK/kernel-db.efi" \
+	boots='signed by /CN=lockshim test db, trusted through db certificate /CN=lockshim test db' \
+	record='reason=allowed-cert list=db entry="/CN=lockshim test db"' then=no_list_ignored
 
-moklist_runtime_ignored() {
-	_vars policy-mok-rt "MokList:$SHIM_GUID:0x7=$PKI/mok.esl" || return 1
-	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
-		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-mok.efi" 2 "${REFUSALS[@]}" || return 1
+boot_case moklist_kernel_boots kernel="$BOOT_WORK/kernel-mok.efi" \
+	variant=policy-mok holds="MokList:$SHIM_GUID:0x3=$PKI/mok.esl" \
+	boots='signed by /CN=lockshim test mok, trusted through MokList certificate /CN=lockshim test mok' \
+	record='reason=allowed-cert list=MokList entry="/CN=lockshim test mok"' then=no_list_ignored
+
+# MokList NV|BS|RT: written by an OS, deleted before anything is decided.
+moklist_deleted_first() {
 	expect_log -F "lockshim: deleted MokList: attributes 0x7 are not the MOK manager's 0x3" &&
 		expect_order -F 'lockshim: deleted MokList' "lockshim: refusing $KPATH" &&
 		expect_log -F 'lockshim: variable=MokList action=deleted reason=attributes attributes=0x7' &&
-		expect_order -F 'lockshim: deleted MokList' 'lockshim: variable=MokList action=deleted' &&
-		_expect_kernel_refused 'signer does not chain to a trusted certificate' reason=untrusted-signer
+		expect_order -F 'lockshim: deleted MokList' 'lockshim: variable=MokList action=deleted'
 }
+boot_case moklist_runtime_ignored kernel="$BOOT_WORK/kernel-mok.efi" \
+	variant=policy-mok-rt holds="MokList:$SHIM_GUID:0x7=$PKI/mok.esl" \
+	refused='signer does not chain to a trusted certificate' record=reason=untrusted-signer \
+	then=moklist_deleted_first
 
-mokx_malformed_refused() {
-	local reason='deny list MokListX is unusable: 1 signature list(s) rejected: list size is not a whole number of signatures'
-	_vars policy-mokx-malformed "MokListX:$SHIM_GUID:0x3=$BOOT_WORK/mokx-malformed.esl" || return 1
-	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
-		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-db.efi" 2 "${REFUSALS[@]}" || return 1
+# A MokListX that cannot be parsed whole: no kernel, and the record names no list entry.
+mokx_unusable_said() {
 	expect_log -F 'lockshim: MokListX: 1 signature list(s) rejected: list size is not a whole number of signatures' &&
 		expect_log -F 'lockshim: MokListX is unusable: under Secure Boot only the MOK manager may start' &&
 		expect_order -F 'lockshim: MokListX is unusable' "lockshim: refusing $KPATH" &&
-		_expect_kernel_refused "$reason" 'reason=deny-list-unusable' &&
 		expect_no_log -F "lockshim: verdict=refused image=$KPATH reason=deny-list-unusable list="
 }
+boot_case mokx_malformed_refused kernel="$BOOT_WORK/kernel-db.efi" \
+	variant=policy-mokx-malformed holds="MokListX:$SHIM_GUID:0x3=$BOOT_WORK/mokx-malformed.esl" \
+	refused='deny list MokListX is unusable: 1 signature list(s) rejected: list size is not a whole number of signatures' \
+	record=reason=deny-list-unusable then=mokx_unusable_said
 
-dbx_sha1_kernel_refused() {
-	_vars policy-dbx-sha1 "dbx:$SECDB_GUID:0x27=$BOOT_WORK/dbx-sha1.expected" \
-		"MokListX:$SHIM_GUID:0x3=$BOOT_WORK/unknown.esl" || return 1
-	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
-		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-db.efi" 2 "${REFUSALS[@]}" || return 1
+# dbx's SHA-1 entry refuses; MokListX's list of an unknown type is skipped, said once.
+sha1_entry_and_unknown_list() {
 	expect_log -F 'lockshim: MokListX: skipping 1 signature list(s) of a type lockshim does not know (4c6f636b-5368-696d-556e-6b6e6f776e21)' &&
 		expect_no_log -F 'is unusable' &&
-		_expect_kernel_refused 'image SHA-1 digest is in dbx' 'reason=deny-digest list=dbx entry=' &&
 		expect_log "lockshim: verdict=refused image=.* reason=deny-digest list=dbx entry=[0-9a-f]{40}([^0-9a-f]|$)"
 }
+boot_case dbx_sha1_kernel_refused kernel="$BOOT_WORK/kernel-db.efi" variant=policy-dbx-sha1 \
+	holds="dbx:$SECDB_GUID:0x27=$BOOT_WORK/dbx-sha1.expected MokListX:$SHIM_GUID:0x3=$BOOT_WORK/unknown.esl" \
+	refused='image SHA-1 digest is in dbx' record='reason=deny-digest list=dbx entry=' \
+	then=sha1_entry_and_unknown_list
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	set -uo pipefail
