@@ -11,6 +11,11 @@
 # mok_variant NAME --var SPEC...   a cached VARS variant with Boot0000 too
 # boot_mok NAME VARS KERNEL STEPS [run_qemu options...]
 #                              one boot, the guest running STEPS (see below)
+# boot_mok_refused NAME VARS KERNEL [run_qemu options...]
+#                              a boot that lockshim must refuse: it ends on the
+#                              firmware's $FIRMWARE_REFUSED
+# expect_mok_kernel_refused REASON RECORD
+#                              lockshim refused linux.efi, then returned
 # var_state / expect_var / expect_no_var VARS NAME [ATTRIBUTES]
 #                              a variable of the shim GUID in a VARS file
 #                              (mkdmpstore.py --list); a store that cannot be
@@ -105,6 +110,38 @@ boot_mok() {
 	rm -f "$esp" "$img"
 	qemu_outcome "$name" || return 1
 	return $rc
+}
+
+# boot_mok_refused NAME VARS KERNEL [run_qemu options...]: a boot in which
+# lockshim must refuse KERNEL: it ends on the firmware's $FIRMWARE_REFUSED
+# (lockshim returned EFI_SECURITY_VIOLATION), not on lockshim's refusal line,
+# after which a lockshim that hung or went on would look the same.
+boot_mok_refused() {
+	local name=$1 vars=$2 kernel=$3
+	shift 3
+	REFUSAL_STOP=$FIRMWARE_REFUSED boot_mok "$name" "$vars" "$kernel" 'step true' "$@"
+}
+
+# What the firmware says when lockshim, started by Boot0000 (mok_prepare),
+# returned EFI_SECURITY_VIOLATION. ($FIRMWARE_REFUSED matches it, and the
+# same line for the UEFI Shell's boot option, tried next.)
+MOK_FIRMWARE_REFUSED='BdsDxe: failed to start Boot0000 "lockshim" from \EFI\lockshim\lockshimx64.efi: Security Violation'
+
+# expect_mok_kernel_refused REASON RECORD: after boot_mok_refused, lockshim
+# said it refused linux.efi with REASON, then wrote its record (RECORD:
+# reason=CODE and what follows, src/core/verdict_reason.h), then returned
+# EFI_SECURITY_VIOLATION to the firmware, and the kernel never ran.
+expect_mok_kernel_refused() {
+	local k='\EFI\lockshim\linux.efi'
+	local refusal="lockshim: refusing $k: $1" record="lockshim: verdict=refused image=$k $2"
+	if [[ $QEMU_STOPPED_ON != "$FIRMWARE_REFUSED" ]]; then
+		echo "FAIL: the refused boot ended ${QEMU_OUTCOME}${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/}, not on the firmware's /$FIRMWARE_REFUSED/" >&2
+		_log_tail "$LOG"
+		return 1
+	fi
+	expect_order -F "$refusal" "$record" &&
+		expect_order -F "$record" "$MOK_FIRMWARE_REFUSED" &&
+		expect_no_log -F 'MOKUTIL-GUEST-BEGIN'
 }
 
 # var_state VARS NAME [ATTRIBUTES]: 0 when the variable of the shim GUID is
