@@ -32,10 +32,14 @@
 #                               password), as root writes them: Enter
 #                               refused likewise
 #   mok_yes_required            a MokNew, a MokSB and a MokPW: Enter at the
-#                               first yes prompt, nothing at the second (a
-#                               timeout), a single y at the third; though the
-#                               harness would type the right passwords and
+#                               first yes prompt, Escape at the second, a
+#                               single y at the third; though the harness
+#                               would type the right passwords and
 #                               characters, nothing is written
+#   mok_yes_timeout             a MokSB and no answer at all: the prompt
+#                               times out (60 s of the guest's time, which
+#                               QEMU's -icount sleep=off lets pass while the
+#                               guest idles) and refuses
 #   mok_delete_with_mokutil     [mokutil] from an enrolled MokList: --delete,
 #                               confirmed: the MOK-signed kernel is refused
 #   mok_corrupt_request         a MokNew that is not a signature list: refused,
@@ -110,6 +114,7 @@ SCENARIOS=(
 	mok_empty_password_hash
 	mok_legacy_hash_empty_password
 	mok_yes_required
+	mok_yes_timeout
 	mok_delete_with_mokutil
 	mok_corrupt_request
 	mok_validation_off_and_on
@@ -219,17 +224,19 @@ mok_legacy_hash_empty_password() {
 	expect_empty_password_refused "$vars"
 }
 
-# Enter at the key request's yes prompt, no answer at the state request's
-# (it times out after 60 s), y alone at the password request's; the right
-# passwords and characters are on offer at their prompts, so a manager that
-# skipped the yes step, or took a default or a single key for it, would write.
+# Enter at the key request's yes prompt, Escape at the state request's, y
+# alone at the password request's; the right passwords and characters are
+# on offer at their prompts, so a manager that skipped the yes step, or took
+# a default or a single key for it, would write. (No answer at all:
+# mok_yes_timeout.)
 mok_yes_required() {
 	local vars=$MOK_WORK/yes-required.fd
 	plant_vectors mok-yes-required "$vars" import_hashfile/MokNew import_hashfile/MokAuth \
 		disable_validation/MokSB password_hashfile/MokPW || return 1
-	confirm_in_manager yes-required "$vars" --timeout 240 --send-on "$MM_YES_ENROLL" '\r' \
+	confirm_in_manager yes-required "$vars" --send-on "$MM_YES_ENROLL" '\r' \
 		--send-on 'Password for Enroll MOK \(attempt 1 of 3\)' "$(vector_password import_hashfile)\r" \
 		--answer-chars "$(vector_password disable_validation)" \
+		--send-on 'Disable Secure Boot validation\? Type' '\033' \
 		--send-on 'Set the MOK password\? Type' 'y\r' \
 		--send-on 'Password for Set MOK password \(attempt 1 of 3\)' "$(vector_password password_hashfile)\r" || return 1
 	expect_log -F 'MOK manager: not confirmed: Enroll MOK refused' &&
@@ -244,6 +251,25 @@ mok_yes_required() {
 		expect_no_var "$vars" MokList && expect_no_var "$vars" MokSBState &&
 		expect_no_var "$vars" MokPWStore && expect_no_var "$vars" MokNew &&
 		expect_no_var "$vars" MokAuth && expect_no_var "$vars" MokSB && expect_no_var "$vars" MokPW
+}
+
+# No answer at all at the yes prompt: it times out and refuses. Its 60 s
+# are the guest's: with -icount sleep=off QEMU moves the guest's clock on to
+# its next timer whenever the guest idles (the manager waiting for a key),
+# so they pass in seconds, and the manager is the one that ships. No key is
+# sent: the prompt's timer is its only way out. (The characters are on
+# offer all the same, for a manager that took no answer for yes.)
+mok_yes_timeout() {
+	local vars=$MOK_WORK/yes-timeout.fd
+	plant_vectors mok-yes-timeout "$vars" disable_validation/MokSB || return 1
+	confirm_in_manager yes-timeout "$vars" --answer-chars "$(vector_password disable_validation)" \
+		-- -icount shift=7,sleep=off || return 1
+	expect_order -F "Disable Secure Boot validation? Type 'yes' to continue:" \
+		'MOK manager: no answer: Disable Secure Boot validation refused' &&
+		expect_no_log -F 'Enter password character' &&
+		expect_no_log -F 'MOK manager: rebooting' &&
+		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi' &&
+		expect_no_var "$vars" MokSBState && expect_no_var "$vars" MokSB
 }
 
 mok_delete_with_mokutil() {
