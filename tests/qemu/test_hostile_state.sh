@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # What root in the OS can leave in the firmware's variables before a
-# reboot, and what lockshim makes of it on the next boot. Each scenario is
+# reboot, and what lockshim makes of it on the next boot. Most scenarios are
 # two boots of Debian's stock kernel (Boot0000, through lockshim unless
 # said) with a mokutil guest: boot 1 writes variables through efivarfs as
 # root would; boot 2, through lockshim, shows what the stock kernel was
-# handed.
+# handed. squatted_mok_list plants what root would write in the VARS store
+# offline instead (mok.sh mok_variant), and boots once.
 #
 #   tests/qemu/test_hostile_state.sh [SCENARIO...]     (default: all, in order)
 #
@@ -32,6 +33,11 @@
 #                               it cannot delete it, the MOK manager ignores
 #                               it (not NV|BS) and opens its menu without
 #                               asking for that password
+#   squatted_mok_list           MokList as a time-authenticated variable
+#                               signed with root's key and holding its
+#                               certificate, which lockshim cannot delete:
+#                               lockshim says so, ignores it, and refuses a
+#                               kernel signed by that key; MokList stays
 #
 # A boot in which lockshim must refuse the kernel ends on the firmware's
 # line that lockshim returned EFI_SECURITY_VIOLATION ($FIRMWARE_REFUSED).
@@ -46,10 +52,12 @@ SCENARIOS=(
 	root_sets_mok_list
 	squatted_mirrors
 	squatted_pw_store
+	squatted_mok_list
 )
 MIRRORS=(MokListRT MokListXRT MokSBStateRT SbatLevelRT)
 
 MOK_WORK=$QEMU_BUILD/hostile
+HOSTILE_DATA=$QEMU_BUILD/hostile-planted
 EFIVARS=/sys/firmware/efi/efivars
 UNSIGNED_MODULE=/data/efivarfs-unsigned.ko
 
@@ -67,18 +75,25 @@ open(sys.argv[2], "wb").write(data[:len(data) - len(magic) - 12 - sig_len])
 EOF
 }
 
+# squat_auth NAME DATA OUT: the EFI_VARIABLE_AUTHENTICATION_2 payload that
+# creates NAME as a time-authenticated variable signed with the rogue key
+# (a fixed timestamp: the same bytes every time).
+squat_auth() {
+	sign-efi-sig-list -g "$SHIM_GUID" -t '2026-01-01 00:00:00' \
+		-k "$PKI/rogue.key" -c "$PKI/rogue.crt" "$1" "$2" "$3" >/dev/null
+}
+
 # squat_payload NAME DATA OUT: what root writes to efivarfs to create NAME as
 # a time-authenticated variable signed with the rogue key: the attributes
-# (NV|BS|RT|time-based authenticated write) and an EFI_VARIABLE_AUTHENTICATION_2.
+# (NV|BS|RT|time-based authenticated write) and squat_auth's payload.
 squat_payload() {
-	local name=$1 data=$2 out=$3
-	sign-efi-sig-list -g "$SHIM_GUID" -t '2026-01-01 00:00:00' \
-		-k "$PKI/rogue.key" -c "$PKI/rogue.crt" "$name" "$data" "$out.auth" >/dev/null &&
+	local out=$3
+	squat_auth "$1" "$2" "$out.auth" &&
 		{ printf '\x27\x00\x00\x00'; cat "$out.auth"; } >"$out" && rm -f "$out.auth"
 }
 
 hostile_prepare() {
-	local data=$QEMU_BUILD/hostile-planted module
+	local data=$HOSTILE_DATA module
 	mok_prepare
 	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
 	# the stock kernel's efivarfs.ko, which mok_prepare's guest build extracted
@@ -94,7 +109,8 @@ hostile_prepare() {
 		_prep "squatted SbatLevelRT" squat_payload SbatLevelRT certs/sbat-level-latest.csv \
 			"$data/SbatLevelRT.bin" &&
 		_prep "squatted MokPWStore" squat_payload MokPWStore \
-			tests/vectors/mokutil/password_hashfile/MokPW.bin "$data/MokPWStore.bin" || return 0
+			tests/vectors/mokutil/password_hashfile/MokPW.bin "$data/MokPWStore.bin" &&
+		_prep "squatted MokList" squat_auth MokList "$PKI/rogue.esl" "$data/MokList.auth" || return 0
 	for f in MokSBState MokList MokListRT MokListXRT MokSBStateRT SbatLevelRT MokPWStore; do
 		MOK_GUEST_ADD+=(--add "$data/$f.bin:/data/$f.bin")
 	done
@@ -201,6 +217,21 @@ squatted_pw_store() {
 		expect_no_log -F 'Password for MOK manager' &&
 		expect_log -F 'MOKUTIL-GUEST-DONE' &&
 		expect_var "$vars" MokPWStore 0x27
+}
+
+# Root's MokList that lockshim cannot delete (time-authenticated, signed
+# with root's own key) is never trusted: ignored, said, and left there.
+squatted_mok_list() {
+	local vars=$MOK_WORK/squatted-mok-list.fd src
+	src=$(mok_variant hostile-squatted-mok-list \
+		--var "MokList:$SHIM_GUID:0x27:$HOSTILE_DATA/MokList.auth") || return 1
+	cp "$src" "$vars"
+	boot_mok_refused squatted-mok-list "$vars" "$BOOT_WORK/kernel-rogue.efi" || return 1
+	expect_order -F "lockshim: MokList has attributes 0x27, not the MOK manager's 0x3, and cannot be deleted: " \
+		'lockshim: variable=MokList action=ignored reason=attributes attributes=0x27' &&
+		expect_order -F 'lockshim: variable=MokList action=ignored' 'lockshim: refusing' &&
+		expect_mok_kernel_refused 'signer does not chain to a trusted certificate' 'reason=untrusted-signer' &&
+		expect_var "$vars" MokList 0x27
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
