@@ -4,8 +4,8 @@
 # two boots of Debian's stock kernel (Boot0000, through lockshim unless
 # said) with a mokutil guest: boot 1 writes variables through efivarfs as
 # root would; boot 2, through lockshim, shows what the stock kernel was
-# handed. squatted_mok_list plants what root would write in the VARS store
-# offline instead (mok.sh mok_variant), and boots once.
+# handed. The last two plant what root would write in the VARS store
+# offline instead (mok.sh mok_variant), and boot once.
 #
 #   tests/qemu/test_hostile_state.sh [SCENARIO...]     (default: all, in order)
 #
@@ -38,6 +38,13 @@
 #                               certificate, which lockshim cannot delete:
 #                               lockshim says so, ignores it, and refuses a
 #                               kernel signed by that key; MokList stays
+#   rt_mok_state_deleted        MokListX (holding the db certificate),
+#                               MokDBState and MokListTrusted (both 1), each
+#                               NV|BS|RT: lockshim deletes each with a
+#                               console line and its record, and none has an
+#                               effect: the db-signed kernel boots through db,
+#                               and Linux sees no MokListTrustedRT nor
+#                               MokIgnoreDB
 #
 # A boot in which lockshim must refuse the kernel ends on the firmware's
 # line that lockshim returned EFI_SECURITY_VIOLATION ($FIRMWARE_REFUSED).
@@ -53,8 +60,10 @@ SCENARIOS=(
 	squatted_mirrors
 	squatted_pw_store
 	squatted_mok_list
+	rt_mok_state_deleted
 )
 MIRRORS=(MokListRT MokListXRT MokSBStateRT SbatLevelRT)
+RT_PLANTED=(MokListX MokDBState MokListTrusted)
 
 MOK_WORK=$QEMU_BUILD/hostile
 HOSTILE_DATA=$QEMU_BUILD/hostile-planted
@@ -232,6 +241,34 @@ squatted_mok_list() {
 		expect_order -F 'lockshim: variable=MokList action=ignored' 'lockshim: refusing' &&
 		expect_mok_kernel_refused 'signer does not chain to a trusted certificate' 'reason=untrusted-signer' &&
 		expect_var "$vars" MokList 0x27
+}
+
+# What the MOK manager alone sets, written NV|BS|RT as an OS writes it
+# (the manager's are NV|BS): deleted at boot, and without effect in that
+# boot. MokListX holds the db certificate, MokDBState says ignore db: yet
+# the db-signed kernel boots through db, and Linux still loads db's
+# certificate; MokListTrusted says trust MOK keys: yet no MokListTrustedRT
+# (nor MokIgnoreDB) reaches Linux.
+rt_mok_state_deleted() {
+	local vars=$MOK_WORK/rt-mok-state.fd src name
+	src=$(mok_variant hostile-rt-mok-state \
+		--var "MokListX:$SHIM_GUID:0x7:$PKI/db.esl" \
+		--var "MokDBState:$SHIM_GUID:0x7:$HOSTILE_DATA/one.bin" \
+		--var "MokListTrusted:$SHIM_GUID:0x7:$HOSTILE_DATA/one.bin") || return 1
+	cp "$src" "$vars"
+	boot_mok rt-mok-state "$vars" "$MOK_WORK/kernel-db.efi" 'step true' || return 1
+	for name in "${RT_PLANTED[@]}"; do
+		expect_order -F "lockshim: deleted $name: attributes 0x7 are not the MOK manager's 0x3" \
+			"lockshim: variable=$name action=deleted reason=attributes attributes=0x7" &&
+			expect_no_var "$vars" "$name" || return 1
+	done
+	expect_no_log -F 'lockshim: refusing' &&
+		expect_no_log -F 'lockshim: not trusting db' &&
+		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi: signed by /CN=lockshim test db, trusted through db certificate' &&
+		expect_log -F 'MOKUTIL-GUEST-DONE' &&
+		expect_no_log -F "MOKUTIL-VAR MokListTrustedRT-$SHIM_GUID" &&
+		expect_no_log -F "MOKUTIL-VAR MokIgnoreDB-$SHIM_GUID" &&
+		expect_log "integrity: Loaded X.509 cert 'lockshim test db: "
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
