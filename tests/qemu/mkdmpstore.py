@@ -135,7 +135,11 @@ def read_store(path):
     if uuid.UUID(bytes_le=fd[store:store + 16]) != AUTH_VARIABLE_STORE:
         die(f"{path}: no authenticated variable store after the FV header")
     (store_size,) = struct.unpack_from("<I", fd, store + 16)
-    end = min(store + store_size, len(fd))
+    if store + store_size > len(fd):
+        # a file cut short is not an empty store
+        die(f"{path}: cut short: its variable store ends at {store + store_size:#x}, "
+            f"the file at {len(fd):#x}")
+    end = store + store_size
     off = store + 28  # sizeof(VARIABLE_STORE_HEADER)
     out = []
     while off + AUTH_VAR_HEADER.size <= end:

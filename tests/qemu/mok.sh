@@ -11,6 +11,15 @@
 # mok_variant NAME --var SPEC...   a cached VARS variant with Boot0000 too
 # boot_mok NAME VARS KERNEL STEPS [run_qemu options...]
 #                              one boot, the guest running STEPS (see below)
+# plant_vectors VARIANT VARS CASE/NAME... [--var SPEC...]
+#                              VARS: a copy of a cached variant holding the
+#                              request variables mokutil wrote (tests/vectors/mokutil)
+# vector_password CASE         the password of a recorded case
+# boot_mok_refused NAME VARS KERNEL [run_qemu options...]
+#                              a boot that lockshim must refuse: it ends on the
+#                              firmware's $FIRMWARE_REFUSED
+# expect_mok_kernel_refused REASON RECORD
+#                              lockshim refused linux.efi, then returned
 # var_state / expect_var / expect_no_var VARS NAME [ATTRIBUTES]
 #                              a variable of the shim GUID in a VARS file
 #                              (mkdmpstore.py --list); a store that cannot be
@@ -24,7 +33,8 @@ SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 MOK_WORK=$QEMU_BUILD/mok
 PASSWORD=lockshim-e2e-pw
 MM_EFI=${MM_EFI:-build/mmx64.efi}
-LEGACY_MOKNEW=tests/vectors/mokutil/import_hashfile/MokNew.bin
+MOK_VECTORS=tests/vectors/mokutil
+LEGACY_MOKNEW=$MOK_VECTORS/import_hashfile/MokNew.bin
 VARS_BASE= VARS_ENROLLED= VARS_TIMEOUT=
 MOK_GUEST_ADD=() # more --add SRC:DEST for every boot's guest (test_hostile_state.sh)
 SB_PASSWORD=Sb8to16chars
@@ -44,11 +54,8 @@ mok_prepare() {
 	openssl passwd -6 -salt e2eSalt "$PASSWORD" >"$MOK_WORK/data/pw.hash"
 	# glibc's crypt("") ("openssl passwd" prints <NULL> for an empty password)
 	perl -e 'print crypt("", q{$5$e2eEmpty$}), "\n"' >"$MOK_WORK/data/empty.hash"
-	# efivarfs files (attributes NV|BS|RT, then the data): MokNew as mokutil
-	# writes it and the legacy MokAuth of an empty password, SHA-256 over it
-	{ printf '\x07\x00\x00\x00' && cat "$LEGACY_MOKNEW"; } >"$MOK_WORK/data/legacy-MokNew.var"
-	{ printf '\x07\x00\x00\x00' && openssl dgst -sha256 -binary "$LEGACY_MOKNEW"; } \
-		>"$MOK_WORK/data/legacy-MokAuth.var"
+	# the legacy MokAuth of an empty password: SHA-256 over MokNew alone
+	openssl dgst -sha256 -binary "$LEGACY_MOKNEW" >"$MOK_WORK/legacy-MokAuth.bin"
 	printf '%s\n%s\n' "$SB_PASSWORD" "$SB_PASSWORD" >"$MOK_WORK/data/sb.pw"
 	cp "$PKI/mok.der" "$MOK_WORK/data/mok.der"
 	# The guest initramfs without the steps: boot_mok adds each boot's.
@@ -56,8 +63,6 @@ mok_prepare() {
 		--add "$MOK_WORK/data/mok.der:/data/mok.der" \
 		--add "$MOK_WORK/data/pw.hash:/data/pw.hash" \
 		--add "$MOK_WORK/data/empty.hash:/data/empty.hash" \
-		--add "$MOK_WORK/data/legacy-MokNew.var:/data/legacy-MokNew.var" \
-		--add "$MOK_WORK/data/legacy-MokAuth.var:/data/legacy-MokAuth.var" \
 		--add "$MOK_WORK/data/sb.pw:/data/sb.pw" "$MOK_WORK/mokutil-guest.img" || return 0
 	local boot=(--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/Boot0000.bin"
 		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin")
@@ -78,6 +83,35 @@ mok_variant() {
 		--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/Boot0000.bin" \
 		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin" "$@" "$PKI" ||
 		{ echo "FAIL: vars.sh --variant $name" >&2; return 1; }
+}
+
+# plant_vectors VARIANT VARS CASE/NAME... [--var SPEC...]: VARS, the
+# scenario's own copy of the cached store mok_variant VARIANT, holding each
+# variable NAME exactly as Debian's mokutil wrote it in case CASE of
+# tests/vectors/mokutil (NAME.bin, with the attributes CASE/attributes
+# lists), then the further --var SPECs. The MOK manager's scenarios start
+# from it instead of a boot that runs mokutil.
+plant_vectors() {
+	local variant=$1 vars=$2 item attrs src
+	shift 2
+	local -a specs=()
+	while (( $# )) && [[ $1 != --var ]]; do
+		item=$1
+		shift
+		attrs=$(awk -v n="${item#*/}" '$1 == n { print $2 }' "$MOK_VECTORS/${item%/*}/attributes")
+		if [[ -z $attrs || ! -s $MOK_VECTORS/$item.bin ]]; then
+			echo "FAIL: no recorded variable $item in $MOK_VECTORS" >&2
+			return 1
+		fi
+		specs+=(--var "${item#*/}:$SHIM_GUID:$attrs:$MOK_VECTORS/$item.bin")
+	done
+	src=$(mok_variant "$variant" "${specs[@]}" "$@") && cp "$src" "$vars"
+}
+
+# vector_password CASE: the password a recorded case typed or hashed (its case.json).
+vector_password() {
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["password"])' \
+		"$MOK_VECTORS/$1/case.json"
 }
 
 # boot_mok NAME VARS KERNEL STEPS [run_qemu options...]: one boot of the ESP
@@ -105,6 +139,38 @@ boot_mok() {
 	rm -f "$esp" "$img"
 	qemu_outcome "$name" || return 1
 	return $rc
+}
+
+# boot_mok_refused NAME VARS KERNEL [run_qemu options...]: a boot in which
+# lockshim must refuse KERNEL: it ends on the firmware's $FIRMWARE_REFUSED
+# (lockshim returned EFI_SECURITY_VIOLATION), not on lockshim's refusal line,
+# after which a lockshim that hung or went on would look the same.
+boot_mok_refused() {
+	local name=$1 vars=$2 kernel=$3
+	shift 3
+	REFUSAL_STOP=$FIRMWARE_REFUSED boot_mok "$name" "$vars" "$kernel" 'step true' "$@"
+}
+
+# What the firmware says when lockshim, started by Boot0000 (mok_prepare),
+# returned EFI_SECURITY_VIOLATION. ($FIRMWARE_REFUSED matches it, and the
+# same line for the UEFI Shell's boot option, tried next.)
+MOK_FIRMWARE_REFUSED='BdsDxe: failed to start Boot0000 "lockshim" from \EFI\lockshim\lockshimx64.efi: Security Violation'
+
+# expect_mok_kernel_refused REASON RECORD: after boot_mok_refused, lockshim
+# said it refused linux.efi with REASON, then wrote its record (RECORD:
+# reason=CODE and what follows, src/core/verdict_reason.h), then returned
+# EFI_SECURITY_VIOLATION to the firmware, and the kernel never ran.
+expect_mok_kernel_refused() {
+	local k='\EFI\lockshim\linux.efi'
+	local refusal="lockshim: refusing $k: $1" record="lockshim: verdict=refused image=$k $2"
+	if [[ $QEMU_STOPPED_ON != "$FIRMWARE_REFUSED" ]]; then
+		echo "FAIL: the refused boot ended ${QEMU_OUTCOME}${QEMU_STOPPED_ON:+ on /$QEMU_STOPPED_ON/}, not on the firmware's /$FIRMWARE_REFUSED/" >&2
+		_log_tail "$LOG"
+		return 1
+	fi
+	expect_order -F "$refusal" "$record" &&
+		expect_order -F "$record" "$MOK_FIRMWARE_REFUSED" &&
+		expect_no_log -F 'MOKUTIL-GUEST-BEGIN'
 }
 
 # var_state VARS NAME [ATTRIBUTES]: 0 when the variable of the shim GUID is

@@ -1,22 +1,36 @@
 #!/usr/bin/env bash
-# The harness's own rules, each shown to fail what it must fail (no guest
-# is booted): a check that could pass without testing anything is a check
-# of nothing.
+# Self-tests of the harness: a check that must fail does fail, so that a
+# scenario cannot pass for the wrong reason. No guest is booted.
 #
-#   harness_missing_input_fails    run_qemu with an ESP, a VARS file or the
-#                                  firmware missing returns 1, leaves no log
-#                                  of an earlier run under the same name,
-#                                  and qemu_outcome fails the run
+#   tests/qemu/test_harness.sh [SCENARIO...]     (default: all, in order)
+#
+#   harness_unreadable_store_fails  expect_var and expect_no_var (mok.sh)
+#                               both fail, saying the store cannot be read,
+#                               on a VARS file cut short, one of garbage and
+#                               a missing one; on the readable store they
+#                               were cut from, expect_no_var passes for an
+#                               absent variable and expect_var fails for it
+#                               as missing
+#   harness_missing_input_fails run_qemu with an ESP, a VARS file or the
+#                               firmware missing returns 1, leaves no log
+#                               of an earlier run under the same name, and
+#                               qemu_outcome fails the run
 #   harness_empty_fault_sample_fails  faults.sh's sample_choose over calls
-#                                  that do not hold what a walk's sample
-#                                  must (a changed fault line, a call no
-#                                  longer made) fails; over a boot's calls
-#                                  that do, it chooses them
+#                               that do not hold what a walk's sample must
+#                               (a changed fault line, a call no longer
+#                               made) fails; over calls that do, it chooses
+#
+# A new self-test: a function returning 0 when the harness behaved, added
+# to SCENARIOS and described above; its work files in HARNESS_WORK, named
+# after it.
 
+# shellcheck source=tests/qemu/mok.sh
+. "$(dirname "${BASH_SOURCE[0]}")/mok.sh" # cds to the repository
 # shellcheck source=tests/qemu/faults.sh
-. "$(dirname "${BASH_SOURCE[0]}")/faults.sh" # cds to the repository
+. tests/qemu/faults.sh # sample_choose
 
 SCENARIOS=(
+	harness_unreadable_store_fails
 	harness_missing_input_fails
 	harness_empty_fault_sample_fails
 )
@@ -27,14 +41,33 @@ harness_prepare() {
 	mkdir -p "$HARNESS_WORK"
 }
 
-# expect_fails WHAT CMD...: CMD must fail; its stderr is shown as diagnostics.
-expect_fails() {
-	local what=$1; shift
-	if "$@" 2> >(sed 's/^/#   /' >&2); then
-		echo "FAIL: $what passed" >&2
+# fails_with TEXT CMD...: CMD fails, and says TEXT on stderr.
+fails_with() {
+	local text=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		echo "FAIL: '$*' passed" >&2
 		return 1
 	fi
-	echo "# $what: failed, as it must" >&2
+	if [[ $out != *"$text"* ]]; then
+		echo "FAIL: '$*' failed without saying '$text': $out" >&2
+		return 1
+	fi
+}
+
+harness_unreadable_store_fails() {
+	local good=$OVMF_VARS_BLANK dir=$HARNESS_WORK/unreadable-store store
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	# the readable store's first 64 KiB: its headers, part of its variables
+	head -c 65536 "$good" >"$dir/cut-short.fd" &&
+		head -c "$(stat -c %s "$good")" /dev/zero | tr '\0' 'G' >"$dir/garbage.fd" || return 1
+	for store in "$dir/cut-short.fd" "$dir/garbage.fd" "$dir/missing.fd"; do
+		fails_with "cannot read the variables of $store" expect_no_var "$store" MokList &&
+			fails_with "cannot read the variables of $store" expect_var "$store" MokList ||
+			return 1
+	done
+	expect_no_var "$good" MokList &&
+		fails_with "variable MokList missing from $good" expect_var "$good" MokList
 }
 
 # A run that cannot start: the log a check would read is not an old one.
@@ -60,9 +93,8 @@ harness_missing_input_fails() {
 			echo "FAIL: $which missing: run_qemu returned $rc, outcome $QEMU_OUTCOME, log ${log}$([[ -e $log ]] && echo ' left')" >&2
 			failed=1
 		fi
-		expect_fails "qemu_outcome after a run without its $which" qemu_outcome "$which missing" || failed=1
-		expect_fails "expect_log of the marker after a run without its $which" \
-			expect_log -F 'LOCKSHIM-TEST-MARKER' || failed=1
+		fails_with 'FAIL: QEMU did not run' qemu_outcome "$which missing" &&
+			fails_with 'no log file' expect_log -F 'LOCKSHIM-TEST-MARKER' || failed=1
 	done
 	(( failed == 0 ))
 }
@@ -82,17 +114,16 @@ harness_empty_fault_sample_fails() {
 	local -a normal=('2 GetVariable MokList' '3628 AllocatePages runtime' '3635 AllocatePages runtime'
 		'3655 ReadFile 8247848' '4339 LoadImage 8247848' '4340 SetVariable MokListRT')
 	_choose normal "${normal[@]}" || failed=1
-	expect_fails "the normal sample without any call it fails" \
+	fails_with 'normal: no call to fail' \
 		_choose normal '2 GetVariable MokList' '4340 SetVariable MokListRT' || failed=1
-	expect_fails "the normal sample without its LoadImage" _choose normal "${normal[@]:0:4}" || failed=1
+	fails_with 'the sample has no call /^[0-9]+ LoadImage( |$)/' _choose normal "${normal[@]:0:4}" || failed=1
 	_choose revoked '10 GetVariable SecureBoot' '11 GetVariable dbx' '12 GetVariable MokListX' \
 		'13 GetVariable dbx' || failed=1
 	# a renamed variable: the sample's pattern would no longer find it
-	expect_fails "the revoked sample with MokListX read under another name" \
+	fails_with 'the sample has no call /GetVariable MokListX$/' \
 		_choose revoked '10 GetVariable SecureBoot' '11 GetVariable dbx' '12 GetVariable MokListX2' ||
 		failed=1
-	expect_fails "the db_ignored sample without a MokDBState read" \
-		_choose db_ignored '7 GetVariable MokDBSTATE' || failed=1
+	fails_with 'db_ignored: no call to fail' _choose db_ignored '7 GetVariable MokDBSTATE' || failed=1
 	(( failed == 0 ))
 }
 

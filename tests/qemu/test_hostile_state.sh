@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # What root in the OS can leave in the firmware's variables before a
-# reboot, and what lockshim makes of it on the next boot. Each scenario is
+# reboot, and what lockshim makes of it on the next boot. Most scenarios are
 # two boots of Debian's stock kernel (Boot0000, through lockshim unless
 # said) with a mokutil guest: boot 1 writes variables through efivarfs as
 # root would; boot 2, through lockshim, shows what the stock kernel was
-# handed.
+# handed. The last two plant what root would write in the VARS store
+# offline instead (mok.sh mok_variant), and boot once.
 #
 #   tests/qemu/test_hostile_state.sh [SCENARIO...]     (default: all, in order)
 #
@@ -32,6 +33,21 @@
 #                               it cannot delete it, the MOK manager ignores
 #                               it (not NV|BS) and opens its menu without
 #                               asking for that password
+#   squatted_mok_list           MokList as a time-authenticated variable
+#                               signed with root's key and holding its
+#                               certificate, which lockshim cannot delete:
+#                               lockshim says so, ignores it, and refuses a
+#                               kernel signed by that key; MokList stays
+#   rt_mok_state_deleted        MokListX (holding the db certificate),
+#                               MokDBState and MokListTrusted (both 1), each
+#                               NV|BS|RT: lockshim deletes each with a
+#                               console line and its record, and none has an
+#                               effect: the db-signed kernel boots through db,
+#                               and Linux sees no MokListTrustedRT nor
+#                               MokIgnoreDB
+#
+# A boot in which lockshim must refuse the kernel ends on the firmware's
+# line that lockshim returned EFI_SECURITY_VIOLATION ($FIRMWARE_REFUSED).
 #
 # Environment and output as for test_mok.sh (mok.sh gives the preparation).
 
@@ -43,10 +59,14 @@ SCENARIOS=(
 	root_sets_mok_list
 	squatted_mirrors
 	squatted_pw_store
+	squatted_mok_list
+	rt_mok_state_deleted
 )
 MIRRORS=(MokListRT MokListXRT MokSBStateRT SbatLevelRT)
+RT_PLANTED=(MokListX MokDBState MokListTrusted)
 
 MOK_WORK=$QEMU_BUILD/hostile
+HOSTILE_DATA=$QEMU_BUILD/hostile-planted
 EFIVARS=/sys/firmware/efi/efivars
 UNSIGNED_MODULE=/data/efivarfs-unsigned.ko
 
@@ -64,18 +84,25 @@ open(sys.argv[2], "wb").write(data[:len(data) - len(magic) - 12 - sig_len])
 EOF
 }
 
+# squat_auth NAME DATA OUT: the EFI_VARIABLE_AUTHENTICATION_2 payload that
+# creates NAME as a time-authenticated variable signed with the rogue key
+# (a fixed timestamp: the same bytes every time).
+squat_auth() {
+	sign-efi-sig-list -g "$SHIM_GUID" -t '2026-01-01 00:00:00' \
+		-k "$PKI/rogue.key" -c "$PKI/rogue.crt" "$1" "$2" "$3" >/dev/null
+}
+
 # squat_payload NAME DATA OUT: what root writes to efivarfs to create NAME as
 # a time-authenticated variable signed with the rogue key: the attributes
-# (NV|BS|RT|time-based authenticated write) and an EFI_VARIABLE_AUTHENTICATION_2.
+# (NV|BS|RT|time-based authenticated write) and squat_auth's payload.
 squat_payload() {
-	local name=$1 data=$2 out=$3
-	sign-efi-sig-list -g "$SHIM_GUID" -t '2026-01-01 00:00:00' \
-		-k "$PKI/rogue.key" -c "$PKI/rogue.crt" "$name" "$data" "$out.auth" >/dev/null &&
+	local out=$3
+	squat_auth "$1" "$2" "$out.auth" &&
 		{ printf '\x27\x00\x00\x00'; cat "$out.auth"; } >"$out" && rm -f "$out.auth"
 }
 
 hostile_prepare() {
-	local data=$QEMU_BUILD/hostile-planted module
+	local data=$HOSTILE_DATA module
 	mok_prepare
 	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
 	# the stock kernel's efivarfs.ko, which mok_prepare's guest build extracted
@@ -91,7 +118,8 @@ hostile_prepare() {
 		_prep "squatted SbatLevelRT" squat_payload SbatLevelRT certs/sbat-level-latest.csv \
 			"$data/SbatLevelRT.bin" &&
 		_prep "squatted MokPWStore" squat_payload MokPWStore \
-			tests/vectors/mokutil/password_hashfile/MokPW.bin "$data/MokPWStore.bin" || return 0
+			tests/vectors/mokutil/password_hashfile/MokPW.bin "$data/MokPWStore.bin" &&
+		_prep "squatted MokList" squat_auth MokList "$PKI/rogue.esl" "$data/MokList.auth" || return 0
 	for f in MokSBState MokList MokListRT MokListXRT MokSBStateRT SbatLevelRT MokPWStore; do
 		MOK_GUEST_ADD+=(--add "$data/$f.bin:/data/$f.bin")
 	done
@@ -149,11 +177,9 @@ root_sets_mok_list() {
 	local vars=$MOK_WORK/mok-list.fd
 	cp "$VARS_BASE" "$vars"
 	plant MokList "$vars" && expect_var "$vars" MokList 0x7 || return 1
-	boot_mok after-mok-list "$vars" "$BOOT_WORK/kernel-rogue.efi" 'step true' || return 1
-	expect_log -F 'lockshim: deleted MokList: attributes 0x7 are not the MOK manager' &&
-		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: signer does not chain to a trusted certificate' &&
-		expect_log -F 'lockshim: verdict=refused image=\EFI\lockshim\linux.efi reason=untrusted-signer' &&
-		expect_no_log -F 'MOKUTIL-GUEST-BEGIN' &&
+	boot_mok_refused after-mok-list "$vars" "$BOOT_WORK/kernel-rogue.efi" || return 1
+	expect_order -F 'lockshim: deleted MokList: attributes 0x7 are not the MOK manager' 'lockshim: refusing' &&
+		expect_mok_kernel_refused 'signer does not chain to a trusted certificate' 'reason=untrusted-signer' &&
 		expect_no_var "$vars" MokList
 }
 
@@ -200,6 +226,49 @@ squatted_pw_store() {
 		expect_no_log -F 'Password for MOK manager' &&
 		expect_log -F 'MOKUTIL-GUEST-DONE' &&
 		expect_var "$vars" MokPWStore 0x27
+}
+
+# Root's MokList that lockshim cannot delete (time-authenticated, signed
+# with root's own key) is never trusted: ignored, said, and left there.
+squatted_mok_list() {
+	local vars=$MOK_WORK/squatted-mok-list.fd src
+	src=$(mok_variant hostile-squatted-mok-list \
+		--var "MokList:$SHIM_GUID:0x27:$HOSTILE_DATA/MokList.auth") || return 1
+	cp "$src" "$vars"
+	boot_mok_refused squatted-mok-list "$vars" "$BOOT_WORK/kernel-rogue.efi" || return 1
+	expect_order -F "lockshim: MokList has attributes 0x27, not the MOK manager's 0x3, and cannot be deleted: " \
+		'lockshim: variable=MokList action=ignored reason=attributes attributes=0x27' &&
+		expect_order -F 'lockshim: variable=MokList action=ignored' 'lockshim: refusing' &&
+		expect_mok_kernel_refused 'signer does not chain to a trusted certificate' 'reason=untrusted-signer' &&
+		expect_var "$vars" MokList 0x27
+}
+
+# What the MOK manager alone sets, written NV|BS|RT as an OS writes it
+# (the manager's are NV|BS): deleted at boot, and without effect in that
+# boot. MokListX holds the db certificate, MokDBState says ignore db: yet
+# the db-signed kernel boots through db, and Linux still loads db's
+# certificate; MokListTrusted says trust MOK keys: yet no MokListTrustedRT
+# (nor MokIgnoreDB) reaches Linux.
+rt_mok_state_deleted() {
+	local vars=$MOK_WORK/rt-mok-state.fd src name
+	src=$(mok_variant hostile-rt-mok-state \
+		--var "MokListX:$SHIM_GUID:0x7:$PKI/db.esl" \
+		--var "MokDBState:$SHIM_GUID:0x7:$HOSTILE_DATA/one.bin" \
+		--var "MokListTrusted:$SHIM_GUID:0x7:$HOSTILE_DATA/one.bin") || return 1
+	cp "$src" "$vars"
+	boot_mok rt-mok-state "$vars" "$MOK_WORK/kernel-db.efi" 'step true' || return 1
+	for name in "${RT_PLANTED[@]}"; do
+		expect_order -F "lockshim: deleted $name: attributes 0x7 are not the MOK manager's 0x3" \
+			"lockshim: variable=$name action=deleted reason=attributes attributes=0x7" &&
+			expect_no_var "$vars" "$name" || return 1
+	done
+	expect_no_log -F 'lockshim: refusing' &&
+		expect_no_log -F 'lockshim: not trusting db' &&
+		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi: signed by /CN=lockshim test db, trusted through db certificate' &&
+		expect_log -F 'MOKUTIL-GUEST-DONE' &&
+		expect_no_log -F "MOKUTIL-VAR MokListTrustedRT-$SHIM_GUID" &&
+		expect_no_log -F "MOKUTIL-VAR MokIgnoreDB-$SHIM_GUID" &&
+		expect_log "integrity: Loaded X.509 cert 'lockshim test db: "
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

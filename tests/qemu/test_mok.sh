@@ -7,26 +7,40 @@
 # Every request is confirmed by typing yes once the manager has shown what
 # it will do, then its password (or three characters of it).
 #
-#   mok_enroll_with_mokutil     Linux: mokutil --import mok.der --hash-file;
+# Where a scenario is about the manager, its request is planted in the
+# scenario's VARS store before the boot into the manager: the variables
+# Debian's mokutil wrote in tests/vectors/mokutil, byte for byte with their
+# attributes, answered with the passwords of their case.json (mok.sh
+# plant_vectors). A few keep Debian's real mokutil end to end: boot 1 runs
+# it in Debian's kernel (tests/initramfs/mokutil-guest.sh, through a
+# Boot0000 entry) to write the request: [mokutil] below.
+#
+#   mok_enroll_with_mokutil     [mokutil] --import mok.der --hash-file;
 #                               reboot: lockshim starts mmx64.efi, the harness
 #                               types the password; reboot: a kernel signed
 #                               only by the MOK key boots and mokutil
 #                               --list-enrolled shows the key
 #   mok_wrong_passwords         three wrong passwords: nothing enrolled, the
 #                               request is gone (no replay)
-#   mok_empty_password_hash     mokutil --import with --hash-file holding the
-#                               SHA-256 crypt of "": Enter at the password
-#                               prompt is refused ("empty password"), nothing
-#                               enrolled, the request gone
-#   mok_legacy_hash_empty_password  root writes MokNew and a 32-byte MokAuth,
-#                               SHA-256 over MokNew alone (the legacy form of
-#                               an empty password): Enter refused likewise
+#   mok_empty_password_hash     [mokutil] --import with --hash-file holding the
+#                               SHA-256 crypt of "" (no recorded vector has
+#                               it): Enter at the password prompt is refused
+#                               ("empty password"), nothing enrolled, the
+#                               request gone
+#   mok_legacy_hash_empty_password  MokNew and a 32-byte MokAuth, SHA-256 over
+#                               MokNew alone (the legacy form of an empty
+#                               password), as root writes them: Enter
+#                               refused likewise
 #   mok_yes_required            a MokNew, a MokSB and a MokPW: Enter at the
-#                               first yes prompt, nothing at the second (a
-#                               timeout), a single y at the third; though the
-#                               harness would type the right passwords and
+#                               first yes prompt, Escape at the second, a
+#                               single y at the third; though the harness
+#                               would type the right passwords and
 #                               characters, nothing is written
-#   mok_delete_with_mokutil     from an enrolled MokList: mokutil --delete,
+#   mok_yes_timeout             a MokSB and no answer at all: the prompt
+#                               times out (60 s of the guest's time, which
+#                               QEMU's -icount sleep=off lets pass while the
+#                               guest idles) and refuses
+#   mok_delete_with_mokutil     [mokutil] from an enrolled MokList: --delete,
 #                               confirmed: the MOK-signed kernel is refused
 #   mok_corrupt_request         a MokNew that is not a signature list: refused,
 #                               cleared, nothing enrolled
@@ -35,27 +49,30 @@
 #                               owner enrolls \EFI\lockshim\mok.der from the ESP
 #   mok_owner_enrolls_image_hash  the same with the hash of an unsigned kernel,
 #                               which then boots through MokList
-#   mok_password_guards_menu    mokutil --password, confirmed: the menu entered
+#   mok_password_guards_menu    a MokPW (--password), confirmed: the menu entered
 #                               on purpose then asks for that MOK password
 #   mok_pw_store_wrong_attributes  MokPWStore written NV|BS|RT (by root: the
 #                               manager writes NV|BS) with a password root
 #                               chose, and MokTimeout: lockshim deletes it
 #                               with a console line, and the menu opens
 #                               without asking for that password
-#   mok_reset_with_mokutil      from an enrolled MokList: mokutil --reset, confirmed:
-#                               MokList is gone
-#   mokx_enroll_refuses_kernel  mokutil --mokx --import, confirmed: MokListX holds
-#                               the key and the MOK-signed kernel is refused
-#   mok_trust_mok               mokutil --trust-mok, confirmed: MokListTrusted is
-#                               set and lockshim mirrors MokListTrustedRT
+#   mok_reset                   from an enrolled MokList: a MokAuth alone
+#                               (--reset), confirmed: MokList is gone
+#   mokx_enroll_refuses_kernel  [mokutil] --mokx --import, confirmed: MokListX
+#                               holds the key and the MOK-signed kernel is
+#                               refused (the recorded vectors' key has no
+#                               private key here to sign a kernel with)
+#   mok_trust_mok               a MokListTrustedNew (--trust-mok), confirmed:
+#                               MokListTrusted is set and Linux sees lockshim's
+#                               MokListTrustedRT
 #   mok_request_wrong_attributes  a MokNew written NV|BS (not mokutil's NV|BS|RT):
 #                               ignored and cleared, nothing enrolled
-#   mok_ignore_db               mokutil --ignore-db, confirmed: a kernel signed
-#                               by the db key is refused (db no longer trusted),
-#                               and Debian's stock kernel finds lockshim's
-#                               volatile MokIgnoreDB and loads no db
-#                               certificate into .platform
-#   sbat_policy_with_mokutil    mokutil --list-sbat-revocations reads lockshim's
+#   mok_ignore_db               a MokDB (--ignore-db), confirmed: a kernel
+#                               signed by the db key is refused (db no longer
+#                               trusted), and Debian's stock kernel finds
+#                               lockshim's volatile MokIgnoreDB and loads no
+#                               db certificate into .platform
+#   sbat_policy_with_mokutil    [mokutil] --list-sbat-revocations reads lockshim's
 #                               SbatLevelRT; --set-sbat-policy latest: on the
 #                               next boot lockshim applies its latest level,
 #                               deletes SbatPolicy, and mokutil lists the new level
@@ -72,18 +89,21 @@
 #                               signature list: lockshim refuses the kernel (a
 #                               deny list it cannot use whole), but a key pressed
 #                               during the countdown still starts the manager
-#   mok_validation_off_and_on   mokutil --disable-validation, confirmed by typing
-#                               the characters the manager asks for (three
-#                               distinct positions; randomness from the TSC
-#                               under qemu64, from RDRAND or the firmware's
-#                               RNG under -cpu max): lockshim boots an
-#                               unsigned kernel "in insecure mode", table not
-#                               locked; --enable-validation undoes it
+#   mok_validation_off_and_on   a MokSB (--disable-validation), confirmed by
+#                               typing the characters the manager asks for
+#                               (three distinct positions; randomness from the
+#                               TSC under qemu64, from RDRAND or the firmware's
+#                               RNG under -cpu max): lockshim boots an unsigned
+#                               kernel "in insecure mode", table not locked,
+#                               where [mokutil] --enable-validation asks to
+#                               undo it; confirmed, the unsigned kernel is
+#                               refused
 #
-# Boot 1 of each runs Debian's kernel with mokutil in its initramfs
-# (tests/initramfs/mokutil-guest.sh) through a Boot0000 entry; lockshim and
-# mmx64.efi are signed with db, the kernels with the vendor or MOK key.
-# Variables are checked offline between boots (mkdmpstore.py --list).
+# A boot in which lockshim must refuse the kernel ends on the firmware's
+# line that lockshim returned EFI_SECURITY_VIOLATION ($FIRMWARE_REFUSED),
+# not on lockshim's own refusal. lockshim and mmx64.efi are signed with db,
+# the kernels with the vendor or MOK key. Variables are checked offline
+# between boots (mkdmpstore.py --list).
 
 # shellcheck source=tests/qemu/mok.sh
 . "$(dirname "${BASH_SOURCE[0]}")/mok.sh" # cds to the repository
@@ -94,6 +114,7 @@ SCENARIOS=(
 	mok_empty_password_hash
 	mok_legacy_hash_empty_password
 	mok_yes_required
+	mok_yes_timeout
 	mok_delete_with_mokutil
 	mok_corrupt_request
 	mok_validation_off_and_on
@@ -102,7 +123,7 @@ SCENARIOS=(
 	mok_ignore_db
 	mok_password_guards_menu
 	mok_pw_store_wrong_attributes
-	mok_reset_with_mokutil
+	mok_reset
 	mokx_enroll_refuses_kernel
 	mok_trust_mok
 	mok_request_wrong_attributes
@@ -154,8 +175,7 @@ mok_enroll_with_mokutil() {
 
 mok_wrong_passwords() {
 	local vars=$MOK_WORK/wrong.fd
-	cp "$VARS_BASE" "$vars"
-	request_with_mokutil wrong "$vars" 'mokutil --import /data/mok.der --hash-file /data/pw.hash' || return 1
+	plant_vectors mok-wrong "$vars" import_hashfile/MokNew import_hashfile/MokAuth || return 1
 	confirm_in_manager wrong "$vars" --send-on "$MM_YES_ENROLL" 'yes\r' \
 		--send-on 'attempt 1 of 3' 'wrong-one\r' \
 		--send-on 'attempt 2 of 3' 'wrong-two\r' \
@@ -192,35 +212,33 @@ mok_empty_password_hash() {
 	expect_empty_password_refused "$vars"
 }
 
-# Root writes the request through efivarfs itself, as mokutil would but with
-# the legacy MokAuth: SHA-256 over MokNew followed by no password at all.
+# Root writes the request itself, as mokutil would but with the legacy
+# MokAuth: SHA-256 over MokNew followed by no password at all. Planted as
+# root's efivarfs writes leave them (NV|BS|RT): mokutil's MokNew, and that
+# MokAuth (mok_prepare).
 mok_legacy_hash_empty_password() {
-	local vars=$MOK_WORK/legacy-hash.fd efivars=/sys/firmware/efi/efivars
-	cp "$VARS_BASE" "$vars"
-	request_with_mokutil legacy-hash "$vars" \
-		"dd if=/data/legacy-MokNew.var of=$efivars/MokNew-$SHIM_GUID bs=65536
-step dd if=/data/legacy-MokAuth.var of=$efivars/MokAuth-$SHIM_GUID bs=65536" &&
-		expect_log 'MOKUTIL-RC 2 0' && expect_var "$vars" MokNew 0x7 && expect_var "$vars" MokAuth 0x7 || return 1
+	local vars=$MOK_WORK/legacy-hash.fd
+	plant_vectors mok-legacy-hash "$vars" import_hashfile/MokNew \
+		--var "MokAuth:$SHIM_GUID:0x7:$MOK_WORK/legacy-MokAuth.bin" || return 1
 	confirm_in_manager legacy-hash "$vars" --send-on "$MM_YES_ENROLL" 'yes\r' "${ENTER_AT_PASSWORDS[@]}" || return 1
 	expect_empty_password_refused "$vars"
 }
 
-# Enter at the key request's yes prompt, no answer at the state request's
-# (it times out after 60 s), y alone at the password request's; the right
-# passwords and characters are on offer at their prompts, so a manager that
-# skipped the yes step, or took a default or a single key for it, would write.
+# Enter at the key request's yes prompt, Escape at the state request's, y
+# alone at the password request's; the right passwords and characters are
+# on offer at their prompts, so a manager that skipped the yes step, or took
+# a default or a single key for it, would write. (No answer at all:
+# mok_yes_timeout.)
 mok_yes_required() {
 	local vars=$MOK_WORK/yes-required.fd
-	cp "$VARS_BASE" "$vars"
-	boot_mok yes-required-request "$vars" "$BOOT_WORK/kernel-vendor.efi" \
-		$'step mokutil --import /data/mok.der --hash-file /data/pw.hash\nstep mokutil --disable-validation < /data/sb.pw\nstep mokutil --password --hash-file /data/pw.hash' || return 1
-	expect_log 'MOKUTIL-RC 1 0' && expect_log 'MOKUTIL-RC 2 0' && expect_log 'MOKUTIL-RC 3 0' &&
-		expect_var "$vars" MokNew 0x7 && expect_var "$vars" MokSB 0x7 && expect_var "$vars" MokPW 0x7 || return 1
-	confirm_in_manager yes-required "$vars" --timeout 240 --send-on "$MM_YES_ENROLL" '\r' \
-		--send-on 'Password for Enroll MOK \(attempt 1 of 3\)' "$PASSWORD\r" \
-		--answer-chars "$SB_PASSWORD" \
+	plant_vectors mok-yes-required "$vars" import_hashfile/MokNew import_hashfile/MokAuth \
+		disable_validation/MokSB password_hashfile/MokPW || return 1
+	confirm_in_manager yes-required "$vars" --send-on "$MM_YES_ENROLL" '\r' \
+		--send-on 'Password for Enroll MOK \(attempt 1 of 3\)' "$(vector_password import_hashfile)\r" \
+		--answer-chars "$(vector_password disable_validation)" \
+		--send-on 'Disable Secure Boot validation\? Type' '\033' \
 		--send-on 'Set the MOK password\? Type' 'y\r' \
-		--send-on 'Password for Set MOK password \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
+		--send-on 'Password for Set MOK password \(attempt 1 of 3\)' "$(vector_password password_hashfile)\r" || return 1
 	expect_log -F 'MOK manager: not confirmed: Enroll MOK refused' &&
 		expect_log -F "Disable Secure Boot validation? Type 'yes' to continue:" &&
 		expect_log -F 'MOK manager: no answer: Disable Secure Boot validation refused' &&
@@ -235,6 +253,25 @@ mok_yes_required() {
 		expect_no_var "$vars" MokAuth && expect_no_var "$vars" MokSB && expect_no_var "$vars" MokPW
 }
 
+# No answer at all at the yes prompt: it times out and refuses. Its 60 s
+# are the guest's: with -icount sleep=off QEMU moves the guest's clock on to
+# its next timer whenever the guest idles (the manager waiting for a key),
+# so they pass in seconds, and the manager is the one that ships. No key is
+# sent: the prompt's timer is its only way out. (The characters are on
+# offer all the same, for a manager that took no answer for yes.)
+mok_yes_timeout() {
+	local vars=$MOK_WORK/yes-timeout.fd
+	plant_vectors mok-yes-timeout "$vars" disable_validation/MokSB || return 1
+	confirm_in_manager yes-timeout "$vars" --answer-chars "$(vector_password disable_validation)" \
+		-- -icount shift=7,sleep=off || return 1
+	expect_order -F "Disable Secure Boot validation? Type 'yes' to continue:" \
+		'MOK manager: no answer: Disable Secure Boot validation refused' &&
+		expect_no_log -F 'Enter password character' &&
+		expect_no_log -F 'MOK manager: rebooting' &&
+		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi' &&
+		expect_no_var "$vars" MokSBState && expect_no_var "$vars" MokSB
+}
+
 mok_delete_with_mokutil() {
 	local vars=$MOK_WORK/delete.fd
 	cp "$VARS_ENROLLED" "$vars"
@@ -244,10 +281,8 @@ mok_delete_with_mokutil() {
 		--send-on 'Password for Delete MOK \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
 	expect_log -F 'MOK manager: Delete MOK: done (1 entry)' &&
 		expect_no_var "$vars" MokList && expect_no_var "$vars" MokDel || return 1
-	boot_mok delete-after "$vars" "$MOK_WORK/kernel-mok.efi" 'step true' || return 1
-	expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: signer does not chain to a trusted certificate' &&
-		expect_log -F 'lockshim: verdict=refused image=\EFI\lockshim\linux.efi reason=untrusted-signer' &&
-		expect_no_log -F 'MOKUTIL-GUEST-BEGIN'
+	boot_mok_refused delete-after "$vars" "$MOK_WORK/kernel-mok.efi" || return 1
+	expect_mok_kernel_refused 'signer does not chain to a trusted certificate' 'reason=untrusted-signer'
 }
 
 # The request is planted in the store (attributes as mokutil's), with a real
@@ -289,11 +324,8 @@ expect_distinct_positions() {
 
 mok_validation_off_and_on() {
 	local vars=$MOK_WORK/validation.fd
-	cp "$VARS_BASE" "$vars"
-	request_with_mokutil validation-off "$vars" \
-		"mokutil --disable-validation < /data/sb.pw" &&
-		expect_var "$vars" MokSB 0x7 || return 1
-	confirm_in_manager validation-off "$vars" --answer-chars "$SB_PASSWORD" \
+	plant_vectors mok-validation "$vars" disable_validation/MokSB || return 1
+	confirm_in_manager validation-off "$vars" --answer-chars "$(vector_password disable_validation)" \
 		--send-on 'Disable Secure Boot validation\? Type' 'yes\r' || return 1
 	expect_log -F '==== Disable Secure Boot validation ====' &&
 		expect_log -F 'lockshim will boot images it cannot verify (MokSBState set).' &&
@@ -301,13 +333,13 @@ mok_validation_off_and_on() {
 		expect_distinct_positions &&
 		expect_log -F 'MOK manager: Disable Secure Boot validation: done' &&
 		expect_var "$vars" MokSBState 0x3 && expect_no_var "$vars" MokSB || return 1
-	boot_mok validation-insecure "$vars" "$BOOT_WORK/kernel-unsigned.efi" 'step true' || return 1
+	# the unsigned kernel boots, where Debian's mokutil asks for validation back
+	boot_mok validation-insecure "$vars" "$BOOT_WORK/kernel-unsigned.efi" \
+		'step mokutil --enable-validation < /data/sb.pw' || return 1
 	expect_log -F 'lockshim: booting in insecure mode' &&
 		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi unverified: image is not signed' &&
 		expect_log -F 'lockshim: lockdown table: not locked' &&
-		expect_log -F 'MOKUTIL-GUEST-DONE' || return 1
-
-	request_with_mokutil validation-on "$vars" "mokutil --enable-validation < /data/sb.pw" &&
+		expect_log 'MOKUTIL-RC 1 0' && expect_log -F 'MOKUTIL-GUEST-DONE' &&
 		expect_var "$vars" MokSB 0x7 || return 1
 	# a CPU with RDRAND (QEMU's max): RDRAND, or the firmware's RNG if it has one
 	confirm_in_manager validation-on "$vars" --answer-chars "$SB_PASSWORD" \
@@ -316,25 +348,21 @@ mok_validation_off_and_on() {
 		expect_distinct_positions &&
 		expect_log -F 'MOK manager: Enable Secure Boot validation: done' &&
 		expect_no_var "$vars" MokSBState || return 1
-	boot_mok validation-secure "$vars" "$BOOT_WORK/kernel-unsigned.efi" 'step true' || return 1
+	boot_mok_refused validation-secure "$vars" "$BOOT_WORK/kernel-unsigned.efi" || return 1
 	expect_no_log -F 'insecure mode' &&
-		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: image is not signed' &&
-		expect_log -F 'lockshim: verdict=refused image=\EFI\lockshim\linux.efi reason=not-signed'
+		expect_mok_kernel_refused 'image is not signed' 'reason=not-signed'
 }
 
 mok_ignore_db() {
 	local vars=$MOK_WORK/ignore-db.fd
-	cp "$VARS_BASE" "$vars"
-	request_with_mokutil ignore-db "$vars" "mokutil --ignore-db < /data/sb.pw" &&
-		expect_var "$vars" MokDB 0x7 || return 1
-	confirm_in_manager ignore-db "$vars" --answer-chars "$SB_PASSWORD" \
+	plant_vectors mok-ignore-db "$vars" ignore_db/MokDB || return 1
+	confirm_in_manager ignore-db "$vars" --answer-chars "$(vector_password ignore_db)" \
 		--send-on 'Ignore db for kernel verification\? Type' 'yes\r' || return 1
 	expect_log -F 'MOK manager: Ignore db for kernel verification: done' &&
 		expect_var "$vars" MokDBState 0x3 || return 1
-	boot_mok ignore-db-after "$vars" "$MOK_WORK/kernel-db.efi" 'step true' || return 1
-	expect_log -F 'lockshim: not trusting db for the kernel' &&
-		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: signer does not chain to a trusted certificate' &&
-		expect_log -F 'lockshim: verdict=refused image=\EFI\lockshim\linux.efi reason=untrusted-signer' ||
+	boot_mok_refused ignore-db-after "$vars" "$MOK_WORK/kernel-db.efi" || return 1
+	expect_order -F 'lockshim: not trusting db for the kernel' 'lockshim: refusing' &&
+		expect_mok_kernel_refused 'signer does not chain to a trusted certificate' 'reason=untrusted-signer' ||
 		return 1
 	# a stock kernel reads lockshim's MokIgnoreDB (load_uefi.c) and leaves db out of .platform
 	boot_mok ignore-db-stock "$vars" "$BOOT_WORK/kernel-vendor.efi" \
@@ -349,17 +377,17 @@ step dmesg" || return 1
 }
 
 mok_password_guards_menu() {
-	local vars=$MOK_WORK/password.fd
-	cp "$VARS_TIMEOUT" "$vars"
-	request_with_mokutil password "$vars" 'mokutil --password --hash-file /data/pw.hash' &&
-		expect_var "$vars" MokPW 0x7 || return 1
+	local vars=$MOK_WORK/password.fd pw
+	pw=$(vector_password password_hashfile) &&
+		plant_vectors mok-password "$vars" password_hashfile/MokPW \
+			--var "MokTimeout:$SHIM_GUID:0x7:$MOK_WORK/MokTimeout.bin" || return 1
 	confirm_in_manager password "$vars" --send-on 'Set the MOK password\? Type' 'yes\r' \
-		--send-on 'Password for Set MOK password \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
+		--send-on 'Password for Set MOK password \(attempt 1 of 3\)' "$pw\r" || return 1
 	expect_log -F 'MOK manager: Set MOK password: done' &&
 		expect_var "$vars" MokPWStore 0x3 && expect_no_var "$vars" MokPW || return 1
 	boot_mok password-menu "$vars" "$BOOT_WORK/kernel-vendor.efi" 'step true' \
 		--send-on 'press any key for the MOK manager' ' ' \
-		--send-on 'Password for MOK manager \(attempt 1 of 3\)' "$PASSWORD\r" \
+		--send-on 'Password for MOK manager \(attempt 1 of 3\)' "$pw\r" \
 		--send-on 'Choice \(continues booting' '3' || return 1
 	expect_order -F 'Password for MOK manager (attempt 1 of 3)' '==== MOK manager ====' &&
 		expect_log -F 'MOKUTIL-GUEST-DONE'
@@ -384,13 +412,11 @@ mok_pw_store_wrong_attributes() {
 		expect_no_var "$vars" MokPWStore
 }
 
-mok_reset_with_mokutil() {
+mok_reset() {
 	local vars=$MOK_WORK/reset.fd
-	cp "$VARS_ENROLLED" "$vars"
-	request_with_mokutil reset "$vars" 'mokutil --reset --hash-file /data/pw.hash' &&
-		expect_var "$vars" MokAuth 0x7 || return 1
+	plant_vectors mok-reset "$vars" reset/MokAuth --var "MokList:$SHIM_GUID:0x3:$PKI/mok.esl" || return 1
 	confirm_in_manager reset "$vars" --send-on 'Remove every MOK from MokList\? Type' 'yes\r' \
-		--send-on 'Password for Reset MOK list \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
+		--send-on 'Password for Reset MOK list \(attempt 1 of 3\)' "$(vector_password reset)\r" || return 1
 	expect_log -F 'MOK manager: MOK list reset' &&
 		expect_no_var "$vars" MokList && expect_no_var "$vars" MokAuth
 }
@@ -404,17 +430,15 @@ mokx_enroll_refuses_kernel() {
 		--send-on 'Password for Enroll MOKX \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
 	expect_log -F 'MOK manager: Enroll MOKX: done (1 entry)' &&
 		expect_var "$vars" MokListX 0x3 && expect_var "$vars" MokList 0x3 || return 1
-	boot_mok mokx-after "$vars" "$MOK_WORK/kernel-mok.efi" 'step true' || return 1
-	expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: certificate /CN=lockshim test mok is in MokListX' &&
-		expect_log -F 'lockshim: verdict=refused image=\EFI\lockshim\linux.efi reason=deny-cert list=MokListX entry="/CN=lockshim test mok"'
+	boot_mok_refused mokx-after "$vars" "$MOK_WORK/kernel-mok.efi" || return 1
+	expect_mok_kernel_refused 'certificate /CN=lockshim test mok is in MokListX' \
+		'reason=deny-cert list=MokListX entry="/CN=lockshim test mok"'
 }
 
 mok_trust_mok() {
 	local vars=$MOK_WORK/trust.fd
-	cp "$VARS_BASE" "$vars"
-	request_with_mokutil trust "$vars" "mokutil --trust-mok < /data/sb.pw" &&
-		expect_var "$vars" MokListTrustedNew 0x7 || return 1
-	confirm_in_manager trust "$vars" --answer-chars "$SB_PASSWORD" \
+	plant_vectors mok-trust "$vars" misc/MokListTrustedNew || return 1
+	confirm_in_manager trust "$vars" --answer-chars "$(vector_password misc)" \
 		--send-on "Trust MOK keys in the kernel's machine keyring\\? Type" 'yes\r' || return 1
 	expect_log -F "MOK manager: Trust MOK keys in the kernel's machine keyring: done" &&
 		expect_var "$vars" MokListTrusted 0x3 || return 1
@@ -450,16 +474,15 @@ mokx_malformed_manager_reachable() {
 		--var "MokListX:$SHIM_GUID:0x3:$MOK_WORK/mokx-malformed.esl") || return 1
 	cp "$src" "$vars"
 	# in the manager's menu, continue booting: lockshim then refuses the kernel
-	boot_mok mokx-malformed "$vars" "$MOK_WORK/kernel-db.efi" 'step true' \
+	boot_mok_refused mokx-malformed "$vars" "$MOK_WORK/kernel-db.efi" \
 		--send-on 'press any key for the MOK manager' ' ' \
 		--send-on 'Choice \(continues booting' '3' || return 1
 	expect_log -F 'lockshim: MokListX is unusable: under Secure Boot only the MOK manager may start' &&
 		expect_log -F 'lockshim: starting \EFI\lockshim\mmx64.efi: signed by /CN=lockshim test db, trusted through db certificate' &&
 		expect_log -F '==== MOK manager ====' &&
-		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: deny list MokListX is unusable: 1 signature list(s) rejected: list size is not a whole number of signatures' &&
-		expect_log -F 'lockshim: verdict=refused image=\EFI\lockshim\linux.efi reason=deny-list-unusable' &&
-		expect_order -F '==== MOK manager ====' 'lockshim: refusing' &&
-		expect_no_log -F 'MOKUTIL-GUEST-BEGIN'
+		expect_mok_kernel_refused 'deny list MokListX is unusable: 1 signature list(s) rejected: list size is not a whole number of signatures' \
+			'reason=deny-list-unusable' &&
+		expect_order -F '==== MOK manager ====' 'lockshim: refusing'
 }
 
 # Only lockshim's own MOK manager runs in its slot (verify.c
@@ -500,13 +523,12 @@ mok_impostor_refused_mokx_unusable() {
 		--var "MokAuth:$SHIM_GUID:0x7:tests/vectors/mokutil/import_hashfile/MokAuth.bin" \
 		--var "MokListX:$SHIM_GUID:0x3:$MOK_WORK/mokx-malformed.esl") || return 1
 	cp "$src" "$vars"
-	MANAGER=$BOOT_WORK/kernel-vendor.efi REFUSAL_STOP='lockshim: refusing \\EFI\\lockshim\\linux' \
-		boot_mok impostor-mokx "$vars" "$BOOT_WORK/kernel-vendor.efi" 'step true' || return 1
+	MANAGER=$BOOT_WORK/kernel-vendor.efi \
+		boot_mok_refused impostor-mokx "$vars" "$BOOT_WORK/kernel-vendor.efi" || return 1
 	expect_log -F 'lockshim: MokListX is unusable: under Secure Boot only the MOK manager may start' &&
 		expect_impostor_refused &&
-		expect_log -F 'lockshim: refusing \EFI\lockshim\linux.efi: deny list MokListX is unusable' &&
-		expect_order -F "not lockshim's MOK manager" 'lockshim: refusing \EFI\lockshim\linux.efi' &&
-		expect_no_log -F 'MOKUTIL-GUEST-BEGIN'
+		expect_mok_kernel_refused 'deny list MokListX is unusable' 'reason=deny-list-unusable' &&
+		expect_order -F "not lockshim's MOK manager" 'lockshim: refusing \EFI\lockshim\linux.efi'
 }
 
 # owner_enroll NAME VARS CHOICE FILE: open the menu during the countdown and
