@@ -79,9 +79,12 @@ sb_on_debian_shim_no_table() {
 }
 
 # No loader at all: the firmware's shell runs startup.nsh, which starts the
-# kernel with its initrd. Secure Boot off, no table: nothing locks.
+# kernel with its initrd. Secure Boot off, no table: nothing locks. (A key
+# at the shell's 5 s countdown runs startup.nsh at once, as the countdown
+# would.)
 sb_off_firmware_shell_unlocked() {
 	printf 'fs0:\r\n\\EFI\\BOOT\\vmlinuz.efi initrd=\\EFI\\BOOT\\initrd.img\r\n' >"$LD_WORK/startup.nsh"
+	LD_RUN_OPTS=(--send-on 'Press ESC in [0-9]+ seconds to skip startup.nsh' '\r')
 	lockdown_boot "${FUNCNAME[0]}" "$QEMU_BUILD/vars-setup.fd" - "$LD_WORK/kernel-unsigned.efi" "" \
 		"$LD_WORK/startup.nsh" startup.nsh || return 1
 	expect_log -F 'PROBE cmdline info console=ttyS0 \EFI\BOOT\vmlinuz.efi initrd=\EFI\BOOT\initrd.img' &&

@@ -247,9 +247,11 @@ tpm_grub_refused_then_allowed() {
 			"$grub" EFI/debian/grubx64.efi "$w/grub.cfg" EFI/debian/grub.cfg \
 			"$w/kernel-rogue.efi" boot/vmlinuz-rogue \
 			"$BOOT_WORK/kernel-vendor.efi" boot/vmlinuz "$w/initrd.img" boot/initrd.img || return 1
+	# GRUB waits for a key after the refused kernel's error before it boots
+	# the entry on: given at once
 	run_qemu --esp "$w/esp.img" --vars "$w/vars.fd" --log "$BOOT_LOGS/$name.log" --tpm \
 		--timeout "$QEMU_TIMEOUT" --stop 'TPM-LOG-END' --stop 'No bootable option' \
-		--stop "$CRASH" --stop 'Kernel panic'
+		--stop "$CRASH" --stop 'Kernel panic' --send-on 'Press any key to continue' '\r'
 	rm -f "$w/esp.img"
 	qemu_outcome "$name" || return 1
 	rogue=$(build/lockshim hash "$w/kernel-rogue.efi") &&

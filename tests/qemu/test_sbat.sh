@@ -37,16 +37,7 @@
 . "$(dirname "${BASH_SOURCE[0]}")/policy.sh" # cds to the repository
 
 SCENARIOS=(
-	not_revoked_boots
-	revoked_by_dbx_digest
-	revoked_by_dbx_key
-	revoked_by_mokx_key
-	revoked_by_sbat
-	sbat_generation_raised_boots
 	sbat_lockshim_revoked
-	sbat_runtime_level_replaced
-	sbat_missing_refused
-	sbat_malformed_refused
 )
 
 SBAT_WORK=$QEMU_BUILD/sbat
@@ -110,22 +101,6 @@ PY
 		sign_efi vendor "$out.unsigned" "$out" && rm -f "$out.unsigned"
 }
 
-# persist_copy VARS NAME: a writable copy for a boot whose variables are read back.
-persist_copy() {
-	cp "$1" "$SBAT_WORK/$2.fd" && echo "$SBAT_WORK/$2.fd"
-}
-
-# boot_persist NAME VARS KERNEL GRACE STOP...: boot.sh's boot_lockshim
-# (lockshim signed by db) with VARS written in place, to be read back.
-boot_persist() {
-	local name=$1 vars=$2; shift 2
-	BOOT_RUN_OPTS=(--persist)
-	boot_lockshim "$name" "$vars" "$BOOT_WORK/lockshim-db.efi" "$@"
-	local rc=$?
-	BOOT_RUN_OPTS=()
-	return $rc
-}
-
 # expect_stored VARS SPEC...: after the boot, VARS holds exactly these.
 expect_stored() {
 	local vars=$1 out; shift
@@ -136,19 +111,21 @@ expect_stored() {
 	fi
 }
 
-not_revoked_boots() {
-	local vars
-	vars=$(persist_copy "$QEMU_BUILD/vars-secboot.fd" "${FUNCNAME[0]}") || return 1
-	boot_persist "${FUNCNAME[0]}" "$vars" "$BOOT_WORK/kernel-vendor.efi" 0.5 "${BOOTS[@]}" || return 1
-	_expect_kernel_booted 'signed by /CN=lockshim test vendor, trusted through vendor certificate /CN=lockshim test vendor' &&
-		expect_log -F "lockshim: SbatLevel $AUTOMATIC_DATE stored" &&
-		expect_order -F "lockshim: SbatLevel $AUTOMATIC_DATE stored" "lockshim: booting $KPATH" &&
-		expect_stored "$vars" "SbatLevel:$SHIM_GUID:0x3=$AUTOMATIC"
-}
+VENDOR_VERDICT='signed by /CN=lockshim test vendor, trusted through vendor certificate /CN=lockshim test vendor'
+LEVEL_LINUX2="SbatLevel:$SHIM_GUID:0x3=$SBAT_WORK/level-linux2.csv"
 
-revoked_by_dbx_digest() {
-	# The hash dbx holds is the one lockshim computes (its host CLI, the same
-	# code): otherwise a refusal would prove nothing.
+# On its first boot lockshim stores its automatic level (NV|BS).
+automatic_level_stored() {
+	expect_log -F "lockshim: SbatLevel $AUTOMATIC_DATE stored" &&
+		expect_order -F "lockshim: SbatLevel $AUTOMATIC_DATE stored" "lockshim: booting $KPATH" &&
+		expect_stored "$VARS" "SbatLevel:$SHIM_GUID:0x3=$AUTOMATIC"
+}
+boot_case not_revoked_boots persist=1 kernel="$BOOT_WORK/kernel-vendor.efi" \
+	boots="$VENDOR_VERDICT" then=automatic_level_stored
+
+# The hash dbx holds is the one lockshim computes (its host CLI, the same
+# code): otherwise the refusal would prove nothing.
+dbx_holds_lockshims_digest() {
 	local want have
 	want=$(build/lockshim hash "$BOOT_WORK/kernel-vendor.efi") || {
 		echo "FAIL: build/lockshim hash $BOOT_WORK/kernel-vendor.efi failed (make all?)" >&2
@@ -160,78 +137,59 @@ revoked_by_dbx_digest() {
 		return 1
 	fi
 	echo "# kernel Authenticode SHA-256 $want" >&2
-	_vars revocation-dbx-digest "dbx:$SECDB_GUID:0x27=$SBAT_WORK/dbx.esl" || return 1
-	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
-		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 2 "${REFUSALS[@]}" || return 1
-	_expect_kernel_refused 'image SHA-256 digest is in dbx'
 }
+boot_case revoked_by_dbx_digest kernel="$BOOT_WORK/kernel-vendor.efi" \
+	variant=revocation-dbx-digest holds="dbx:$SECDB_GUID:0x27=$SBAT_WORK/dbx.esl" \
+	refused='image SHA-256 digest is in dbx' then=dbx_holds_lockshims_digest
 
-revoked_by_dbx_key() {
-	_vars revocation-dbx-key "MokList:$SHIM_GUID:0x3=$PKI/revoked.esl" || return 1
-	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
-		"$BOOT_WORK/lockshim-db.efi" "$SBAT_WORK/kernel-revoked.efi" 2 "${REFUSALS[@]}" || return 1
-	_expect_kernel_refused 'certificate /CN=lockshim test revoked is in dbx'
-}
+boot_case revoked_by_dbx_key kernel="$SBAT_WORK/kernel-revoked.efi" \
+	variant=revocation-dbx-key holds="MokList:$SHIM_GUID:0x3=$PKI/revoked.esl" \
+	refused='certificate /CN=lockshim test revoked is in dbx'
 
-revoked_by_mokx_key() {
-	_vars revocation-mokx "MokListX:$SHIM_GUID:0x3=$PKI/vendor.esl" || return 1
-	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
-		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 2 "${REFUSALS[@]}" || return 1
-	_expect_kernel_refused 'certificate /CN=lockshim test vendor is in MokListX'
-}
+boot_case revoked_by_mokx_key kernel="$BOOT_WORK/kernel-vendor.efi" \
+	variant=revocation-mokx holds="MokListX:$SHIM_GUID:0x3=$PKI/vendor.esl" \
+	refused='certificate /CN=lockshim test vendor is in MokListX'
 
-revoked_by_sbat() {
-	local vars
-	_vars sbat-linux2 "SbatLevel:$SHIM_GUID:0x3=$SBAT_WORK/level-linux2.csv" || return 1
-	vars=$(persist_copy "$VARS" "${FUNCNAME[0]}") || return 1
-	boot_persist "${FUNCNAME[0]}" "$vars" "$BOOT_WORK/kernel-vendor.efi" 2 "${REFUSALS[@]}" || return 1
-	_expect_kernel_refused 'SBAT revokes component linux generation 1 (SbatLevel 2099010100 requires 2)' &&
-		expect_no_log -F 'lockshim: SbatLevel' &&
-		expect_stored "$vars" "SbatLevel:$SHIM_GUID:0x3=$SBAT_WORK/level-linux2.csv"
+# A newer level than lockshim's own is kept as it is.
+newer_level_kept() {
+	expect_no_log -F 'lockshim: SbatLevel' && expect_stored "$VARS" "$LEVEL_LINUX2"
 }
+boot_case revoked_by_sbat persist=1 kernel="$BOOT_WORK/kernel-vendor.efi" \
+	variant=sbat-linux2 holds="$LEVEL_LINUX2" \
+	refused='SBAT revokes component linux generation 1 (SbatLevel 2099010100 requires 2)' \
+	then=newer_level_kept
 
-sbat_generation_raised_boots() {
-	_vars sbat-linux2 "SbatLevel:$SHIM_GUID:0x3=$SBAT_WORK/level-linux2.csv" || return 1
-	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
-		"$BOOT_WORK/lockshim-db.efi" "$SBAT_WORK/kernel-linux2.efi" 0.5 "${BOOTS[@]}" || return 1
-	_expect_kernel_booted 'signed by /CN=lockshim test vendor, trusted through vendor certificate /CN=lockshim test vendor'
+boot_case sbat_generation_raised_boots kernel="$SBAT_WORK/kernel-linux2.efi" \
+	variant=sbat-linux2 holds="$LEVEL_LINUX2" boots="$VENDOR_VERDICT"
+
+# A SbatLevel the OS could have written: replaced with lockshim's own.
+runtime_level_replaced() {
+	expect_log -F "lockshim: SbatLevel had attributes 0x7, not NV|BS: replaced with $AUTOMATIC_DATE" &&
+		expect_log -F "lockshim: SbatLevel $AUTOMATIC_DATE stored" &&
+		expect_stored "$VARS" "SbatLevel:$SHIM_GUID:0x3=$AUTOMATIC"
 }
+boot_case sbat_runtime_level_replaced persist=1 kernel="$BOOT_WORK/kernel-vendor.efi" \
+	variant=sbat-runtime holds="SbatLevel:$SHIM_GUID:0x7=$SBAT_WORK/level-linux2.csv" \
+	boots="$VENDOR_VERDICT" then=runtime_level_replaced
+
+boot_case sbat_missing_refused kernel="$SBAT_WORK/kernel-nosbat-vendor.efi" \
+	refused='image has no .sbat section (SBAT is required)'
+
+boot_case sbat_malformed_refused kernel="$SBAT_WORK/kernel-malformed.efi" \
+	refused="malformed .sbat section: line 2: generation 'x' is not a number from 0 to 4294967295"
 
 sbat_lockshim_revoked() {
 	_vars sbat-lockshim2 "SbatLevel:$SHIM_GUID:0x3=$SBAT_WORK/level-lockshim2.csv" || return 1
 	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
-		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 2 \
-		'lockshim: this lockshim is revoked' 'No bootable option' "$MARKER" || return 1
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 0.3 \
+		"$FIRMWARE_REFUSED" 'No bootable option' "$MARKER" || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_log -F 'lockshim: this lockshim is revoked: SBAT revokes component lockshim generation 1 (SbatLevel 2099010100 requires 2); refusing to boot anything' &&
 		expect_no_log -F 'lockshim: booting' &&
 		expect_no_log -F 'lockshim: refusing' &&
 		expect_no_log -F 'EFI stub:' &&
 		expect_no_log -F "$MARKER" &&
-		expect_log 'BdsDxe: failed to start Boot[0-9A-F]{4} .*: Security Violation'
-}
-
-sbat_runtime_level_replaced() {
-	local vars
-	_vars sbat-runtime "SbatLevel:$SHIM_GUID:0x7=$SBAT_WORK/level-linux2.csv" || return 1
-	vars=$(persist_copy "$VARS" "${FUNCNAME[0]}") || return 1
-	boot_persist "${FUNCNAME[0]}" "$vars" "$BOOT_WORK/kernel-vendor.efi" 0.5 "${BOOTS[@]}" || return 1
-	expect_log -F "lockshim: SbatLevel had attributes 0x7, not NV|BS: replaced with $AUTOMATIC_DATE" &&
-		expect_log -F "lockshim: SbatLevel $AUTOMATIC_DATE stored" &&
-		_expect_kernel_booted 'signed by /CN=lockshim test vendor, trusted through vendor certificate /CN=lockshim test vendor' &&
-		expect_stored "$vars" "SbatLevel:$SHIM_GUID:0x3=$AUTOMATIC"
-}
-
-sbat_missing_refused() {
-	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
-		"$BOOT_WORK/lockshim-db.efi" "$SBAT_WORK/kernel-nosbat-vendor.efi" 2 "${REFUSALS[@]}" || return 1
-	_expect_kernel_refused 'image has no .sbat section (SBAT is required)'
-}
-
-sbat_malformed_refused() {
-	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
-		"$BOOT_WORK/lockshim-db.efi" "$SBAT_WORK/kernel-malformed.efi" 2 "${REFUSALS[@]}" || return 1
-	_expect_kernel_refused "malformed .sbat section: line 2: generation 'x' is not a number from 0 to 4294967295"
+		expect_order -F 'lockshim: this lockshim is revoked' 'Security Violation'
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
