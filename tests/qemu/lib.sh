@@ -338,46 +338,14 @@ run_qemu() {
 		tpid=$!
 	fi
 
-	# The watcher: refresh the clean log, send input, stop QEMU on a match.
-	(
-		sent=() answered=0 seen=-1
-		while kill -0 "$qpid" 2>/dev/null; do
-			# Nothing new on the console: nothing to do. (Cleaning the
-			# whole log five times a second costs CPU that the other
-			# guest running beside this one could use.)
-			size=$(stat -c %s "$raw")
-			if (( size == seen )); then
-				sleep 0.2
-				continue
-			fi
-			seen=$size
-			clean_serial <"$raw" >"$work/clean"
-			if [[ -n $answer_chars ]]; then
-				mapfile -t asked < <(LC_ALL=C grep -oE 'Enter password character [0-9]+' "$work/clean" | grep -oE '[0-9]+$')
-				while (( answered < ${#asked[@]} )); do
-					n=${asked[answered]}
-					printf '%s' "${answer_chars:n-1:1}" >&"$infd"
-					answered=$(( answered + 1 ))
-				done
-			fi
-			for (( i = 0; i < ${#sends[@]}; i += 2 )); do
-				[[ -n ${sent[i]:-} ]] && continue
-				if LC_ALL=C grep -qE -e "${sends[i]}" "$work/clean"; then
-					printf '%b' "${sends[i+1]}" >&"$infd"
-					sent[i]=1
-				fi
-			done
-			for pat in "${stops[@]}"; do
-				if LC_ALL=C grep -qE -e "$pat" "$work/clean"; then
-					printf '%s' "$pat" >"$work/stopped"
-					sleep "$grace"
-					kill -TERM "$qpid" 2>/dev/null
-					exit 0
-				fi
-			done
-			sleep 0.2
-		done
-	) &
+	# The watcher: send input, stop QEMU on a match (tests/qemu/watch_serial.py).
+	local pat
+	local -a watch=()
+	for pat in "${stops[@]}"; do watch+=(--stop "$pat"); done
+	for (( i = 0; i < ${#sends[@]}; i += 2 )); do watch+=(--send-on "${sends[i]}" "${sends[i+1]}"); done
+	[[ -z $answer_chars ]] || watch+=(--answer-chars "$answer_chars")
+	python3 "$LOCKSHIM_ROOT/tests/qemu/watch_serial.py" "$raw" "$work/in" "$work/stopped" \
+		"$qpid" "$grace" "${watch[@]}" &
 	local wpid=$!
 
 	# Ctrl-C or TERM: take QEMU down with us (timeout runs it in its own

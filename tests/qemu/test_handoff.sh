@@ -60,24 +60,28 @@ handoff_prepare() {
 		PREP_ERROR="tests/qemu/vars.sh --variant handoff-refused failed: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
 }
 
-# The ESP has no \EFI\BOOT\BOOTX64.EFI: only the boot entry can start lockshim.
+# boot_entry NAME VARS STOP... -- SRC ESPPATH...: the ESP holds lockshim
+# at \EFI\lockshim\, the test initrd and each SRC, and no
+# \EFI\BOOT\BOOTX64.EFI: only the boot entry can start lockshim. Boots
+# until a STOP pattern shows (or a crash).
 boot_entry() {
-	local name=$1 img=$BOOT_WORK/$1.img
-	make_esp "$img" \
-		"$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
-		"$BOOT_WORK/kernel-vendor.efi" EFI/lockshim/linux.efi \
-		build/initramfs/initrd.img boot/initrd-test.img || return 1
-	run_qemu --esp "$img" --vars "$HANDOFF_VARS" --log "$BOOT_LOGS/$name.log" \
-		--timeout "$QEMU_TIMEOUT" --grace 0.5 --stop 'LOCKSHIM-TEST-DONE' \
-		--stop 'lockshim: refusing' --stop 'No bootable option' --stop "$CRASH"
-	local rc=$?
+	local name=$1 vars=$2 img=$BOOT_WORK/$1.img rc; shift 2
+	local -a stops=()
+	while (( $# )) && [[ $1 != -- ]]; do stops+=(--stop "$1"); shift; done
+	shift
+	make_esp "$img" "$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
+		build/initramfs/initrd.img boot/initrd-test.img "$@" || return 1
+	run_qemu --esp "$img" --vars "$vars" --log "$BOOT_LOGS/$name.log" \
+		--timeout "$QEMU_TIMEOUT" --grace 0.5 "${stops[@]}" --stop "$CRASH"
+	rc=$?
 	rm -f "$img"
 	qemu_outcome "$name" || return 1
 	return $rc
 }
 
 bootentry_handoff() {
-	boot_entry "${FUNCNAME[0]}" || return 1
+	boot_entry "${FUNCNAME[0]}" "$HANDOFF_VARS" 'LOCKSHIM-TEST-DONE' 'lockshim: refusing' \
+		'No bootable option' -- "$BOOT_WORK/kernel-vendor.efi" EFI/lockshim/linux.efi || return 1
 	expect_log -F 'BdsDxe: starting Boot0000 "lockshim" from \EFI\lockshim\lockshimx64.efi' &&
 		expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi: signed by /CN=lockshim test vendor' &&
@@ -96,20 +100,10 @@ bootentry_handoff() {
 }
 
 bootentry_refused_kernel() {
-	local name=${FUNCNAME[0]} img=$BOOT_WORK/${FUNCNAME[0]}.img rc
 	local rogue='\EFI\lockshim\rogue.efi'
-	make_esp "$img" \
-		"$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
+	boot_entry "${FUNCNAME[0]}" "$REFUSED_VARS" "$FIRMWARE_REFUSED" 'No bootable option' "$MARKER" -- \
 		"$BOOT_WORK/kernel-rogue.efi" EFI/lockshim/rogue.efi \
-		"$BOOT_WORK/kernel-vendor.efi" EFI/lockshim/vmlinuz.efi \
-		build/initramfs/initrd.img boot/initrd-test.img || return 1
-	run_qemu --esp "$img" --vars "$REFUSED_VARS" --log "$BOOT_LOGS/$name.log" \
-		--timeout "$QEMU_TIMEOUT" --grace 0.5 --stop "$FIRMWARE_REFUSED" \
-		--stop 'No bootable option' --stop "$MARKER" --stop "$CRASH"
-	rc=$?
-	rm -f "$img"
-	qemu_outcome "$name" || return 1
-	(( rc == 0 )) || return "$rc"
+		"$BOOT_WORK/kernel-vendor.efi" EFI/lockshim/vmlinuz.efi || return 1
 	expect_log -F 'BdsDxe: starting Boot0000 "lockshim" from \EFI\lockshim\lockshimx64.efi' &&
 		expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_log -F "lockshim: refusing $rogue: signer does not chain to a trusted certificate" &&
