@@ -163,7 +163,7 @@ boot_case_run() {
 	fi
 	if [[ -n ${BOOT_CASE[$name.refused]+set} ]]; then
 		# a refusal ends where the firmware says lockshim returned
-		boot_lockshim "$name" "$VARS" "$loader" "$kernel" 0.3 \
+		boot_lockshim "$name" "$VARS" "$loader" "$kernel" 0.1 \
 			"$FIRMWARE_REFUSED" 'No bootable option' 'EFI stub: ' "$MARKER" || return 1
 		BOOT_RUN_OPTS=()
 		_expect_kernel_refused "$refused" "$record" &&

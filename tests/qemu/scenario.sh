@@ -14,6 +14,9 @@
 #
 # What tests/qemu/run calls (one process each):
 #   FILE --list            the file's scenarios, one per line
+#   FILE --prepare-id      PREPARE and the file that defines it: files whose
+#                          PREPARE is the same library function (the five
+#                          test_lockdown_*.sh) prepare once
 #   FILE --prepare ENV     runs PREPARE once and writes the variables it set
 #                          (the paths, VARS stores and PREP_ERROR /
 #                          LOCKSHIM_MISSING the scenarios read) to ENV
@@ -121,6 +124,19 @@ scenario_main() {
 	case ${1:-} in
 	--list)
 		printf '%s\n' "${SCENARIOS[@]}"
+		return 0 ;;
+	--prepare-id)
+		# where PREPARE is defined: files whose preparation is the same
+		# library function share one run of it
+		shopt -s extdebug
+		local where
+		where=$(declare -F "$prepare" | cut -d' ' -f3-)
+		shopt -u extdebug
+		if [[ $(realpath "$where") == $(realpath "$0") ]]; then
+			echo "$prepare@$(realpath "$0")"
+		else
+			echo "$prepare@$(realpath "$where")"
+		fi
 		return 0 ;;
 	--prepare)
 		_scenario_prepare_env "$prepare" "$2"

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # What root in the OS can leave in the firmware's variables before a
-# reboot, and what lockshim makes of it on the next boot. Most scenarios are
-# two boots of Debian's stock kernel (Boot0000, through lockshim unless
-# said) with a mokutil guest: boot 1 writes variables through efivarfs as
-# root would; boot 2, through lockshim, shows what the stock kernel was
-# handed. The last two plant what root would write in the VARS store
-# offline instead (mok.sh mok_variant), and boot once.
+# reboot, and what lockshim makes of it on the next boot. root_sets_mok_sb_state
+# and squatted_mirrors are two boots of Debian's stock kernel (Boot0000,
+# through lockshim unless said) with a mokutil guest: boot 1 writes
+# variables through efivarfs as root does, a plain one and time-authenticated
+# ones; boot 2, through lockshim, shows what the stock kernel was handed.
+# The others plant the same bytes with the same attributes in the VARS
+# store offline (mok.sh mok_variant, cached), and boot once: what lockshim
+# reads is the same.
 #
 #   tests/qemu/test_hostile_state.sh [SCENARIO...]     (default: all, in order)
 #
@@ -110,17 +112,16 @@ hostile_prepare() {
 	rm -rf "$data" && mkdir -p "$data"
 	printf '\x07\x00\x00\x00\x01' >"$data/MokSBState.bin"
 	printf '\x01' >"$data/one.bin"
-	{ printf '\x07\x00\x00\x00'; cat "$PKI/rogue.esl"; } >"$data/MokList.bin"
 	_prep "unsigned module" strip_module_signature "$module" "$data/efivarfs-unsigned.ko" &&
 		_prep "squatted MokListRT" squat_payload MokListRT "$PKI/rogue.esl" "$data/MokListRT.bin" &&
 		_prep "squatted MokListXRT" squat_payload MokListXRT "$PKI/rogue.esl" "$data/MokListXRT.bin" &&
 		_prep "squatted MokSBStateRT" squat_payload MokSBStateRT "$data/one.bin" "$data/MokSBStateRT.bin" &&
 		_prep "squatted SbatLevelRT" squat_payload SbatLevelRT certs/sbat-level-latest.csv \
 			"$data/SbatLevelRT.bin" &&
-		_prep "squatted MokPWStore" squat_payload MokPWStore \
-			tests/vectors/mokutil/password_hashfile/MokPW.bin "$data/MokPWStore.bin" &&
-		_prep "squatted MokList" squat_auth MokList "$PKI/rogue.esl" "$data/MokList.auth" || return 0
-	for f in MokSBState MokList MokListRT MokListXRT MokSBStateRT SbatLevelRT MokPWStore; do
+		_prep "squatted MokList" squat_auth MokList "$PKI/rogue.esl" "$data/MokList.auth" &&
+		_prep "squatted MokPWStore" squat_auth MokPWStore \
+			tests/vectors/mokutil/password_hashfile/MokPW.bin "$data/MokPWStore.auth" || return 0
+	for f in MokSBState MokListRT MokListXRT MokSBStateRT SbatLevelRT; do
 		MOK_GUEST_ADD+=(--add "$data/$f.bin:/data/$f.bin")
 	done
 	MOK_GUEST_ADD+=(--add "$data/efivarfs-unsigned.ko:$UNSIGNED_MODULE")
@@ -174,9 +175,9 @@ root_sets_mok_sb_state() {
 }
 
 root_sets_mok_list() {
-	local vars=$MOK_WORK/mok-list.fd
-	cp "$VARS_BASE" "$vars"
-	plant MokList "$vars" && expect_var "$vars" MokList 0x7 || return 1
+	local vars=$MOK_WORK/mok-list.fd src
+	src=$(mok_variant hostile-mok-list-rt --var "MokList:$SHIM_GUID:0x7:$PKI/rogue.esl") || return 1
+	cp "$src" "$vars" && expect_var "$vars" MokList 0x7 || return 1
 	boot_mok_refused after-mok-list "$vars" "$BOOT_WORK/kernel-rogue.efi" || return 1
 	expect_order -F 'lockshim: deleted MokList: attributes 0x7 are not the MOK manager' 'lockshim: refusing' &&
 		expect_mok_kernel_refused 'signer does not chain to a trusted certificate' 'reason=untrusted-signer' &&
@@ -214,9 +215,11 @@ squatted_mirrors() {
 # A MOK password only root knows, which lockshim cannot delete, neither
 # guards the menu nor keeps the owner out of it.
 squatted_pw_store() {
-	local vars=$MOK_WORK/squatted-pw-store.fd
-	cp "$VARS_TIMEOUT" "$vars"
-	plant MokPWStore "$vars" && expect_var "$vars" MokPWStore 0x27 || return 1
+	local vars=$MOK_WORK/squatted-pw-store.fd src
+	src=$(mok_variant hostile-squatted-pw-store \
+		--var "MokTimeout:$SHIM_GUID:0x7:$MOK_WORK/MokTimeout.bin" \
+		--var "MokPWStore:$SHIM_GUID:0x27:$HOSTILE_DATA/MokPWStore.auth") || return 1
+	cp "$src" "$vars" && expect_var "$vars" MokPWStore 0x27 || return 1
 	boot_mok after-pw-store "$vars" "$BOOT_WORK/kernel-vendor.efi" 'step true' \
 		--send-on 'press any key for the MOK manager' ' ' \
 		--send-on 'Choice \(continues booting' '3' || return 1
