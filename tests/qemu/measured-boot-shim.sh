@@ -17,7 +17,7 @@
 #
 # Not a test: a comparison for people (and the note of issue 16); the test
 # of the same claim, with the two refused boots, is test_measured_boot.sh
-# tpm_events_as_shim. Logs: build/qemu/logs/compare-{,refused-}{lockshim,shim}.*
+# tpm_grub_refused_as_shim. Logs: build/qemu/logs/compare-{,refused-}{lockshim,shim}.*
 
 # shellcheck source=tests/qemu/measured.sh
 . "$(dirname "${BASH_SOURCE[0]}")/measured.sh" # cds to the repository

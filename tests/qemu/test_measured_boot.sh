@@ -32,17 +32,14 @@
 #   tpm_mok_manager      the owner enters the MOK manager (MokTimeout, a key)
 #                        and continues: the manager in PCR 4 and its db entry
 #                        in PCR 7, then the kernel
-#   tpm_grub_refused_then_allowed  lockshim -> Debian's signed GRUB (its CA in
-#                        MokList), whose grub.cfg asks SHIM_LOCK about a
-#                        rogue-signed kernel (refused) and then boots the
-#                        vendor-signed one: the refused kernel is in PCR 4
-#                        too, as shim 16.1's Verify measures before it
-#                        decides, and nothing of it in PCR 7
-#   tpm_events_as_shim   Debian's chain (GRUB asking about a rogue-signed
-#                        kernel, refused, then booting Debian's kernel) twice
-#                        on the same firmware and a fresh TPM: first stage
-#                        lockshim (Debian's vendor certificate), then
-#                        Debian's shim 16.1: PCR 4's events after the first
+#   tpm_grub_refused_as_shim  Debian's chain: lockshim (Debian's vendor
+#                        certificate) -> Debian's signed GRUB, whose grub.cfg
+#                        asks SHIM_LOCK about a rogue-signed kernel (refused)
+#                        and then boots Debian's kernel: the refused kernel is
+#                        in PCR 4 too, as shim 16.1's Verify measures before
+#                        it decides, and nothing of it in PCR 7. Then the same
+#                        boot under Debian's shim 16.1, on the same firmware
+#                        and a fresh TPM: PCR 4's events after the first
 #                        stage's are the same (GRUB, the rogue kernel,
 #                        Debian's kernel twice), PCR 7's and 14's are the
 #                        same event for event, and so are the PCRs 7 and 14
@@ -68,8 +65,7 @@ SCENARIOS=(
 	tpm_mok_manager
 	tpm_companion_kernel
 	tpm_launch_loads_kernel
-	tpm_grub_refused_then_allowed
-	tpm_events_as_shim
+	tpm_grub_refused_as_shim
 )
 
 tpm_vendor_kernel() {
@@ -218,71 +214,19 @@ tpm_launch_loads_kernel() {
 		expect_prediction "$name" --db "$PKI/db.esl" "$MOK_WORK/launch-vendor.efi" "$kernel"
 }
 
-
-tpm_grub_refused_then_allowed() {
-	local name=${FUNCNAME[0]} w=$MOK_WORK/grub-refused grub shim_dir rogue vendor n_rogue n_vendor
-	local -a shim_lock=()
-	mkdir -p "$w"
-	grub=$(tests/qemu/debian-package.sh grub-efi-amd64-signed \
-		usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed)/grubx64.efi.signed &&
-		shim_dir=$(tests/qemu/debian-package.sh shim-signed usr/lib/shim/shimx64.efi.signed) &&
-		tests/qemu/debian-vendor-cert.sh "$shim_dir/shimx64.efi.signed" "$w" >/dev/null &&
-		python3 "$TPM_LOG" x509-esl "$w/vendor.der" "$w/debian-ca.esl" &&
-		python3 tests/qemu/mkloadoption.py "$w/Boot0000.bin" lockshim \
-			'\EFI\debian\lockshimx64.efi' grubx64.efi &&
-		# another kernel than the one that boots: its own Authenticode digest
-		sign_efi rogue "$LD_WORK/kernel-unsigned.efi" "$w/kernel-rogue.efi" >/dev/null || return 1
-	cp "$(tests/qemu/vars.sh --variant measured-grub \
-		--var "Boot0000:$GLOBAL_GUID:0x7:$w/Boot0000.bin" \
-		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin" \
-		--var "MokList:$SHIM_GUID:0x3:$w/debian-ca.esl" "$PKI" | tail -n1)" "$w/vars.fd" || return 1
-	printf '%s\n' 'set default=0' 'set timeout=0' "menuentry 'refused, then allowed' {" \
-		'echo LOCKSHIM-GRUB: the rogue kernel' 'linux /boot/vmlinuz-rogue console=ttyS0 panic=-1' \
-		'echo LOCKSHIM-GRUB: the vendor kernel' 'linux /boot/vmlinuz console=ttyS0 panic=-1' \
-		'initrd /boot/initrd.img' '}' >"$w/grub.cfg"
-	printf '%s\n' "$TPM_STEPS" >"$w/steps"
-	tests/initramfs/mokutil-guest.sh --base "$MOK_WORK/mokutil-guest.img" --steps "$w/steps" \
-		"$w/initrd.img" >/dev/null &&
-		make_esp "$w/esp.img" "$BOOT_WORK/lockshim-db.efi" EFI/debian/lockshimx64.efi \
-			"$grub" EFI/debian/grubx64.efi "$w/grub.cfg" EFI/debian/grub.cfg \
-			"$w/kernel-rogue.efi" boot/vmlinuz-rogue \
-			"$BOOT_WORK/kernel-vendor.efi" boot/vmlinuz "$w/initrd.img" boot/initrd.img || return 1
-	# GRUB waits for a key after the refused kernel's error before it boots
-	# the entry on: given at once
-	run_qemu --esp "$w/esp.img" --vars "$w/vars.fd" --log "$BOOT_LOGS/$name.log" --tpm \
-		--timeout "$QEMU_TIMEOUT" --stop 'TPM-LOG-END' --stop 'No bootable option' \
-		--stop "$CRASH" --stop 'Kernel panic' --send-on 'Press any key to continue' '\r'
-	rm -f "$w/esp.img"
-	qemu_outcome "$name" || return 1
-	rogue=$(build/lockshim hash "$w/kernel-rogue.efi") &&
-		vendor=$(build/lockshim hash "$BOOT_WORK/kernel-vendor.efi") || return 1
-	expect_log -F 'lockshim: booting \EFI\debian\grubx64.efi: signed by /CN=Debian Secure Boot Signer' &&
-		expect_log "lockshim: refusing image from the second stage \([0-9]+ bytes\): signer does not chain" &&
-		expect_log "lockshim: verdict=refused image=buffer:$(stat -c %s "$w/kernel-rogue.efi") reason=untrusted-signer" &&
-		expect_log -F 'lockshim: allowing image from the second stage' &&
-		expect_order -F 'LOCKSHIM-GRUB: the rogue kernel' 'LOCKSHIM-GRUB: the vendor kernel' &&
-		tpm_collect "$name" && expect_replay "$name" || return 1
-	# GRUB asks as often under lockshim as under shim: counted from the log
-	n_rogue=$(count_events "$name" 4 "$rogue") n_vendor=$(count_events "$name" 4 "$vendor")
-	echo "# $name: the rogue kernel $n_rogue time(s) in PCR 4, the vendor kernel $n_vendor" >&2
-	(( n_rogue >= 1 && n_vendor >= 1 )) || {
-		echo "FAIL: PCR 4 lacks the refused kernel ($n_rogue) or the allowed one ($n_vendor)" >&2
-		return 1
-	}
-	for (( i = 0; i < n_rogue; i++ )); do shim_lock+=(--shim-lock "$w/kernel-rogue.efi"); done
-	for (( i = 0; i < n_vendor; i++ )); do shim_lock+=(--shim-lock "$BOOT_WORK/kernel-vendor.efi"); done
-	expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" "MokListRT" "$SHIM_GUID" &&
-		expect_prediction "$name" --mok "$w/debian-ca.esl" "$grub" "${shim_lock[@]}"
-}
-
 # Beside shim 16.1 (README, "Measured boot"). The two boots with the
 # grub.cfg that asks about the rogue kernel first stand for the plain pair
 # too: their PCR 4 holds the plain boot's events (GRUB, then Debian's kernel
 # twice, as GRUB asks Verify twice) with the rogue kernel's between, and a
 # refused image adds nothing to PCR 7 under either first stage, so PCR 7
 # and 14 are the plain boot's (measured-boot-shim.sh boots all four).
-tpm_events_as_shim() {
+# The lockshim boot is checked on its own first: the refusal and the
+# allowing in its log, each kernel in PCR 4 as often as GRUB asked, Debian's
+# CA named once in PCR 7, and the prediction of PCR 4, 7 and 14.
+tpm_grub_refused_as_shim() {
 	local l=${FUNCNAME[0]}-lockshim s=${FUNCNAME[0]}-shim n grub rogue debian want got pcr failed=0
+	local n_rogue n_debian i
+	local -a shim_lock=()
 	local -A pcr7=() pcr14=()
 	if [[ -n $SHIM_CMP_ERROR ]]; then
 		echo "FAIL: $SHIM_CMP_ERROR" >&2
@@ -297,9 +241,23 @@ tpm_events_as_shim() {
 	expect_log -F 'lockshim: booting \EFI\debian\grubx64.efi: signed by /CN=Debian Secure Boot Signer' &&
 		expect_log "lockshim: refusing image from the second stage \([0-9]+ bytes\): signer does not chain" &&
 		expect_log "lockshim: verdict=refused image=buffer:$(stat -c %s "$SHIM_CMP/kernel-rogue.efi") reason=untrusted-signer" &&
+		expect_log -F 'lockshim: allowing image from the second stage' &&
 		expect_order -F 'LOCKSHIM-GRUB: the rogue kernel' 'error: bad shim signature' &&
 		expect_order -F 'error: bad shim signature' 'LOCKSHIM-GRUB: the Debian kernel' &&
 		expect_order -F 'LOCKSHIM-GRUB: the Debian kernel' 'TPM-LOG-END' || return 1
+	# GRUB asks as often under lockshim as under shim: counted from the log
+	n_rogue=$(count_events "$l" 4 "$rogue") n_debian=$(count_events "$l" 4 "$debian")
+	echo "# $l: the rogue kernel $n_rogue time(s) in PCR 4, Debian's kernel $n_debian" >&2
+	(( n_rogue >= 1 && n_debian >= 1 )) || {
+		echo "FAIL: PCR 4 lacks the refused kernel ($n_rogue) or the allowed one ($n_debian)" >&2
+		return 1
+	}
+	for (( i = 0; i < n_rogue; i++ )); do shim_lock+=(--shim-lock "$SHIM_CMP/kernel-rogue.efi"); done
+	for (( i = 0; i < n_debian; i++ )); do shim_lock+=(--shim-lock "$SHIM_CMP/kernel-debian.efi"); done
+	# Debian's CA, lockshim's vendor certificate, allowed GRUB and the kernel
+	expect_authority "$l" "$SHIM_GUID" "$DEBIAN_CHAIN_BUILD/vendor.der" MokListRT "$SHIM_GUID" &&
+		expect_prediction "$l" --vendor-cert "$DEBIAN_CHAIN_BUILD/vendor.der" \
+			--vendor-dbx "$DEBIAN_CHAIN_BUILD/vendor-dbx.esl" "$SHIM_CMP_GRUB" "${shim_lock[@]}" || return 1
 
 	shim_compare_boot "$s" shim refused && expect_replay "$s" || return 1
 	pcr7[$s]=${TPM_PCR[7]} pcr14[$s]=${TPM_PCR[14]}
