@@ -248,7 +248,8 @@ _qemu_slot_open() {
 			exec {fd}>&-
 		done
 		(( SECONDS < deadline )) || return 1
-		sleep 0.5
+		# soon: a slot left free is a core left idle
+		sleep 0.05
 	done
 }
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # What root in the OS can leave in the firmware's variables before a
-# reboot, and what lockshim makes of it on the next boot. root_sets_mok_sb_state
-# and squatted_mirrors are two boots of Debian's stock kernel (Boot0000,
-# through lockshim unless said) with a mokutil guest: boot 1 writes
-# variables through efivarfs as root does, a plain one and time-authenticated
-# ones; boot 2, through lockshim, shows what the stock kernel was handed.
-# The others plant the same bytes with the same attributes in the VARS
-# store offline (mok.sh mok_variant, cached), and boot once: what lockshim
-# reads is the same.
+# reboot, and what lockshim makes of it on the next boot. squatted_mirrors
+# is two boots of Debian's stock kernel (Boot0000, through lockshim unless
+# said) with a mokutil guest: boot 1 writes time-authenticated variables
+# through efivarfs as root does (plain ones root writes the same way, as
+# mokutil's requests show in test_mok.sh); boot 2, through lockshim, shows
+# what the stock kernel was handed. The others plant the same bytes with
+# the same attributes in the VARS store offline (mok.sh mok_variant,
+# cached), and boot once: what lockshim reads is the same.
 #
 #   tests/qemu/test_hostile_state.sh [SCENARIO...]     (default: all, in order)
 #
@@ -110,7 +110,6 @@ hostile_prepare() {
 	# the stock kernel's efivarfs.ko, which mok_prepare's guest build extracted
 	module=$LOCKSHIM_CACHE/$(cat "$LOCKSHIM_CACHE/debian-kernel.stamp")/modules/efivarfs.ko
 	rm -rf "$data" && mkdir -p "$data"
-	printf '\x07\x00\x00\x00\x01' >"$data/MokSBState.bin"
 	printf '\x01' >"$data/one.bin"
 	_prep "unsigned module" strip_module_signature "$module" "$data/efivarfs-unsigned.ko" &&
 		_prep "squatted MokListRT" squat_payload MokListRT "$PKI/rogue.esl" "$data/MokListRT.bin" &&
@@ -121,18 +120,10 @@ hostile_prepare() {
 		_prep "squatted MokList" squat_auth MokList "$PKI/rogue.esl" "$data/MokList.auth" &&
 		_prep "squatted MokPWStore" squat_auth MokPWStore \
 			tests/vectors/mokutil/password_hashfile/MokPW.bin "$data/MokPWStore.auth" || return 0
-	for f in MokSBState MokListRT MokListXRT MokSBStateRT SbatLevelRT; do
+	for f in MokListRT MokListXRT MokSBStateRT SbatLevelRT; do
 		MOK_GUEST_ADD+=(--add "$data/$f.bin:/data/$f.bin")
 	done
 	MOK_GUEST_ADD+=(--add "$data/efivarfs-unsigned.ko:$UNSIGNED_MODULE")
-}
-
-# plant NAME VARS: boot 1, root writes /data/NAME.bin to efivarfs as NAME.
-plant() {
-	local name=$1 vars=$2 f=$EFIVARS/$1-$SHIM_GUID
-	boot_mok "plant-$name" "$vars" "$BOOT_WORK/kernel-vendor.efi" \
-		"step sh -c 'cat /data/$name.bin > $f'" || return 1
-	expect_log -F 'MOKUTIL-RC 1 0' && expect_log -F "MOKUTIL-VAR $name-$SHIM_GUID"
 }
 
 # Boot 2's steps: the lockdown state, an unsigned module, the MokVar table
@@ -163,9 +154,9 @@ after_boot() {
 }
 
 root_sets_mok_sb_state() {
-	local vars=$MOK_WORK/mok-sb-state.fd
-	cp "$VARS_BASE" "$vars"
-	plant MokSBState "$vars" && expect_var "$vars" MokSBState 0x7 || return 1
+	local vars=$MOK_WORK/mok-sb-state.fd src
+	src=$(mok_variant hostile-mok-sb-state-rt --var "MokSBState:$SHIM_GUID:0x7:$HOSTILE_DATA/one.bin") || return 1
+	cp "$src" "$vars" && expect_var "$vars" MokSBState 0x7 || return 1
 	after_boot mok-sb-state "$vars" || return 1
 	expect_log -F 'lockshim: deleted MokSBState: attributes 0x7 are not the MOK manager' &&
 		expect_no_log -F 'insecure mode' &&

@@ -320,6 +320,28 @@ expect_distinct_positions() {
 		return 1
 	fi
 	echo "# positions asked: ${asked[*]}" >&2
+	POSITIONS_ASKED+=("${asked[@]}")
+}
+
+# expect_positions_span LENGTH: the positions asked so far (POSITIONS_ASKED,
+# two confirmations of a LENGTH-character password) lie in it, and not all
+# among its first three characters: a manager that drew them from a prefix
+# would let a prefix of the password confirm. A right one asks only the
+# first three twice in a row once in C(12,3)^2 = 48,400 runs.
+POSITIONS_ASKED=()
+expect_positions_span() {
+	local length=$1 p past=0
+	for p in "${POSITIONS_ASKED[@]}"; do
+		if (( p < 1 || p > length )); then
+			echo "FAIL: position $p asked of a $length-character password" >&2
+			return 1
+		fi
+		(( p > 3 )) && past=1
+	done
+	if (( ! past )); then
+		echo "FAIL: only the first three characters asked: ${POSITIONS_ASKED[*]}" >&2
+		return 1
+	fi
 }
 
 mok_validation_off_and_on() {
@@ -348,6 +370,7 @@ mok_validation_off_and_on() {
 		expect_distinct_positions &&
 		expect_log -F 'MOK manager: Enable Secure Boot validation: done' &&
 		expect_no_var "$vars" MokSBState || return 1
+	expect_positions_span "${#SB_PASSWORD}" || return 1
 	boot_mok_refused validation-secure "$vars" "$BOOT_WORK/kernel-unsigned.efi" || return 1
 	expect_no_log -F 'insecure mode' &&
 		expect_mok_kernel_refused 'image is not signed' 'reason=not-signed'
