@@ -167,7 +167,10 @@ set_fault_at() {
 		import struct, sys
 		path, n, tag = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
 		data = bytearray(open(path, "rb").read())
-		at = [i for i in range(len(data)) if data.startswith(tag, i)]
+		at, i = [], data.find(tag)
+		while i >= 0:
+		    at.append(i)
+		    i = data.find(tag, i + 1)
 		if len(at) != 1:
 		    sys.exit(f"{path}: {len(at)} LockshimFaultAt values, expected 1")
 		data[at[0] + 8:at[0] + 12] = struct.pack("<I", n)
