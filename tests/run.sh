@@ -10,8 +10,8 @@
 #    empty, with CLI_TESTS="a.sh b.sh": tests/cli/test_run.sh runs this
 #    runner on fixtures that way), then
 # 2. tests/qemu/run: the QEMU scenarios of every tests/qemu/test_*.sh,
-#    scheduled together LOCKSHIM_JOBS at a time (default 2, one QEMU guest
-#    per core), the longest first; each one's output shown whole. Their
+#    scheduled together, LOCKSHIM_JOBS QEMU guests at a time (default: one
+#    more than the cores), the longest first; each one's output shown whole. Their
 #    preparation runs beside step 1 (tests/qemu/run --prepare-only).
 #
 # Counting: each program prints TAP-ish lines, `ok - NAME` / `not ok - NAME`,

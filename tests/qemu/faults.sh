@@ -40,7 +40,7 @@
 #
 # A walk first boots with nothing failing (N = 0): the fault build lists
 # every call but the allocations and the tally of all of them; then one boot
-# for each N walked, LOCKSHIM_JOBS (default 2) at a time, each from a fresh
+# for each N walked, LOCKSHIM_JOBS (tests/qemu/lib.sh) at a time, each from a fresh
 # copy of the walk's VARS store with LockshimFaultAt set to N. Each boot is
 # classified from its serial log and its VARS store afterwards:
 #   verified boot       the kernel started after lockshim's verdict "booting
@@ -128,7 +128,7 @@ faults_prepare() {
 	# One ESP per walk and guest slot: QEMU locks the image it boots, and
 	# the walks may run at the same time (tests/qemu/run).
 	local i walk
-	for i in 1 2; do
+	for (( i = 1; i <= LOCKSHIM_JOBS; i++ )); do
 		for walk in normal revoked; do
 			_prep "ESP" make_esp "$FAULTS_WORK/$walk-$i.esp" \
 				"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
@@ -314,7 +314,7 @@ sample_calls() {
 # walk_calls WALK N...: boot and classify each, LOCKSHIM_JOBS at a time.
 walk_calls() {
 	local walk=$1; shift
-	local -a free=(1 2) pids=() slots=()
+	local -a free=($(seq 1 "$LOCKSHIM_JOBS")) pids=() slots=()
 	local n i
 	_walk_one() {
 		boot_fault "$walk" "$1" "$2" >/dev/null 2>&1
@@ -322,7 +322,7 @@ walk_calls() {
 		rm -f "$FAULTS_WORK/$walk/$1.log.raw"
 	}
 	for n in "$@"; do
-		while (( ${#pids[@]} >= ${LOCKSHIM_JOBS:-2} )); do
+		while (( ${#pids[@]} >= LOCKSHIM_JOBS )); do
 			wait -n -p done_pid "${pids[@]}"
 			for i in "${!pids[@]}"; do
 				if [[ ${pids[i]} == "$done_pid" ]]; then

@@ -40,7 +40,7 @@
 #     clean log; adds QEMU_ELAPSED to QEMU_SECONDS. Returns 0, except 2 on
 #     timeout and 1 when QEMU failed to run (bad arguments, missing files:
 #     non-zero status with a message on stderr).
-#     At most LOCKSHIM_JOBS (default 2) QEMUs run at a time on this machine,
+#     At most LOCKSHIM_JOBS (default: cores + 1) QEMUs run at a time on this machine,
 #     whoever starts them: each run holds one of that many lock files in the
 #     cache directory (a slot) while QEMU runs.
 #
@@ -77,6 +77,10 @@ LOCKSHIM_CACHE=${LOCKSHIM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lockshim}
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.secboot.fd}
 OVMF_VARS_BLANK=${OVMF_VARS_BLANK:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 QEMU=${QEMU:-qemu-system-x86_64}
+# QEMU guests at a time on this machine: one more than its cores, since a
+# guest waiting at a prompt or a countdown, or a slot between two runs,
+# leaves a core idle that a third guest takes.
+LOCKSHIM_JOBS=${LOCKSHIM_JOBS:-$(( $(nproc) + 1 ))}
 QEMU_CRASH='!!!! X64 Exception Type'
 # What OVMF's boot manager prints when the image of a boot option returned
 # EFI_SECURITY_VIOLATION: lockshim refused and returned (rather than hung
@@ -237,7 +241,7 @@ expect_order() {
 _qemu_slot_open() {
 	local deadline=$(( SECONDS + $1 )) fd i file
 	while :; do
-		for (( i = 1; i <= ${LOCKSHIM_JOBS:-2}; i++ )); do
+		for (( i = 1; i <= LOCKSHIM_JOBS; i++ )); do
 			file=$LOCKSHIM_CACHE/qemu.lock
 			(( i == 1 )) || file=$LOCKSHIM_CACHE/qemu-$i.lock
 			exec {fd}>"$file"
@@ -309,7 +313,7 @@ run_qemu() {
 	if _qemu_slot_open $(( timeout + 120 )); then
 		lockfd=$QEMU_SLOT_FD
 	else
-		echo "run_qemu: all ${LOCKSHIM_JOBS:-2} QEMU slots ($LOCKSHIM_CACHE/qemu*.lock) stayed busy" >&2
+		echo "run_qemu: all $LOCKSHIM_JOBS QEMU slots ($LOCKSHIM_CACHE/qemu*.lock) stayed busy" >&2
 		rm -rf "$work"; return 1
 	fi
 

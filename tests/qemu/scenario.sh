@@ -45,7 +45,6 @@
 # Scenarios must not write what another scenario reads: a writable VARS
 # file, an ESP image or a work file is named after its scenario.
 
-LOCKSHIM_JOBS=${LOCKSHIM_JOBS:-2}
 PREP_ERROR= PREP_LOG=/dev/null
 
 _prep() {
