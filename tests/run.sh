@@ -11,7 +11,7 @@
 #    runner on fixtures that way), then
 # 2. tests/qemu/run: the QEMU scenarios of every tests/qemu/test_*.sh,
 #    scheduled together, LOCKSHIM_JOBS QEMU guests at a time (default: one
-#    more than the cores), the longest first; each one's output shown whole. Their
+#    a core), the longest first; each one's output shown whole. Their
 #    preparation runs beside step 1 (tests/qemu/run --prepare-only).
 #
 # Counting: each program prints TAP-ish lines, `ok - NAME` / `not ok - NAME`,
