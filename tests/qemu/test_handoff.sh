@@ -26,16 +26,14 @@
 #
 # Environment and output as for test_boot.sh (boot.sh gives the preparation).
 
-# shellcheck source=tests/qemu/boot.sh
-. "$(dirname "${BASH_SOURCE[0]}")/boot.sh" # cds to the repository
+# shellcheck source=tests/qemu/second_stage.sh
+. "$(dirname "${BASH_SOURCE[0]}")/second_stage.sh" # cds to the repository (second_stage_boot)
 
 SCENARIOS=(
 	bootentry_handoff
 	bootentry_refused_kernel
 )
 
-GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
-SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 CMDLINE='initrd=\boot\initrd-test.img lockshim.test=42 console=ttyS0'
 HANDOFF_VARS=
 REFUSED_VARS=
@@ -60,28 +58,10 @@ handoff_prepare() {
 		PREP_ERROR="tests/qemu/vars.sh --variant handoff-refused failed: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
 }
 
-# boot_entry NAME VARS STOP... -- SRC ESPPATH...: the ESP holds lockshim
-# at \EFI\lockshim\, the test initrd and each SRC, and no
-# \EFI\BOOT\BOOTX64.EFI: only the boot entry can start lockshim. Boots
-# until a STOP pattern shows (or a crash).
-boot_entry() {
-	local name=$1 vars=$2 img=$BOOT_WORK/$1.img rc; shift 2
-	local -a stops=()
-	while (( $# )) && [[ $1 != -- ]]; do stops+=(--stop "$1"); shift; done
-	shift
-	make_esp "$img" "$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
-		build/initramfs/initrd.img boot/initrd-test.img "$@" || return 1
-	run_qemu --esp "$img" --vars "$vars" --log "$BOOT_LOGS/$name.log" \
-		--timeout "$QEMU_TIMEOUT" --grace 0.5 "${stops[@]}" --stop "$CRASH"
-	rc=$?
-	rm -f "$img"
-	qemu_outcome "$name" || return 1
-	return $rc
-}
-
 bootentry_handoff() {
-	boot_entry "${FUNCNAME[0]}" "$HANDOFF_VARS" 'LOCKSHIM-TEST-DONE' 'lockshim: refusing' \
-		'No bootable option' -- "$BOOT_WORK/kernel-vendor.efi" EFI/lockshim/linux.efi || return 1
+	second_stage_boot "${FUNCNAME[0]}" "$HANDOFF_VARS" 0.5 'LOCKSHIM-TEST-DONE' 'lockshim: refusing' \
+		'No bootable option' -- "$BOOT_WORK/kernel-vendor.efi" EFI/lockshim/linux.efi \
+		build/initramfs/initrd.img boot/initrd-test.img || return 1
 	expect_log -F 'BdsDxe: starting Boot0000 "lockshim" from \EFI\lockshim\lockshimx64.efi' &&
 		expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi: signed by /CN=lockshim test vendor' &&
@@ -101,9 +81,10 @@ bootentry_handoff() {
 
 bootentry_refused_kernel() {
 	local rogue='\EFI\lockshim\rogue.efi'
-	boot_entry "${FUNCNAME[0]}" "$REFUSED_VARS" "$FIRMWARE_REFUSED" 'No bootable option' "$MARKER" -- \
+	second_stage_boot "${FUNCNAME[0]}" "$REFUSED_VARS" 0.5 "$FIRMWARE_REFUSED" 'No bootable option' "$MARKER" -- \
 		"$BOOT_WORK/kernel-rogue.efi" EFI/lockshim/rogue.efi \
-		"$BOOT_WORK/kernel-vendor.efi" EFI/lockshim/vmlinuz.efi || return 1
+		"$BOOT_WORK/kernel-vendor.efi" EFI/lockshim/vmlinuz.efi \
+		build/initramfs/initrd.img boot/initrd-test.img || return 1
 	expect_log -F 'BdsDxe: starting Boot0000 "lockshim" from \EFI\lockshim\lockshimx64.efi' &&
 		expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_log -F "lockshim: refusing $rogue: signer does not chain to a trusted certificate" &&
