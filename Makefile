@@ -12,6 +12,8 @@
 #   make bench           figures: throughput, boot overhead and sizes beside
 #                        rhboot/shim 16.1 (build/bench.json); never a test
 #   make VENDOR_CERT=f   embed f (DER) as the vendor certificate instead of the test one
+#   make variant VARIANT=dir VARIANT_CERT=f   the same, linked into dir from
+#                        build/'s objects (two compiled again; see "variants")
 #   make WERROR=1        warnings are errors (make check and CI; off by default,
 #                        so a distribution's newer compiler still builds)
 #   make DEFAULT_LOADER=grubx64.efi   the image started when no load option names one
@@ -248,17 +250,52 @@ $(BUILD)/efi/core/sbat_data.o $(BUILD)/host/core/sbat_data.o: src/core/sbat_data
 	@mkdir -p $(@D)
 	$(EFI_ASM_COMPILE) -c $< -o $@
 
-# One link for both firmware programs: $(1) is the program's name.
+# One link for every firmware program: $(1) is the .so, $(2) the variable
+# holding its objects.
 define EFI_PROGRAM
-$$(BUILD)/$(1).so: $$($(2)) $$(EFI_LDS) $$(CRYPTO_EFI_LIB) $$(LIBC_EFI_LIB)
+$(1): $$($(2)) $$(EFI_LDS) $$(CRYPTO_EFI_LIB) $$(LIBC_EFI_LIB)
 	$$(LD) $$(EFI_LDFLAGS) $$(LIBEFI_RELR_LDFLAGS) -T $$(EFI_LDS) $$(GNUEFI_LIBDIR)/crt0-efi-x86_64.o \
 	    $$($(2)) $$(CRYPTO_EFI_LIBS) -L$$(GNUEFI_LIBDIR) -lefi -lgnuefi \
 	    $$(shell $$(CC) -print-libgcc-file-name) -o $$@
 	@$$(LIBEFI_DIR)/check-pe-sections.sh $$@ $$(EFI_PE_SECTIONS) && \
 	    $$(LIBEFI_DIR)/check-efi-relocs.sh $$@ || { rm -f $$@; exit 1; }
 endef
-$(eval $(call EFI_PROGRAM,lockshimx64,LOCKSHIM_OBJS))
-$(eval $(call EFI_PROGRAM,mmx64,MM_OBJS))
+$(eval $(call EFI_PROGRAM,$(BUILD)/lockshimx64.so,LOCKSHIM_OBJS))
+$(eval $(call EFI_PROGRAM,$(BUILD)/mmx64.so,MM_OBJS))
+
+# ---- variants: lockshim with another vendor certificate ---------------------
+#   make variant VARIANT=DIR VARIANT_CERT=F.der [VARIANT_DBX=F.esl]
+#                [VARIANT_DEFAULT_LOADER=NAME]
+# DIR/lockshimx64.efi: $(BUILD)'s objects but the two that embed these
+# settings (vendor_certs.o, efi_main.o), compiled again into DIR, then one
+# link. The QEMU tests' lockshims with an outside vendor certificate and
+# with Debian's are variants: seconds, where a BUILD of their own compiled
+# everything again.
+ifneq ($(VARIANT),)
+VARIANT_DBX            ?= $(EMPTY_ESL)
+VARIANT_DEFAULT_LOADER ?= $(DEFAULT_LOADER)
+VARIANT_SETTINGS := $(abspath $(VARIANT_CERT)) $(abspath $(VARIANT_DBX)) $(VARIANT_DEFAULT_LOADER) $(VERSION)
+# in $(BUILD)'s order: the same image as a BUILD of its own would link
+VARIANT_OBJS := $(patsubst $(BUILD)/efi/efi/efi_main.o,$(VARIANT)/efi_main.o,$(patsubst \
+                $(BUILD)/efi/efi/vendor_certs.o,$(VARIANT)/vendor_certs.o,$(LOCKSHIM_OBJS)))
+.PHONY: variant
+variant: $(VARIANT)/lockshimx64.efi
+$(VARIANT)/settings: FORCE
+	@mkdir -p $(@D)
+	@echo '$(VARIANT_SETTINGS)' | cmp -s - $@ || echo '$(VARIANT_SETTINGS)' > $@
+$(VARIANT)/vendor_certs.o: src/efi/vendor_certs.S $(VARIANT_CERT) $(VARIANT_DBX) $(VARIANT)/settings \
+		$(FLAGS_DIR)/efi-asm
+	@openssl x509 -inform DER -in $(VARIANT_CERT) -noout 2>/dev/null || \
+	    { echo "VARIANT_CERT=$(VARIANT_CERT) is not a DER certificate" >&2; exit 1; }
+	$(CC) -c -DVENDOR_CERT_FILE='"$(abspath $(VARIANT_CERT))"' \
+	    -DVENDOR_DBX_FILE='"$(abspath $(VARIANT_DBX))"' $< -o $@
+$(VARIANT)/efi_main.o: src/efi/efi_main.c $(BUILD)/efi/efi/efi_main.o $(VARIANT)/settings
+	$(EFI_SHELL_COMPILE) -DLOCKSHIM_VERSION='"$(VERSION)"' \
+	    -DDEFAULT_LOADER='L"$(VARIANT_DEFAULT_LOADER)"' -c $< -o $@
+$(eval $(call EFI_PROGRAM,$(VARIANT)/lockshimx64.so,VARIANT_OBJS))
+$(VARIANT)/%.efi: $(VARIANT)/%.so
+	$(EFI_IMAGE)
+endif
 
 # --strip-all: no COFF symbol table in the image (the firmware never reads
 # it; it was 190 KB of lockshimx64.efi); the .so keeps the symbols for gdb.
@@ -267,11 +304,14 @@ $(eval $(call EFI_PROGRAM,mmx64,MM_OBJS))
 # image that is not a fault build's and carries the fault code is removed:
 # that link fails.
 EFI_IMAGE_CHECK := $(if $(FAULT_BUILD),true,scripts/check-no-fault-code.sh)
+define EFI_IMAGE
+objcopy $(EFI_PE_SECTIONS) --strip-all --target efi-app-x86_64 --subsystem=10 $< $@.tmp
+truncate -s %8 $@.tmp
+@$(EFI_IMAGE_CHECK) $@.tmp || { rm -f $@.tmp; echo "$@: removed" >&2; exit 1; }
+mv $@.tmp $@
+endef
 $(BUILD)/%.efi: $(BUILD)/%.so
-	objcopy $(EFI_PE_SECTIONS) --strip-all --target efi-app-x86_64 --subsystem=10 $< $@.tmp
-	truncate -s %8 $@.tmp
-	@$(EFI_IMAGE_CHECK) $@.tmp || { rm -f $@.tmp; echo "$@: removed" >&2; exit 1; }
-	mv $@.tmp $@
+	$(EFI_IMAGE)
 
 $(TEST_VENDOR_CERT): $(BUILD)/pki/.complete
 

@@ -17,9 +17,10 @@
 #     Build lockshim the way a Debian machine needs it: the vendor
 #     certificate and vendor dbx of Debian's signed shim (shim-signed,
 #     tests/qemu/debian-vendor-cert.sh) embedded, grubx64.efi as the default
-#     loader, make's BUILD=DIR (the test and the bench use
-#     DEBIAN_CHAIN_BUILD). DIR gets vendor.der, vendor-dbx.esl and
-#     lockshimx64.efi (unsigned); prints the path of lockshimx64.efi.
+#     loader: `make variant VARIANT=DIR`, a link of build/'s objects (the
+#     test and the bench use DEBIAN_CHAIN_BUILD). DIR gets vendor.der,
+#     vendor-dbx.esl and lockshimx64.efi (unsigned); prints the path of
+#     lockshimx64.efi.
 # debian_chain_grub
 #     Prints the path of Debian's grubx64.efi.signed (grub-efi-amd64-signed).
 # debian_chain_grub_cfg OUT CMDLINE
@@ -53,8 +54,8 @@ debian_chain_lockshim() {
 		usr/lib/shim/shimx64.efi.signed) || return 1
 	"$LOCKSHIM_ROOT/tests/qemu/debian-vendor-cert.sh" "$shim_dir/shimx64.efi.signed" "$dir" >/dev/null ||
 		return 1
-	make -s -C "$LOCKSHIM_ROOT" -j"${LOCKSHIM_JOBS:-2}" BUILD="$dir" VENDOR_CERT="$dir/vendor.der" \
-		VENDOR_DBX="$dir/vendor-dbx.esl" DEFAULT_LOADER=grubx64.efi "$dir/lockshimx64.efi" >&2 ||
+	make -s -C "$LOCKSHIM_ROOT" variant VARIANT="$dir" VARIANT_CERT="$dir/vendor.der" \
+		VARIANT_DBX="$dir/vendor-dbx.esl" VARIANT_DEFAULT_LOADER=grubx64.efi >&2 ||
 		return 1
 	echo "$dir/lockshimx64.efi"
 }

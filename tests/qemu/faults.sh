@@ -195,7 +195,7 @@ boot_fault() {
 	mkdir -p "$dir"
 	cp "$base" "$dir/$n.fd" && set_fault_at "$dir/$n.fd" "$n" || return 1
 	run_qemu --esp "$FAULTS_WORK/$esp-$slot.esp" --vars "$dir/$n.fd" --persist \
-		--log "$dir/$n.log" --timeout "$QEMU_TIMEOUT" --grace 0.3 \
+		--log "$dir/$n.log" --timeout "$QEMU_TIMEOUT" --grace 0.1 \
 		--stop "$KERNEL_STARTED" --stop 'No bootable option' --stop "$QEMU_CRASH" "${send[@]}" "$@"
 }
 
@@ -504,12 +504,12 @@ power_cut() {
 		# ends QEMU, and the boot after that must reach the kernel)
 		local after=$dir/$j-after.log outcome=
 		run_qemu --esp "$dir/esp.img" --vars "$dir/$j.fd" --persist --log "$after" \
-			--timeout "$QEMU_TIMEOUT" --grace 0.3 --stop "$KERNEL_STARTED" --stop 'No bootable option' \
+			--timeout "$QEMU_TIMEOUT" --grace 0.1 --stop "$KERNEL_STARTED" --stop 'No bootable option' \
 			--stop "$QEMU_CRASH" "${pw[@]}" >/dev/null 2>&1
 		if [[ $QEMU_OUTCOME == exited ]] && LC_ALL=C grep -q '^MOK manager: rebooting' "$after"; then
 			after=$dir/$j-after2.log
 			run_qemu --esp "$dir/esp.img" --vars "$dir/$j.fd" --persist --log "$after" \
-				--timeout "$QEMU_TIMEOUT" --grace 0.3 --stop "$KERNEL_STARTED" --stop 'No bootable option' \
+				--timeout "$QEMU_TIMEOUT" --grace 0.1 --stop "$KERNEL_STARTED" --stop 'No bootable option' \
 				--stop "$QEMU_CRASH" "${pw[@]}" >/dev/null 2>&1
 		fi
 		if [[ $QEMU_OUTCOME != stopped || $QEMU_STOPPED_ON != "$KERNEL_STARTED" ]]; then

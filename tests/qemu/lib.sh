@@ -19,11 +19,12 @@
 #                          the raw one goes to FILE with .raw appended, QEMU's
 #                          own stderr to FILE.err (default build/qemu/logs/run.log)
 #       --timeout SECS     kill QEMU after SECS seconds (default 60)
-#       --stop REGEX       kill QEMU once REGEX (grep -E) shows in the clean log,
-#                          after a short grace so the rest of the line lands;
-#                          may be given several times (any one stops)
+#       --stop REGEX       kill QEMU once REGEX (grep -E) shows on a whole line
+#                          (its newline written) of the clean log, after a
+#                          short grace for what follows it; may be given
+#                          several times (any one stops)
 #       --grace SECS       how long to let QEMU run on after a --stop match
-#                          (default 0.5)
+#                          (default 0.2)
 #       --send-on REGEX TEXT   write TEXT (printf %b escapes) to the serial input
 #                          once, the first time REGEX shows in the clean log
 #       --answer-chars PASSWORD  answer each "Enter password character N" prompt
@@ -257,7 +258,7 @@ _qemu_slot_open() {
 }
 
 run_qemu() {
-	local esp= vars= persist=0 log=$QEMU_BUILD/logs/run.log timeout=60 tee=0 grace=0.5 tpm=0
+	local esp= vars= persist=0 log=$QEMU_BUILD/logs/run.log timeout=60 tee=0 grace=0.2 tpm=0
 	local -a stops=() sends=() extra=()
 	local answer_chars=
 	while (( $# )); do

@@ -10,9 +10,10 @@ console as it came), cleaned as lib.sh's clean_serial cleans it, and
     PASSWORD (--answer-chars);
   - writes TEXT (printf %b escapes) to FIFO, QEMU's serial input, once, the
     first time ERE shows (--send-on);
-  - on the first ERE of --stop that shows, writes that ERE to STOPPED,
-    lets QEMU run GRACE seconds more (for the rest of the line) and sends
-    PID SIGTERM.
+  - on the first ERE of --stop that shows on a whole line (its newline
+    written: a stop never cuts the line it matched), writes that ERE to
+    STOPPED, lets QEMU run GRACE seconds more (for what it says next) and
+    sends PID SIGTERM.
 EREs are matched line by line, as grep -E does (with Python's re: the
 patterns the tests use mean the same in both).
 
@@ -26,7 +27,7 @@ import signal
 import sys
 import time
 
-POLL = 0.1
+POLL = 0.05
 
 ESCAPE_TO_NEWLINE = re.compile(rb"\x1b\[[0-9;]*[Hf]")
 ESCAPES = [re.compile(p) for p in (rb"\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]",
@@ -104,7 +105,10 @@ def main(argv):
                 continue
             seen = size
             with open(raw_path, "rb") as f:
-                lines = clean_lines(f.read())
+                raw = f.read()
+            lines = clean_lines(raw)
+            # prompts end without a newline; a stop waits for the line's end
+            whole = clean_lines(raw[:raw.rfind(b"\n") + 1])
             if answer is not None:
                 asked = [m.group(1) for line in lines for m in asked_re.finditer(line)]
                 while answered < len(asked):
@@ -116,7 +120,7 @@ def main(argv):
                     serial_in.write(send[1])
                     send[2] = True
             for source, pattern in stop_res:
-                if any(pattern.search(line) for line in lines):
+                if any(pattern.search(line) for line in whole):
                     with open(stopped, "w") as f:
                         f.write(source)
                     time.sleep(grace)
