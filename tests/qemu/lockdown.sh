@@ -21,6 +21,8 @@
 #   LOCKDOWN_TEE=1 show each console live
 #   LOCKSHIM_KERNEL_DIR  a kernel/build.sh output directory to use instead of
 #                  running kernel/build.sh (kernel development)
+#   LD_MKTABLE     the table builder instead of tests/guest/mktable.py (an
+#                  older layout, for an older kernel)
 #
 # Logs: build/qemu/logs/lockdown-NAME.log. Scenarios are run by
 # tests/qemu/scenario.sh (LOCKSHIM_JOBS at a time).
@@ -161,10 +163,12 @@ need_lockshim() {
 	return 1
 }
 
-# mktable NAME ARGS...: build $LD_WORK/NAME.table with tests/guest/mktable.py.
+# mktable NAME ARGS...: build $LD_WORK/NAME.table with tests/guest/mktable.py
+# (or $LD_MKTABLE: an older table layout, to run a scenario against an older
+# kernel, with LOCKSHIM_KERNEL_DIR).
 mktable() {
 	local name=$1; shift
-	python3 tests/guest/mktable.py "$LD_WORK/$name.table" "$@"
+	python3 "${LD_MKTABLE:-tests/guest/mktable.py}" "$LD_WORK/$name.table" "$@"
 }
 
 # ---- booting -------------------------------------------------------------------
