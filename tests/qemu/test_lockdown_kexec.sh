@@ -51,7 +51,7 @@ _kexec() {
 	sed -n '/PROBE kexec_into info rebooting/,$p' "$LOG" >"$log2"
 	local full=$LOG
 	LOG=$LD_WORK/$name.first.log
-	expect_bootlog 'locked down (Secure Boot, table v1)' &&
+	expect_bootlog 'locked down (Secure Boot, table v2)' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_probe kexec_into allowed 'vendor.efi' &&
 		expect_no_log -F 'LOCKSHIM-PROBE-END'
@@ -60,8 +60,8 @@ _kexec() {
 	(( rc == 0 )) &&
 		expect_log -F 'PROBE cmdline info console=ttyS0 lockshim.kexec=2' &&
 		expect_log '^\[ *[0-9.]+\] efi: .* LOCKSHIM=0x[0-9a-f]+ ' &&
-		expect_log '^\[ *[0-9.]+\] lockshim: locked down \(Secure Boot, table v1\)' &&
-		expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_log '^\[ *[0-9.]+\] lockshim: locked down \(Secure Boot, table v2\)' &&
+		expect_bootlog 'locked down (Secure Boot, table v2)' &&
 		expect_bootlog 'table keys: 2 trusted certificates, 0 denied entries' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_machine_keys "vendor mok" &&
@@ -129,7 +129,7 @@ sb_on_revoked_kernel_kexec_refused() {
 		expect_no_log -F 'Linux version' || return 1
 	lockdown_boot "$name" "$SB_MOK_REVOKED_VARS" "$LD_WORK/lockshim-db.efi" \
 		"$LD_WORK/kernel-vendor.efi" || return 1
-	expect_bootlog 'locked down (Secure Boot, table v1)' &&
+	expect_bootlog 'locked down (Secure Boot, table v2)' &&
 		expect_bootlog 'table keys: 2 trusted certificates, 1 denied entries' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_probe kexec_file_load:vendor_old refused \

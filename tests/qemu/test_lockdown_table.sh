@@ -61,7 +61,7 @@ table_locked() {
 	launch_kernel "${FUNCNAME[0]}" "" "" --locked "${TRUSTED[@]}" --denied "$PKI/revoked.esl" || return 1
 	expect_log -F 'launch: installed' &&
 		expect_log '^\[ *[0-9.]+\] efi: .* LOCKSHIM=0x[0-9a-f]+ ' &&
-		expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_bootlog 'locked down (Secure Boot, table v2)' &&
 		expect_bootlog 'table keys: 2 trusted certificates, 1 denied entries' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_machine_keys "vendor mok" &&
@@ -71,7 +71,7 @@ table_locked() {
 # A valid table without LOCKED: nothing locks, its trusted keys are not used.
 table_unlocked() {
 	launch_kernel "${FUNCNAME[0]}" "" "" --unlocked "${TRUSTED[@]}" || return 1
-	expect_bootlog 'table present, not locked (table v1)' &&
+	expect_bootlog 'table present, not locked (table v2)' &&
 		expect_bootlog 'table keys: 0 denied entries; trusted keys unused (not locked)' &&
 		expect_unlocked && expect_machine_keys ""
 }
@@ -80,7 +80,7 @@ table_unlocked() {
 # are trusted as a locked table's would be.
 table_unlocked_simulate_locks() {
 	launch_kernel "${FUNCNAME[0]}" "secureboot_enable=1" "" --unlocked "${TRUSTED[@]}" || return 1
-	expect_bootlog 'secureboot_enable=1: locking down (table v1 present, not locked)' &&
+	expect_bootlog 'secureboot_enable=1: locking down (table v2 present, not locked)' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_machine_keys "vendor mok"
 }
@@ -88,7 +88,7 @@ table_unlocked_simulate_locks() {
 # A denied certificate wins over the same certificate among the trusted ones.
 table_denied_entry_refused() {
 	launch_kernel "${FUNCNAME[0]}" "" "" --locked "${TRUSTED[@]}" --denied "$PKI/mok.esl" || return 1
-	expect_bootlog 'locked down (Secure Boot, table v1)' &&
+	expect_bootlog 'locked down (Secure Boot, table v2)' &&
 		expect_locked && expect_trust "vendor" "vendor" &&
 		expect_probe finit_module:lstest_mok refused 'errno=EKEYREJECTED' &&
 		expect_log -F 'PROBE key:.blacklist present asymmetric "lockshim test mok: '
@@ -99,7 +99,7 @@ table_denied_entry_refused() {
 table_in_boot_services_memory() {
 	launch_kernel "${FUNCNAME[0]}" "" "table_memory=boot" --locked "${TRUSTED[@]}" || return 1
 	expect_log -F 'in boot services memory' &&
-		expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_bootlog 'locked down (Secure Boot, table v2)' &&
 		expect_bootlog 'table keys: 2 trusted certificates, 0 denied entries' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok"
 }
@@ -113,7 +113,7 @@ sb_on_lockshim_locked() {
 	lockdown_boot "${FUNCNAME[0]}" "$SB_MOK_VARS" "$LD_WORK/lockshim-db.efi" \
 		"$LD_WORK/kernel-vendor.efi" || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
-		expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_bootlog 'locked down (Secure Boot, table v2)' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_log -F 'PROBE key:.machine present asymmetric "lockshim test mok: '
 }
@@ -126,7 +126,7 @@ sb_on_lockshim_mok_untrusted() {
 	lockdown_boot "${FUNCNAME[0]}" "$SB_MOK_UNTRUSTED_VARS" "$LD_WORK/lockshim-db.efi" \
 		"$LD_WORK/kernel-vendor.efi" || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
-		expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_bootlog 'locked down (Secure Boot, table v2)' &&
 		expect_locked && expect_trust "vendor" "vendor" && expect_machine_keys "vendor"
 }
 
