@@ -11,7 +11,8 @@ trusted-keys area, the denied ones into the denied area.
 
 --sbat-level FILE  the SbatLevel area: FILE's bytes (SbatLevel CSV text);
               default certs/sbat-level-automatic.csv, the level lockshim
-              writes on a machine's first boot
+              applies when no SbatLevel variable asks for more (/dev/null:
+              none, as --no-sbat-level)
 --no-sbat-level    an empty SbatLevel area (a locked kernel then refuses
               every kexec image)
 
