@@ -133,14 +133,18 @@ sb_on_lockshim_locked() {
 
 # The same MokList without the owner's --trust-mok: the MOK key is not in
 # the table's trusted keys, so a MOK-signed module and kexec image are
-# refused; the vendor key still counts.
+# refused; the vendor key still counts. The table, not the variables, is the
+# source of MOK trust while it locks: load_uefi.c does not read MokListRT,
+# so the MOK key is not even in .platform (it was, before patch 20); db is.
 sb_on_lockshim_mok_untrusted() {
 	need_lockshim || return 1
 	lockdown_boot "${FUNCNAME[0]}" "$SB_MOK_UNTRUSTED_VARS" "$LD_WORK/lockshim-db.efi" \
 		"$LD_WORK/kernel-vendor.efi" || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_bootlog 'locked down (Secure Boot, table v2)' &&
-		expect_locked && expect_trust "vendor" "vendor" && expect_machine_keys "vendor"
+		expect_locked && expect_trust "vendor" "vendor" && expect_machine_keys "vendor" &&
+		expect_log -F 'PROBE key:.platform present asymmetric "lockshim test db: ' &&
+		expect_no_log -F 'PROBE key:.platform present asymmetric "lockshim test mok: '
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
