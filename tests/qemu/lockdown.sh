@@ -65,6 +65,7 @@ LD_RUN_OPTS=() # more run_qemu options for every boot (test_measured_boot.sh: --
 SB_MOK_VARS=$LD_WORK/vars-secboot-mok.fd # vars_secboot_mok
 SB_MOK_UNTRUSTED_VARS=$LD_WORK/vars-secboot-mok-untrusted.fd # vars_secboot_mok
 SB_MOK_REVOKED_VARS=$LD_WORK/vars-secboot-mok-revoked.fd # vars_secboot_mok
+SB_MOK_TBS_DENIED_VARS=$LD_WORK/vars-secboot-mok-tbs-denied.fd # vars_secboot_mok
 OLD_KERNEL=$LD_WORK/kernel-old-vendor.efi # old_kernel
 # The probe initramfs behind an uncompressed cpio holding an SSDT
 # (acpi_initrd_table): what acpi_table_upgrade() installs, unless locked.
@@ -111,7 +112,8 @@ lockdown_prepare() {
 # variants of tests/qemu/vars.sh's: $SB_MOK_VARS with MokListTrusted (NV|BS,
 # 1: the owner's mokutil --trust-mok), $SB_MOK_UNTRUSTED_VARS without, and
 # $SB_MOK_REVOKED_VARS as $SB_MOK_VARS plus MokListX holding the older
-# kernel's digest.
+# kernel's digest, and $SB_MOK_TBS_DENIED_VARS as $SB_MOK_VARS plus MokListX
+# holding the MOK certificate's TBS digest (EFI_CERT_X509_SHA256).
 vars_secboot_mok() {
 	local path
 	local -a mok=(--var "MokList:$MOK_GUID:0x3:$PKI/mok.esl")
@@ -123,7 +125,11 @@ vars_secboot_mok() {
 		[[ -s $path ]] && cp "$path" "$SB_MOK_UNTRUSTED_VARS" &&
 		path=$(tests/qemu/vars.sh --variant lockdown-mok-revoked "${mok[@]}" "${trusted[@]}" \
 			--var "MokListX:$MOK_GUID:0x3:$LD_WORK/mokx-old.esl" "$PKI" | tail -n1) &&
-		[[ -s $path ]] && cp "$path" "$SB_MOK_REVOKED_VARS"
+		[[ -s $path ]] && cp "$path" "$SB_MOK_REVOKED_VARS" &&
+		python3 tests/cli/mkesl.py X509_SHA256 "$LD_WORK/mokx-mok-tbs.esl" "$PKI/mok.der" &&
+		path=$(tests/qemu/vars.sh --variant lockdown-mok-tbs-denied "${mok[@]}" "${trusted[@]}" \
+			--var "MokListX:$MOK_GUID:0x3:$LD_WORK/mokx-mok-tbs.esl" "$PKI" | tail -n1) &&
+		[[ -s $path ]] && cp "$path" "$SB_MOK_TBS_DENIED_VARS"
 }
 
 # $OLD_KERNEL: the test kernel with tests/qemu/kernel-old.sbat.csv as its

@@ -16,6 +16,8 @@
 #                                   locked by lockshim's table, vendor+MOK trusted
 #   sb_on_lockshim_mok_untrusted    the same without MokListTrusted: the MOK key
 #                                   boots kernels but is not trusted by the kernel
+#   sb_on_mok_denied_by_tbs_digest  MOK trusted, and denied in MokListX by its TBS
+#                                   digest: denied, for modules too
 # (SB = Secure Boot; the scenarios but the lockshim ones start the kernel
 # from launch.efi with SB off.)
 #
@@ -37,6 +39,7 @@ SCENARIOS=(
 	table_in_boot_services_memory
 	sb_on_lockshim_locked
 	sb_on_lockshim_mok_untrusted
+	sb_on_mok_denied_by_tbs_digest
 )
 
 # lockshim with Secure Boot off boots an unsigned kernel: its table is there,
@@ -146,6 +149,30 @@ sb_on_lockshim_mok_untrusted() {
 		expect_log -F 'PROBE key:.platform present asymmetric "lockshim test db: ' &&
 		expect_no_log -F 'PROBE key:.platform present asymmetric "lockshim test mok: '
 }
+
+# MokList trusted (--trust-mok) and MokListX denying the same MOK
+# certificate by its TBS digest (EFI_CERT_X509_SHA256): the denial wins, for
+# modules too, which are checked against the key already in a keyring. That
+# needs the entry blacklisted as the digest alone, without the EFI_TIME that
+# follows it in the list (patch 17; before it, 48 bytes that no digest
+# matches), and before the key is offered to .machine (the table's denials
+# load first, patch 20): the MOK key never reaches .machine (the table
+# offers it and the keyring refuses it: "2 trusted certificates" counts
+# what the table offers), the MOK-signed module and kexec image are refused.
+sb_on_mok_denied_by_tbs_digest() {
+	need_lockshim || return 1
+	lockdown_boot "${FUNCNAME[0]}" "$SB_MOK_TBS_DENIED_VARS" "$LD_WORK/lockshim-db.efi" \
+		"$LD_WORK/kernel-vendor.efi" || return 1
+	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
+		expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_bootlog 'table keys: 2 trusted certificates, 1 denied entries' &&
+		expect_log -F "PROBE key:.blacklist present blacklist \"tbs:$(_tbs_sha256 "$PKI/mok.der")\"" &&
+		expect_log -F "X.509: Cert $(_tbs_sha256 "$PKI/mok.der") is blacklisted" &&
+		expect_locked && expect_trust "vendor" "vendor" && expect_machine_keys "vendor" &&
+		expect_probe finit_module:lstest_mok refused 'errno=EKEYREJECTED'
+}
+# The SHA-256 digest of a DER certificate's tbsCertificate, in hex.
+_tbs_sha256() { python3 tests/cli/mkesl.py tbs-hex - SHA256 "$1"; }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	set -uo pipefail
