@@ -107,8 +107,13 @@ def main(argv):
             with open(raw_path, "rb") as f:
                 raw = f.read()
             lines = clean_lines(raw)
-            # prompts end without a newline; a stop waits for the line's end
-            whole = clean_lines(raw[:raw.rfind(b"\n") + 1])
+            # prompts end without a newline; a stop waits for the line's end:
+            # a newline, or a cursor move (the firmware's dialogs draw their
+            # lines with those, and clean_lines ends a line there too)
+            cut = raw.rfind(b"\n") + 1
+            for m in ESCAPE_TO_NEWLINE.finditer(raw, cut):
+                cut = m.start()
+            whole = clean_lines(raw[:cut])
             if answer is not None:
                 asked = [m.group(1) for line in lines for m in asked_re.finditer(line)]
                 while answered < len(asked):
