@@ -8,9 +8,12 @@
  * and what it decided. The kernel patch under kernel/ mirrors this header;
  * change both together and bump LOCKSHIM_TABLE_VERSION on any layout change.
  *
- * Layout: this header, then the trusted-keys data, then the denied data,
- * each at the offset the header gives, all inside total_size bytes. All
- * integers are little-endian.
+ * Layout: this header, then the trusted-keys data, the denied data and the
+ * SbatLevel, each at the offset the header gives, all inside total_size
+ * bytes. All integers are little-endian.
+ *
+ * Version 2 added the SbatLevel: a locked kernel decides kexec as lockshim
+ * decides what a second stage asks about, with this boot's level.
  */
 #ifndef LOCKSHIM_TABLE_H
 #define LOCKSHIM_TABLE_H
@@ -22,7 +25,7 @@
 	0x85eec472, 0xa2a6, 0x46f8, 0x87, 0x2c, 0xff, 0x2c, 0xe7, 0x41, 0xed, 0x80
 
 #define LOCKSHIM_TABLE_MAGIC   "LOCKSHIM" /* 8 bytes, no terminator */
-#define LOCKSHIM_TABLE_VERSION 1
+#define LOCKSHIM_TABLE_VERSION 2
 
 /* flags */
 #define LOCKSHIM_TABLE_LOCKED (1u << 0) /* the kernel must lock itself down */
@@ -55,6 +58,13 @@ struct lockshim_table {
 	/* Revocations for the kernel's blacklist keyring (vendor dbx, MokListX), as EFI_SIGNATURE_LISTs. */
 	uint32_t denied_offset;
 	uint32_t denied_size;
+	/*
+	 * The SbatLevel lockshim applied on this boot, as the variable's bytes
+	 * (CSV text: "sbat,1,DATESTAMP", then "component,generation" lines), no
+	 * terminator. Images whose .sbat it revokes are refused at kexec too.
+	 */
+	uint32_t sbat_level_offset;
+	uint32_t sbat_level_size;
 	uint32_t reserved1; /* zero */
 	/* SHA-256 of the total_size bytes of the table, computed with this field zeroed. */
 	uint8_t digest[32];

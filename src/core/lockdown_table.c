@@ -46,8 +46,9 @@ int lockdown_table_build(const struct lockdown_state *state, const struct verify
 	    sig_db_to_esl(&policy->vendor_dbx, table_owner, false, &denied, &denied_size) < 0 ||
 	    sig_db_to_esl(&policy->mokx, table_owner, false, &denied, &denied_size) < 0)
 		goto out_free_lists;
-	total = sizeof(struct lockshim_table) + trusted_size + denied_size;
-	if (total > UINT32_MAX)
+	if (add_overflows(sizeof(struct lockshim_table), trusted_size, &total) ||
+	    add_overflows(total, denied_size, &total) ||
+	    add_overflows(total, state->sbat_level_size, &total) || total > UINT32_MAX)
 		goto out_free_lists;
 	t = OPENSSL_zalloc(total);
 	if (!t)
@@ -67,10 +68,16 @@ int lockdown_table_build(const struct lockdown_state *state, const struct verify
 	write_le32(t + FIELD(denied_offset),
 		   (uint32_t)(sizeof(struct lockshim_table) + trusted_size));
 	write_le32(t + FIELD(denied_size), (uint32_t)denied_size);
+	write_le32(t + FIELD(sbat_level_offset),
+		   (uint32_t)(sizeof(struct lockshim_table) + trusted_size + denied_size));
+	write_le32(t + FIELD(sbat_level_size), (uint32_t)state->sbat_level_size);
 	if (trusted_size)
 		memcpy(t + sizeof(struct lockshim_table), trusted, trusted_size);
 	if (denied_size)
 		memcpy(t + sizeof(struct lockshim_table) + trusted_size, denied, denied_size);
+	if (state->sbat_level_size)
+		memcpy(t + sizeof(struct lockshim_table) + trusted_size + denied_size,
+		       state->sbat_level, state->sbat_level_size);
 	if (table_digest(t, total, t + FIELD(digest)) < 0) {
 		OPENSSL_free(t);
 		goto out_free_lists;
@@ -107,6 +114,12 @@ int lockdown_table_check(const uint8_t *data, size_t size, const char **reason)
 	len = read_le32(data + FIELD(denied_size));
 	if (!range_inside(off, len, total) || (len && off < sizeof(struct lockshim_table)))
 		return refuse(reason, "denied entries outside the table");
+	off = read_le32(data + FIELD(sbat_level_offset));
+	len = read_le32(data + FIELD(sbat_level_size));
+	if (!range_inside(off, len, total) || (len && off < sizeof(struct lockshim_table)))
+		return refuse(reason, "SbatLevel outside the table");
+	if (data[FIELD(reserved0)] || read_le32(data + FIELD(reserved1)))
+		return refuse(reason, "reserved fields not zero");
 	if (table_digest(data, total, digest) < 0 ||
 	    CRYPTO_memcmp(digest, data + FIELD(digest), sizeof(digest)) != 0)
 		return refuse(reason, "digest mismatch");

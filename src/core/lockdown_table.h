@@ -20,13 +20,16 @@ struct lockdown_state {
 	uint8_t setup_mode;
 	uint8_t mok_sb_state;
 	bool mok_trusted; /* MokListTrusted: the owner lets the kernel trust MOK keys */
+	const char *sbat_level; /* the SbatLevel applied (its variable's text) */
+	size_t sbat_level_size;
 };
 
 /*
  * The table for @state with the keys of @policy: trusted = the vendor
  * certificates, and the MokList certificates only when the owner asked for
  * it (mokutil --trust-mok: @state->mok_trusted), as upstream puts MOK keys in
- * .machine only then; never db. Denied = the vendor dbx and MokListX.
+ * .machine only then; never db. Denied = the vendor dbx and MokListX. The
+ * SbatLevel area is @state's level.
  * Returns 0 with an OPENSSL_malloc'd table in *@table, or -1.
  */
 int lockdown_table_build(const struct lockdown_state *state, const struct verify_policy *policy,
@@ -34,7 +37,8 @@ int lockdown_table_build(const struct lockdown_state *state, const struct verify
 
 /*
  * Check @size bytes at @data as the kernel does: magic, version, sizes,
- * areas inside the table, digest. Returns 0, or -1 with a reason.
+ * areas inside the table, reserved fields, digest. Returns 0, or -1 with a
+ * reason.
  */
 int lockdown_table_check(const uint8_t *data, size_t size, const char **reason);
 

@@ -262,6 +262,8 @@ static EFI_STATUS lockdown_handoff(const struct secure_boot_state *sb,
 		.setup_mode = sb->setup_mode,
 		.mok_sb_state = sb->mok_sb_state,
 		.mok_trusted = sb->mok_trusted,
+		.sbat_level = sbat_level->text,
+		.sbat_level_size = sbat_level->size,
 	};
 	EFI_STATUS status;
 

@@ -242,7 +242,9 @@ static EFI_STATUS install_table(EFI_FILE_HANDLE root)
 	}
 
 	if (str_eq(cfg_placement, "cross")) {
-		UINTN head = size < 80 ? size : 80;
+		/* the table's own header_size (offset 10): its header ends the page */
+		UINTN hs = size >= 12 ? (UINTN)((UINT8 *)data)[10] | (UINTN)((UINT8 *)data)[11] << 8 : size;
+		UINTN head = size < hs ? size : hs;
 
 		st = alloc_page_before_boundary(type, &addr);
 		if (EFI_ERROR(st)) {

@@ -3,11 +3,18 @@
 tests, valid or broken on purpose.
 
     mktable.py OUT [--locked | --unlocked] [--trusted FILE]... [--denied FILE]...
-               [--break WHAT] [--total-size N]
+               [--sbat-level FILE | --no-sbat-level] [--break WHAT] [--total-size N]
 
 FILE is an EFI_SIGNATURE_LIST file (cert-to-efi-sig-list output, e.g.
 build/pki/vendor.esl); the trusted files are concatenated into the
 trusted-keys area, the denied ones into the denied area.
+
+--sbat-level FILE  the SbatLevel area: FILE's bytes (SbatLevel CSV text);
+              default certs/sbat-level-automatic.csv, the level lockshim
+              applies when no SbatLevel variable asks for more (/dev/null:
+              none, as --no-sbat-level)
+--no-sbat-level    an empty SbatLevel area (a locked kernel then refuses
+              every kexec image)
 
 --locked      flags = LOCKED, lock_reason = SECURE_BOOT, SecureBoot=1 (default)
 --unlocked    flags = 0, lock_reason = NONE, SecureBoot=0
@@ -16,9 +23,10 @@ trusted-keys area, the denied ones into the denied area.
               (the digest included) kept consistent:
                 digest       one bit of the digest flipped
                 magic        "LOCKSHIN"
-                version      version 2
+                version      version 1 (the layout before the SbatLevel)
                 header-size  header_size 96
                 trusted-area the trusted-keys area runs 1 byte past total_size
+                sbat-area    the SbatLevel area runs 1 byte past total_size
                 flags        an unknown flag (bit 7)
                 lock-reason  LOCKED with lock_reason NONE
                 reserved     reserved1 = 1
@@ -28,14 +36,17 @@ trusted-keys area, the denied ones into the denied area.
 """
 import argparse
 import hashlib
+import os
 import struct
 import sys
 
-HEADER = struct.Struct("<8sHHIIIBBBBIIIII32s")
-assert HEADER.size == 80
+HEADER = struct.Struct("<8sHHIIIBBBBIIIIIII32s")
+assert HEADER.size == 88
+DEFAULT_LEVEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "certs",
+                             "sbat-level-automatic.csv")
 MAGIC = b"LOCKSHIM"
 DIGEST_OFF = HEADER.size - 32
-BREAKS = ("digest", "magic", "version", "header-size", "trusted-area", "flags",
+BREAKS = ("digest", "magic", "version", "header-size", "trusted-area", "sbat-area", "flags",
           "lock-reason", "reserved")
 
 
@@ -47,6 +58,9 @@ def main():
     g.add_argument("--unlocked", dest="locked", action="store_false")
     ap.add_argument("--trusted", action="append", default=[])
     ap.add_argument("--denied", action="append", default=[])
+    lv = ap.add_mutually_exclusive_group()
+    lv.add_argument("--sbat-level", default=DEFAULT_LEVEL)
+    lv.add_argument("--no-sbat-level", action="store_true")
     ap.add_argument("--break", dest="brk", choices=BREAKS)
     ap.add_argument("--total-size", type=int)
     a = ap.parse_args()
@@ -59,22 +73,26 @@ def main():
         return data
 
     trusted, denied = cat(a.trusted), cat(a.denied)
-    magic, version, header_size = MAGIC, 1, HEADER.size
+    level = b"" if a.no_sbat_level else cat([a.sbat_level])
+    magic, version, header_size = MAGIC, 2, HEADER.size
     flags, reason = (1, 1) if a.locked else (0, 0)
     secure_boot = 1 if a.locked else 0
     reserved1 = 0
     t_off, t_size = HEADER.size, len(trusted)
     d_off, d_size = t_off + t_size, len(denied)
-    total = d_off + d_size
+    s_off, s_size = d_off + d_size, len(level)
+    total = s_off + s_size
 
     if a.brk == "magic":
         magic = b"LOCKSHIN"
     elif a.brk == "version":
-        version = 2
+        version = 1
     elif a.brk == "header-size":
         header_size = 96
     elif a.brk == "trusted-area":
         t_size = total - t_off + 1
+    elif a.brk == "sbat-area":
+        s_size = total - s_off + 1
     elif a.brk == "flags":
         flags |= 0x80
     elif a.brk == "lock-reason":
@@ -87,13 +105,13 @@ def main():
     def pack(digest):
         return HEADER.pack(magic, version, header_size, total_field, flags, reason,
                            secure_boot, 0, 0xFF, 0, t_off, t_size, d_off, d_size,
-                           reserved1, digest)
+                           s_off, s_size, reserved1, digest)
 
-    body = pack(b"\0" * 32) + trusted + denied
+    body = pack(b"\0" * 32) + trusted + denied + level
     digest = hashlib.sha256(body).digest()
     if a.brk == "digest":
         digest = bytes([digest[0] ^ 1]) + digest[1:]
-    table = pack(digest) + trusted + denied
+    table = pack(digest) + trusted + denied + level
     assert len(table) == total
     with open(a.out, "wb") as fh:
         fh.write(table)

@@ -21,6 +21,8 @@
 #   LOCKDOWN_TEE=1 show each console live
 #   LOCKSHIM_KERNEL_DIR  a kernel/build.sh output directory to use instead of
 #                  running kernel/build.sh (kernel development)
+#   LD_MKTABLE     the table builder instead of tests/guest/mktable.py (an
+#                  older layout, for an older kernel)
 #
 # Logs: build/qemu/logs/lockdown-NAME.log. Scenarios are run by
 # tests/qemu/scenario.sh (LOCKSHIM_JOBS at a time).
@@ -63,6 +65,7 @@ LD_RUN_OPTS=() # more run_qemu options for every boot (test_measured_boot.sh: --
 SB_MOK_VARS=$LD_WORK/vars-secboot-mok.fd # vars_secboot_mok
 SB_MOK_UNTRUSTED_VARS=$LD_WORK/vars-secboot-mok-untrusted.fd # vars_secboot_mok
 SB_MOK_REVOKED_VARS=$LD_WORK/vars-secboot-mok-revoked.fd # vars_secboot_mok
+SB_MOK_TBS_DENIED_VARS=$LD_WORK/vars-secboot-mok-tbs-denied.fd # vars_secboot_mok
 OLD_KERNEL=$LD_WORK/kernel-old-vendor.efi # old_kernel
 # The probe initramfs behind an uncompressed cpio holding an SSDT
 # (acpi_initrd_table): what acpi_table_upgrade() installs, unless locked.
@@ -109,7 +112,8 @@ lockdown_prepare() {
 # variants of tests/qemu/vars.sh's: $SB_MOK_VARS with MokListTrusted (NV|BS,
 # 1: the owner's mokutil --trust-mok), $SB_MOK_UNTRUSTED_VARS without, and
 # $SB_MOK_REVOKED_VARS as $SB_MOK_VARS plus MokListX holding the older
-# kernel's digest.
+# kernel's digest, and $SB_MOK_TBS_DENIED_VARS as $SB_MOK_VARS plus MokListX
+# holding the MOK certificate's TBS digest (EFI_CERT_X509_SHA256).
 vars_secboot_mok() {
 	local path
 	local -a mok=(--var "MokList:$MOK_GUID:0x3:$PKI/mok.esl")
@@ -121,7 +125,11 @@ vars_secboot_mok() {
 		[[ -s $path ]] && cp "$path" "$SB_MOK_UNTRUSTED_VARS" &&
 		path=$(tests/qemu/vars.sh --variant lockdown-mok-revoked "${mok[@]}" "${trusted[@]}" \
 			--var "MokListX:$MOK_GUID:0x3:$LD_WORK/mokx-old.esl" "$PKI" | tail -n1) &&
-		[[ -s $path ]] && cp "$path" "$SB_MOK_REVOKED_VARS"
+		[[ -s $path ]] && cp "$path" "$SB_MOK_REVOKED_VARS" &&
+		python3 tests/cli/mkesl.py X509_SHA256 "$LD_WORK/mokx-mok-tbs.esl" "$PKI/mok.der" &&
+		path=$(tests/qemu/vars.sh --variant lockdown-mok-tbs-denied "${mok[@]}" "${trusted[@]}" \
+			--var "MokListX:$MOK_GUID:0x3:$LD_WORK/mokx-mok-tbs.esl" "$PKI" | tail -n1) &&
+		[[ -s $path ]] && cp "$path" "$SB_MOK_TBS_DENIED_VARS"
 }
 
 # $OLD_KERNEL: the test kernel with tests/qemu/kernel-old.sbat.csv as its
@@ -161,10 +169,12 @@ need_lockshim() {
 	return 1
 }
 
-# mktable NAME ARGS...: build $LD_WORK/NAME.table with tests/guest/mktable.py.
+# mktable NAME ARGS...: build $LD_WORK/NAME.table with tests/guest/mktable.py
+# (or $LD_MKTABLE: an older table layout, to run a scenario against an older
+# kernel, with LOCKSHIM_KERNEL_DIR).
 mktable() {
 	local name=$1; shift
-	python3 tests/guest/mktable.py "$LD_WORK/$name.table" "$@"
+	python3 "${LD_MKTABLE:-tests/guest/mktable.py}" "$LD_WORK/$name.table" "$@"
 }
 
 # ---- booting -------------------------------------------------------------------

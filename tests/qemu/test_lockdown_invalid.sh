@@ -7,7 +7,7 @@
 #   tests/qemu/test_lockdown_invalid.sh [SCENARIO...]     (default: all, in order)
 #
 #   table_invalid_digest        the digest does not match
-#   table_invalid_magic, _version, _header_size, _area, _flags,
+#   table_invalid_magic, _version, _header_size, _area, _sbat_area, _flags,
 #   table_invalid_lock_reason, _reserved   one header field wrong
 #   table_crosses_descriptor    the table runs past its EFI memory descriptor
 #   table_outside_memory_map    its address is in no EFI memory descriptor
@@ -25,6 +25,7 @@ SCENARIOS=(
 	table_invalid_version
 	table_invalid_header_size
 	table_invalid_area
+	table_invalid_sbat_area
 	table_invalid_flags
 	table_invalid_lock_reason
 	table_invalid_reserved
@@ -42,11 +43,16 @@ _invalid() {
 }
 table_invalid_digest() { _invalid "${FUNCNAME[0]}" 'digest mismatch' "" --locked "${TRUSTED[@]}" --break digest; }
 table_invalid_magic() { _invalid "${FUNCNAME[0]}" 'bad magic' "" --unlocked "${TRUSTED[@]}" --break magic; }
-table_invalid_version() { _invalid "${FUNCNAME[0]}" 'version 2, this kernel knows 1' "" --unlocked --break version; }
-table_invalid_header_size() { _invalid "${FUNCNAME[0]}" 'header_size 96, expected 80' "" --unlocked --break header-size; }
+table_invalid_version() { _invalid "${FUNCNAME[0]}" 'version 1, this kernel knows 2' "" --unlocked --break version; }
+table_invalid_header_size() { _invalid "${FUNCNAME[0]}" 'header_size 96, expected 88' "" --unlocked --break header-size; }
 table_invalid_area() {
-	_invalid "${FUNCNAME[0]}" 'trusted keys at 80+1689 outside the table data' "" \
-		--unlocked "${TRUSTED[@]}" --break trusted-area
+	_invalid "${FUNCNAME[0]}" 'trusted keys at 88+1689 outside the table data' "" \
+		--unlocked "${TRUSTED[@]}" --no-sbat-level --break trusted-area
+}
+# The SbatLevel area (certs/sbat-level-automatic.csv, 32 bytes) runs 1 past.
+table_invalid_sbat_area() {
+	_invalid "${FUNCNAME[0]}" 'SbatLevel at 88+33 outside the table data' "" \
+		--unlocked --break sbat-area
 }
 table_invalid_flags() { _invalid "${FUNCNAME[0]}" 'unknown flags 0x80' "" --unlocked --break flags; }
 table_invalid_lock_reason() { _invalid "${FUNCNAME[0]}" 'lock_reason 0 does not match flags 0x1' "" --unlocked --break lock-reason; }

@@ -3,9 +3,18 @@
 #
 #   tests/qemu/test_lockdown_kexec.sh [SCENARIO...]     (default: all, in order)
 #
-#   table_locked_kexec      locked table; the probe kexecs (kexec_file_load
-#                           + reboot) into the vendor-signed kernel: the
-#                           second kernel finds the table and is locked too
+#   table_locked_kexec_agrees_with_lockshim  locked table carrying a MokListX
+#                           and an SbatLevel: the kernel's kexec_file_load
+#                           verdict on each image of the kexec matrix (below)
+#                           is lockshim's (`build/lockshim verify --shim-lock`
+#                           on the host, same lists and level); then the probe
+#                           kexecs (kexec_file_load + reboot) into the
+#                           vendor-signed kernel: the second kernel finds the
+#                           table and is locked too
+#   table_locked_kexec_initcall_blacklist_agrees  the same table and matrix
+#                           with initcall_blacklist= naming every initcall that
+#                           loads revocations (dbx, MokListX, the table's
+#                           denials, its SbatLevel): the same verdicts
 #   table_locked_kexec_boot_services  the same with the table in boot services
 #                           memory: its reservation survives kexec
 #   table_locked_kexec_without_efi_refused  + efi=noruntime: no EFI state (so no
@@ -25,11 +34,129 @@
 . "$(dirname "${BASH_SOURCE[0]}")/lockdown.sh" # cds to the repository
 
 SCENARIOS=(
-	table_locked_kexec
+	table_locked_kexec_agrees_with_lockshim
+	table_locked_kexec_initcall_blacklist_agrees
 	table_locked_kexec_boot_services
 	table_locked_kexec_without_efi_refused
 	sb_on_revoked_kernel_kexec_refused
 )
+
+# ---- the kexec matrix ------------------------------------------------------------
+#
+# Images kexec_file_load()ed from a kernel locked by a table whose denied area
+# is $MX_MOKX and whose SbatLevel is $MX_LEVEL (the test kernel's own
+# component at generation 2, kernel/sbat.csv), each also judged on the host
+# by `build/lockshim verify --shim-lock` with the table's lists: the vendor
+# certificate and MOK certificate trusted, $MX_MOKX as MokListX, $MX_LEVEL.
+#   mx_current          vendor-signed, this kernel's .sbat (generation 2)
+#   mx_revoked          vendor-signed, another .sbat at the level; its SHA-256
+#                       digest is in MokListX
+#   mx_sha384           signed by vendor with SHA-384 (osslsigncode), not revoked
+#   mx_sha384_revoked   the same with another .sbat; its SHA-256 digest is in
+#                       MokListX (the kernel checks SHA-256 whatever the
+#                       signature's algorithm)
+#   mx_sbat_below       vendor-signed, linux.lockshim generation 1: SBAT revokes it
+#   mx_sbat_at          vendor-signed, linux.lockshim generation 2 (another
+#                       version string, so another digest)
+#   mx_rogue            rogue-signed
+#   mx_unsigned         unsigned
+# MX_EXPECT is what lockshim must say of each: a run where the host's
+# verdicts differ from it tests nothing (lists or level not applied) and fails.
+MX_DIR=$LD_WORK/kexec-matrix
+MX_INITRD=$MX_DIR/probe-initrd.img
+MX_MOKX=$MX_DIR/mokx.esl
+MX_LEVEL=$MX_DIR/sbat-level.csv
+MX_IMAGES=(mx_current mx_revoked mx_sha384 mx_sha384_revoked mx_sbat_below mx_sbat_at mx_rogue
+	mx_unsigned)
+declare -A MX_EXPECT=(
+	[mx_current]=allowed [mx_revoked]=refused [mx_sha384]=allowed [mx_sha384_revoked]=refused
+	[mx_sbat_below]=refused [mx_sbat_at]=allowed [mx_rogue]=refused [mx_unsigned]=refused
+)
+
+# mx_image NAME SIGNER|- SBAT_VERSION|- GENERATION [sha384]: $MX_DIR/NAME.efi,
+# the test kernel with a .sbat whose linux.lockshim record has GENERATION
+# and version SBAT_VERSION (- keeps the build's bzImage and its .sbat),
+# signed by SIGNER (- unsigned), with sbsign or osslsigncode -h sha384.
+mx_image() {
+	local name=$1 signer=$2 version=$3 gen=$4 how=${5:-} img=$MX_DIR/$1.raw.efi
+	if [[ $version == - ]]; then
+		cp "$KDIR/bzImage" "$img" || return 1
+	else
+		sed -e "s/^linux\.lockshim,[0-9]*,\(.*\),6\.12,/linux.lockshim,$gen,\1,$version,/" \
+			kernel/sbat.csv >"$MX_DIR/$name.sbat.csv" &&
+			grep -q "^linux.lockshim,$gen,.*,$version," "$MX_DIR/$name.sbat.csv" &&
+			build/lockshim add-sbat "$MX_DIR/$name.sbat.csv" "$KDIR/bzImage.raw" "$img" || return 1
+	fi
+	case $signer:$how in
+	-:*) mv "$img" "$MX_DIR/$name.efi" ;;
+	*:sha384)
+		rm -f "$MX_DIR/$name.efi"
+		osslsigncode sign -h sha384 -certs "$PKI/$signer.crt" -key "$PKI/$signer.key" \
+			-in "$img" -out "$MX_DIR/$name.efi" ;;
+	*) sign_efi "$signer" "$img" "$MX_DIR/$name.efi" ;;
+	esac
+}
+
+# The images, MokListX with the two revoked digests, the SbatLevel, and
+# the probe initramfs with the images in /kexec ($MX_INITRD).
+kexec_matrix_prepare() {
+	local -a extra=()
+	local n
+	command -v osslsigncode >/dev/null || { echo "osslsigncode missing (apt-get install osslsigncode)" >&2; return 1; }
+	rm -rf "$MX_DIR" && mkdir -p "$MX_DIR" || return 1
+	mx_image mx_current vendor - 2 &&
+		mx_image mx_revoked vendor 6.12-revoked 2 &&
+		mx_image mx_sha384 vendor - 2 sha384 &&
+		mx_image mx_sha384_revoked vendor 6.12-sha384-revoked 2 sha384 &&
+		mx_image mx_sbat_below vendor 6.12-below 1 &&
+		mx_image mx_sbat_at vendor 6.12-at 2 &&
+		mx_image mx_rogue rogue - 2 &&
+		mx_image mx_unsigned - - 2 || return 1
+	python3 tests/cli/mkesl.py SHA256 "$MX_MOKX" \
+		"$(build/lockshim hash "$MX_DIR/mx_revoked.efi")" \
+		"$(build/lockshim hash "$MX_DIR/mx_sha384_revoked.efi")" || return 1
+	{ cat certs/sbat-level-automatic.csv; echo "linux.lockshim,2"; } >"$MX_LEVEL"
+	for n in "${MX_IMAGES[@]}"; do extra+=("$n=$MX_DIR/$n.efi"); done
+	tests/initramfs/build-probe.sh "$KDIR" "$MX_INITRD" "${extra[@]}"
+}
+
+kexec_prepare() {
+	lockdown_prepare && _prep "kexec matrix" kexec_matrix_prepare
+}
+
+# The table of the matrix boots: locked, vendor and MOK trusted, $MX_MOKX
+# denied, $MX_LEVEL as SbatLevel.
+MX_TABLE=(--locked "${TRUSTED[@]}" --denied "$MX_MOKX" --sbat-level "$MX_LEVEL")
+
+# expect_kexec_matrix: for every image, the kernel's kexec_file_load verdict
+# (the probe's line in $LOG) equals lockshim's on the host, which equals
+# MX_EXPECT. The table of verdicts is $LD_WORK/NAME.matrix.
+expect_kexec_matrix() {
+	local name=$1 n host kernel line bad=0 out=$LD_WORK/$1.matrix
+	: >"$out"
+	for n in "${MX_IMAGES[@]}"; do
+		if build/lockshim verify --shim-lock --vendor-cert "$PKI/vendor.crt" --mok "$PKI/mok.esl" \
+			--mokx "$MX_MOKX" --sbat-level "$MX_LEVEL" "$MX_DIR/$n.efi" >>"$out.host" 2>&1; then
+			host=allowed
+		else
+			host=refused
+		fi
+		line=$(LC_ALL=C grep -m1 -F "PROBE kexec_file_load:$n " "$LOG")
+		kernel=$(awk '{ print $3 }' <<<"$line")
+		printf '%-18s lockshim=%-8s kernel=%-8s %s\n' "$n" "$host" "${kernel:-none}" \
+			"${line#*kexec_file_load:"$n" }" >>"$out"
+		if [[ $host != "${MX_EXPECT[$n]}" ]]; then
+			echo "FAIL: lockshim (host) says $host for $n, the matrix expects ${MX_EXPECT[$n]}" >&2
+			bad=1
+		fi
+		if [[ $kernel != "$host" ]]; then
+			echo "FAIL: kexec_file_load:$n: kernel ${kernel:-gave no line}, lockshim $host" >&2
+			bad=1
+		fi
+	done
+	sed 's/^/# /' "$out" >&2
+	(( !bad ))
+}
 
 # Boot 1 (launch.efi, locked table, retain_initrd lockshim.kexec=1): the
 # probe runs, then kexec_file_load()s the vendor-signed kernel with the same
@@ -38,8 +165,13 @@ SCENARIOS=(
 # digest checked against the table's memory again: it was kept), and end the
 # run. TCFG: launch.cfg lines (table_memory=boot).
 _kexec() {
-	local name=$1 tcfg=$2 log2 rc
-	launch_kernel "$name" "retain_initrd lockshim.kexec=1" "$tcfg" --locked "${TRUSTED[@]}" || return 1
+	local name=$1 tcfg=$2 log2 rc matrix=${3:-}
+	local -a table=(--locked "${TRUSTED[@]}")
+	local denied=0 PROBE_INITRD=$PROBE_INITRD
+	if [[ -n $matrix ]]; then
+		table=("${MX_TABLE[@]}") denied=2 PROBE_INITRD=$MX_INITRD
+	fi
+	launch_kernel "$name" "retain_initrd lockshim.kexec=1" "$tcfg" "${table[@]}" || return 1
 	log2=$LD_WORK/$name.second.log
 	if ! LC_ALL=C grep -q -F 'PROBE kexec_into info rebooting' "$LOG"; then
 		echo "FAIL: the first boot did not kexec" >&2
@@ -51,7 +183,9 @@ _kexec() {
 	sed -n '/PROBE kexec_into info rebooting/,$p' "$LOG" >"$log2"
 	local full=$LOG
 	LOG=$LD_WORK/$name.first.log
-	expect_bootlog 'locked down (Secure Boot, table v1)' &&
+	{ [[ -z $matrix ]] || expect_kexec_matrix "$name"; } &&
+		expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_bootlog "table keys: 2 trusted certificates, $denied denied entries" &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_probe kexec_into allowed 'vendor.efi' &&
 		expect_no_log -F 'LOCKSHIM-PROBE-END'
@@ -60,9 +194,9 @@ _kexec() {
 	(( rc == 0 )) &&
 		expect_log -F 'PROBE cmdline info console=ttyS0 lockshim.kexec=2' &&
 		expect_log '^\[ *[0-9.]+\] efi: .* LOCKSHIM=0x[0-9a-f]+ ' &&
-		expect_log '^\[ *[0-9.]+\] lockshim: locked down \(Secure Boot, table v1\)' &&
-		expect_bootlog 'locked down (Secure Boot, table v1)' &&
-		expect_bootlog 'table keys: 2 trusted certificates, 0 denied entries' &&
+		expect_log '^\[ *[0-9.]+\] lockshim: locked down \(Secure Boot, table v2\)' &&
+		expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_bootlog "table keys: 2 trusted certificates, $denied denied entries" &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_machine_keys "vendor mok" &&
 		expect_log -F 'LOCKSHIM-PROBE-END status=0'
@@ -70,7 +204,27 @@ _kexec() {
 	LOG=$full
 	return $rc
 }
-table_locked_kexec() { _kexec "${FUNCNAME[0]}" ""; }
+table_locked_kexec_agrees_with_lockshim() { _kexec "${FUNCNAME[0]}" "" matrix; }
+
+# initcall_blacklist= (honoured with CONFIG_KALLSYMS, as in Debian) names
+# every initcall that loads a revocation: load_uefi_certs (dbx, MokListXRT),
+# the table's denials and SbatLevel (load_lockshim_denied,
+# lockshim_sbat_keep_level; load_lockshim_keys before the series split it)
+# and its trusted keys. A locked kernel runs them anyway (the lockdown LSM
+# says so once), so the matrix gets the same verdicts.
+table_locked_kexec_initcall_blacklist_agrees() {
+	local name=${FUNCNAME[0]} PROBE_INITRD=$MX_INITRD
+	local bl=load_uefi_certs,load_lockshim_keys,load_lockshim_denied,load_lockshim_trusted,lockshim_sbat_keep_level
+	launch_kernel "$name" "initcall_blacklist=$bl" "" "${MX_TABLE[@]}" || return 1
+	expect_kexec_matrix "$name" &&
+		expect_log -F "PROBE cmdline info console=ttyS0 initrd=\EFI\BOOT\initrd.img initcall_blacklist=$bl" &&
+		expect_no_log -F 'initcall_blacklist requires CONFIG_KALLSYMS' &&
+		expect_log 'Lockdown: [^:]*: initcall_blacklist= is restricted' &&
+		expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_bootlog 'table keys: 2 trusted certificates, 2 denied entries' &&
+		expect_bootlog 'SbatLevel 2025021800 applies to kexec images' &&
+		expect_locked && expect_trust "vendor mok" "vendor mok"
+}
 table_locked_kexec_boot_services() { _kexec "${FUNCNAME[0]}" "table_memory=boot"; }
 
 # efi=noruntime (the command line is not authenticated) leaves the kexec
@@ -129,7 +283,7 @@ sb_on_revoked_kernel_kexec_refused() {
 		expect_no_log -F 'Linux version' || return 1
 	lockdown_boot "$name" "$SB_MOK_REVOKED_VARS" "$LD_WORK/lockshim-db.efi" \
 		"$LD_WORK/kernel-vendor.efi" || return 1
-	expect_bootlog 'locked down (Secure Boot, table v1)' &&
+	expect_bootlog 'locked down (Secure Boot, table v2)' &&
 		expect_bootlog 'table keys: 2 trusted certificates, 1 denied entries' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_probe kexec_file_load:vendor_old refused \
@@ -141,5 +295,5 @@ sb_on_revoked_kernel_kexec_refused() {
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	set -uo pipefail
-	scenario_main lockdown_prepare "$@"
+	scenario_main kexec_prepare "$@"
 fi

@@ -7,6 +7,7 @@
 #   sb_off_lockshim_not_locked      lockshim, SB off: table not locked, all allowed
 #   sb_off_simulate_locks           secureboot_enable=1, no table: locked, builtin keys only
 #   table_locked                    valid locked table: locked, vendor+MOK trusted
+#   table_locked_no_sbat_level_kexec_refused  locked, no SbatLevel: every kexec refused
 #   table_unlocked                  valid table without LOCKED: nothing locked, keys unused
 #   table_unlocked_simulate_locks   + secureboot_enable=1: locked, table keys trusted
 #   table_denied_entry_refused      MOK both trusted and denied: denied wins
@@ -15,6 +16,8 @@
 #                                   locked by lockshim's table, vendor+MOK trusted
 #   sb_on_lockshim_mok_untrusted    the same without MokListTrusted: the MOK key
 #                                   boots kernels but is not trusted by the kernel
+#   sb_on_mok_denied_by_tbs_digest  MOK trusted, and denied in MokListX by its TBS
+#                                   digest: denied, for modules too
 # (SB = Secure Boot; the scenarios but the lockshim ones start the kernel
 # from launch.efi with SB off.)
 #
@@ -29,12 +32,14 @@ SCENARIOS=(
 	sb_off_lockshim_not_locked
 	sb_off_simulate_locks
 	table_locked
+	table_locked_no_sbat_level_kexec_refused
 	table_unlocked
 	table_unlocked_simulate_locks
 	table_denied_entry_refused
 	table_in_boot_services_memory
 	sb_on_lockshim_locked
 	sb_on_lockshim_mok_untrusted
+	sb_on_mok_denied_by_tbs_digest
 )
 
 # lockshim with Secure Boot off boots an unsigned kernel: its table is there,
@@ -61,17 +66,28 @@ table_locked() {
 	launch_kernel "${FUNCNAME[0]}" "" "" --locked "${TRUSTED[@]}" --denied "$PKI/revoked.esl" || return 1
 	expect_log -F 'launch: installed' &&
 		expect_log '^\[ *[0-9.]+\] efi: .* LOCKSHIM=0x[0-9a-f]+ ' &&
-		expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_bootlog 'locked down (Secure Boot, table v2)' &&
 		expect_bootlog 'table keys: 2 trusted certificates, 1 denied entries' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_machine_keys "vendor mok" &&
 		expect_log -F 'PROBE key:.blacklist present asymmetric "lockshim test revoked: '
 }
 
+# A locked table whose SbatLevel area is empty: the kernel cannot decide
+# as lockshim would, so kexec_file_load refuses every image, the
+# vendor-signed one too; modules are not concerned.
+table_locked_no_sbat_level_kexec_refused() {
+	launch_kernel "${FUNCNAME[0]}" "" "" --locked "${TRUSTED[@]}" --no-sbat-level || return 1
+	expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_bootlog 'SbatLevel unusable (no records: the sbat entry is missing): every kexec image will be refused' &&
+		expect_locked && expect_trust "vendor mok" "" &&
+		expect_probe kexec_file_load:vendor refused 'errno=EKEYREJECTED.*no usable SbatLevel'
+}
+
 # A valid table without LOCKED: nothing locks, its trusted keys are not used.
 table_unlocked() {
 	launch_kernel "${FUNCNAME[0]}" "" "" --unlocked "${TRUSTED[@]}" || return 1
-	expect_bootlog 'table present, not locked (table v1)' &&
+	expect_bootlog 'table present, not locked (table v2)' &&
 		expect_bootlog 'table keys: 0 denied entries; trusted keys unused (not locked)' &&
 		expect_unlocked && expect_machine_keys ""
 }
@@ -80,7 +96,7 @@ table_unlocked() {
 # are trusted as a locked table's would be.
 table_unlocked_simulate_locks() {
 	launch_kernel "${FUNCNAME[0]}" "secureboot_enable=1" "" --unlocked "${TRUSTED[@]}" || return 1
-	expect_bootlog 'secureboot_enable=1: locking down (table v1 present, not locked)' &&
+	expect_bootlog 'secureboot_enable=1: locking down (table v2 present, not locked)' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_machine_keys "vendor mok"
 }
@@ -88,7 +104,7 @@ table_unlocked_simulate_locks() {
 # A denied certificate wins over the same certificate among the trusted ones.
 table_denied_entry_refused() {
 	launch_kernel "${FUNCNAME[0]}" "" "" --locked "${TRUSTED[@]}" --denied "$PKI/mok.esl" || return 1
-	expect_bootlog 'locked down (Secure Boot, table v1)' &&
+	expect_bootlog 'locked down (Secure Boot, table v2)' &&
 		expect_locked && expect_trust "vendor" "vendor" &&
 		expect_probe finit_module:lstest_mok refused 'errno=EKEYREJECTED' &&
 		expect_log -F 'PROBE key:.blacklist present asymmetric "lockshim test mok: '
@@ -99,7 +115,7 @@ table_denied_entry_refused() {
 table_in_boot_services_memory() {
 	launch_kernel "${FUNCNAME[0]}" "" "table_memory=boot" --locked "${TRUSTED[@]}" || return 1
 	expect_log -F 'in boot services memory' &&
-		expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_bootlog 'locked down (Secure Boot, table v2)' &&
 		expect_bootlog 'table keys: 2 trusted certificates, 0 denied entries' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok"
 }
@@ -113,22 +129,50 @@ sb_on_lockshim_locked() {
 	lockdown_boot "${FUNCNAME[0]}" "$SB_MOK_VARS" "$LD_WORK/lockshim-db.efi" \
 		"$LD_WORK/kernel-vendor.efi" || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
-		expect_bootlog 'locked down (Secure Boot, table v1)' &&
+		expect_bootlog 'locked down (Secure Boot, table v2)' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_log -F 'PROBE key:.machine present asymmetric "lockshim test mok: '
 }
 
 # The same MokList without the owner's --trust-mok: the MOK key is not in
 # the table's trusted keys, so a MOK-signed module and kexec image are
-# refused; the vendor key still counts.
+# refused; the vendor key still counts. The table, not the variables, is the
+# source of MOK trust while it locks: load_uefi.c does not read MokListRT,
+# so the MOK key is not even in .platform (it was, before patch 20); db is.
 sb_on_lockshim_mok_untrusted() {
 	need_lockshim || return 1
 	lockdown_boot "${FUNCNAME[0]}" "$SB_MOK_UNTRUSTED_VARS" "$LD_WORK/lockshim-db.efi" \
 		"$LD_WORK/kernel-vendor.efi" || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
-		expect_bootlog 'locked down (Secure Boot, table v1)' &&
-		expect_locked && expect_trust "vendor" "vendor" && expect_machine_keys "vendor"
+		expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_locked && expect_trust "vendor" "vendor" && expect_machine_keys "vendor" &&
+		expect_log -F 'PROBE key:.platform present asymmetric "lockshim test db: ' &&
+		expect_no_log -F 'PROBE key:.platform present asymmetric "lockshim test mok: '
 }
+
+# MokList trusted (--trust-mok) and MokListX denying the same MOK
+# certificate by its TBS digest (EFI_CERT_X509_SHA256): the denial wins, for
+# modules too, which are checked against the key already in a keyring. That
+# needs the entry blacklisted as the digest alone, without the EFI_TIME that
+# follows it in the list (patch 17; before it, 48 bytes that no digest
+# matches), and before the key is offered to .machine (the table's denials
+# load first, patch 20): the MOK key never reaches .machine (the table
+# offers it and the keyring refuses it: "2 trusted certificates" counts
+# what the table offers), the MOK-signed module and kexec image are refused.
+sb_on_mok_denied_by_tbs_digest() {
+	need_lockshim || return 1
+	lockdown_boot "${FUNCNAME[0]}" "$SB_MOK_TBS_DENIED_VARS" "$LD_WORK/lockshim-db.efi" \
+		"$LD_WORK/kernel-vendor.efi" || return 1
+	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
+		expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_bootlog 'table keys: 2 trusted certificates, 1 denied entries' &&
+		expect_log -F "PROBE key:.blacklist present blacklist \"tbs:$(_tbs_sha256 "$PKI/mok.der")\"" &&
+		expect_log -F "X.509: Cert $(_tbs_sha256 "$PKI/mok.der") is blacklisted" &&
+		expect_locked && expect_trust "vendor" "vendor" && expect_machine_keys "vendor" &&
+		expect_probe finit_module:lstest_mok refused 'errno=EKEYREJECTED'
+}
+# The SHA-256 digest of a DER certificate's tbsCertificate, in hex.
+_tbs_sha256() { python3 tests/cli/mkesl.py tbs-hex - SHA256 "$1"; }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	set -uo pipefail

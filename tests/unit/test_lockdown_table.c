@@ -4,12 +4,24 @@
 #include "unit.h"
 #include "unit_x509.h"
 
+#include <stddef.h>
 #include <stdlib.h>
+
+#include <openssl/sha.h>
 
 static int count_entry(const struct esl_entry *e, void *ctx)
 {
 	(*(int *)ctx)+= e->type == ESL_X509 ? 100 : 1;
 	return 0;
+}
+
+/* the digest again, after a field was changed on purpose */
+static void redigest(uint8_t *table, size_t size)
+{
+	uint8_t *digest = table + offsetof(struct lockshim_table, digest);
+
+	memset(digest, 0, 32);
+	SHA256(table, size, digest);
 }
 
 static int check_copy(const uint8_t *table, size_t size)
@@ -30,6 +42,7 @@ int main(void)
 					.secure_boot = 1, .setup_mode = 0,
 					.mok_sb_state = LOCKSHIM_VAR_ABSENT,
 					.mok_trusted = true };
+	static const char level[] = "sbat,1,2025021800\nshim,4\ngrub,5\n";
 	const struct lockshim_table *h;
 	struct verify_policy policy;
 	X509 *vendor = unit_make_cert("vendor"), *mok = unit_make_cert("mok");
@@ -39,7 +52,9 @@ int main(void)
 	size_t wrong;
 	int count = 0;
 
-	CHECK_EQ(sizeof(struct lockshim_table), 80, "ABI header is 80 bytes");
+	CHECK_EQ(sizeof(struct lockshim_table), 88, "ABI header is 88 bytes (version 2)");
+	state.sbat_level = level;
+	state.sbat_level_size = sizeof(level) - 1;
 	verify_policy_init(&policy);
 	sig_db_add_cert(&policy.vendor, vendor, NULL);
 	sig_db_add_cert(&policy.mok, mok, NULL);
@@ -70,6 +85,30 @@ int main(void)
 	count = 0;
 	esl_walk(table + h->denied_offset, h->denied_size, count_entry, &count, &(const char *){ 0 });
 	CHECK_EQ(count, 1, "denied: the MokListX digest");
+	CHECK_EQ(h->version, 2, "version 2");
+	CHECK(h->sbat_level_size == sizeof(level) - 1 &&
+		      memcmp(table + h->sbat_level_offset, level, sizeof(level) - 1) == 0,
+	      "SbatLevel area: the level applied, byte for byte");
+	CHECK_EQ(h->sbat_level_offset + h->sbat_level_size, size, "SbatLevel area ends the table");
+	{
+		/* consistent but for one field: each refused with its reason */
+		struct lockshim_table *w = (struct lockshim_table *)table;
+		const char *why = NULL;
+
+		w->sbat_level_size += 1;
+		redigest(table, size);
+		CHECK(lockdown_table_check(table, size, &why) < 0 && why &&
+			      strstr(why, "SbatLevel outside"),
+		      "SbatLevel running past the table: refused, said");
+		w->sbat_level_size -= 1;
+		w->reserved1 = 1;
+		redigest(table, size);
+		CHECK(lockdown_table_check(table, size, &why) < 0 && why && strstr(why, "reserved"),
+		      "reserved field set: refused, said");
+		w->reserved1 = 0;
+		redigest(table, size);
+		CHECK_EQ(lockdown_table_check(table, size, &why), 0, "restored: valid again");
+	}
 
 	wrong = 0;
 	for (size_t i = 0; i < size; i++) {
@@ -102,6 +141,17 @@ int main(void)
 		OPENSSL_free(table);
 	}
 	state.mok_trusted = true;
+
+	/* an empty level: the area is empty, the table still valid */
+	state.sbat_level_size = 0;
+	if (CHECK_EQ(lockdown_table_build(&state, &policy, &table, &size), 0,
+		     "no SbatLevel: table built")) {
+		h = (const struct lockshim_table *)table;
+		CHECK_EQ(h->sbat_level_size, 0, "no SbatLevel: empty area");
+		CHECK_EQ(check_copy(table, size), 0, "no SbatLevel: passes the kernel's checks");
+		OPENSSL_free(table);
+	}
+	state.sbat_level_size = sizeof(level) - 1;
 
 	state.locked = false;
 	if (CHECK_EQ(lockdown_table_build(&state, &policy, &table, &size), 0,
