@@ -19,7 +19,7 @@ struct lockdown_state {
 	uint8_t secure_boot;  /* as read, or LOCKSHIM_VAR_ABSENT */
 	uint8_t setup_mode;
 	uint8_t mok_sb_state;
-	bool mok_trusted; /* MokListTrusted: the owner lets the kernel trust MOK keys */
+	bool mok_trusted;       /* MokListTrusted: the owner lets the kernel trust MOK keys */
 	const char *sbat_level; /* the SbatLevel applied (its variable's text) */
 	size_t sbat_level_size;
 };
