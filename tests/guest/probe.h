@@ -10,7 +10,7 @@
  *   probe_modules.c  modules (finit_module, sig_enforce) and the keyrings
  *                    their signatures are checked against
  *   probe_acpi.c     the ACPI tables the kernel installed
- *   probe_uio.c      PCI memory mapped to user space (uio_pci_generic)
+ *   probe_uio.c      PCI memory mapped to user space (uio_pci_generic, uio_netx)
  *   probe_tpm.c      the TPM's PCRs and the firmware's event log
  */
 #ifndef LOCKSHIM_PROBE_H

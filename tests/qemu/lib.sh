@@ -305,6 +305,7 @@ run_qemu() {
 		-nodefaults -display none -serial stdio -no-reboot
 		-drive "if=none,id=esp,format=raw,file=$esp"
 		-device virtio-blk-pci,drive=esp
+		-device pci-testdev,membar=65536
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04
 		"${extra[@]}"
 	)

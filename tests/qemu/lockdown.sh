@@ -273,8 +273,8 @@ expect_bootlog() { expect_log -F "PROBE bootlog line lockshim: $1"; }
 in_list() { local x=$1; shift; [[ " $* " == *" $x "* ]]; }
 
 # expect_unlocked: lockdown none, CAP_SYS_RAWIO everywhere, every operation
-# allowed (PCI memory mapped through uio_pci_generic too), whatever signs the
-# module or image.
+# allowed (PCI memory mapped through uio_pci_generic and uio_netx too),
+# whatever signs the module or image.
 expect_unlocked() {
 	local s
 	expect_probe lockdown none &&
@@ -288,7 +288,9 @@ expect_unlocked() {
 		expect_probe kexec_load allowed &&
 		expect_probe write:module.sig_enforce=0 allowed 'was N' &&
 		expect_probe uio:bind allowed &&
-		expect_probe uio:mmap allowed || return 1
+		expect_probe uio:mmap allowed &&
+		expect_probe uio_netx:bind allowed &&
+		expect_probe uio_netx:mmap allowed || return 1
 	for s in "${SLOTS[@]}"; do
 		expect_probe "kexec_file_load:$s" allowed &&
 			expect_probe "finit_module:lstest_$s" allowed || return 1
@@ -298,7 +300,9 @@ expect_unlocked() {
 # expect_locked: lockdown integrity; CAP_SYS_RAWIO gone from init's bounding
 # set and the probe's, and not to be regained; the raw I/O interfaces refused
 # by the capability check (EPERM, and no lockdown message: lockdown was not
-# even asked); kexec_load and binding uio_pci_generic refused by lockdown;
+# even asked); kexec_load and binding uio_pci_generic refused by lockdown,
+# and so is a UIO map of PCI memory by any other driver (uio_netx, which
+# binds: the UIO core refuses the map);
 # unsigned and rogue-signed modules and images refused.
 expect_locked() {
 	expect_probe lockdown integrity &&
@@ -315,6 +319,8 @@ expect_locked() {
 		expect_probe kexec_load refused 'errno=EPERM.*lockdown_msg=yes' &&
 		expect_probe uio:bind refused 'errno=EPERM.*lockdown_msg=yes' &&
 		expect_no_log -F 'PROBE uio:mmap ' &&
+		expect_probe uio_netx:bind allowed &&
+		expect_probe uio_netx:mmap refused 'errno=EPERM.*lockdown_msg=yes' &&
 		expect_probe write:module.sig_enforce=0 refused 'was Y.*errno=EROFS' &&
 		expect_probe kexec_file_load:unsigned refused &&
 		expect_probe kexec_file_load:rogue refused &&

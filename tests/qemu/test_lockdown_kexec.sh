@@ -45,18 +45,19 @@ SCENARIOS=(
 #
 # Images kexec_file_load()ed from a kernel locked by a table whose denied area
 # is $MX_MOKX and whose SbatLevel is $MX_LEVEL (the test kernel's own
-# component at generation 2, kernel/sbat.csv), each also judged on the host
+# component at generation 3, kernel/sbat.csv), each also judged on the host
 # by `build/lockshim verify --shim-lock` with the table's lists: the vendor
 # certificate and MOK certificate trusted, $MX_MOKX as MokListX, $MX_LEVEL.
-#   mx_current          vendor-signed, this kernel's .sbat (generation 2)
+#   mx_current          vendor-signed, this kernel's .sbat (generation 3)
 #   mx_revoked          vendor-signed, another .sbat at the level; its SHA-256
 #                       digest is in MokListX
 #   mx_sha384           signed by vendor with SHA-384 (osslsigncode), not revoked
 #   mx_sha384_revoked   the same with another .sbat; its SHA-256 digest is in
 #                       MokListX (the kernel checks SHA-256 whatever the
 #                       signature's algorithm)
-#   mx_sbat_below       vendor-signed, linux.lockshim generation 1: SBAT revokes it
-#   mx_sbat_at          vendor-signed, linux.lockshim generation 2 (another
+#   mx_sbat_below       vendor-signed, linux.lockshim generation 2 (the series
+#                       before patches 22-24): SBAT revokes it
+#   mx_sbat_at          vendor-signed, linux.lockshim generation 3 (another
 #                       version string, so another digest)
 #   mx_rogue            rogue-signed
 #   mx_unsigned         unsigned
@@ -104,18 +105,18 @@ kexec_matrix_prepare() {
 	local n
 	command -v osslsigncode >/dev/null || { echo "osslsigncode missing (apt-get install osslsigncode)" >&2; return 1; }
 	rm -rf "$MX_DIR" && mkdir -p "$MX_DIR" || return 1
-	mx_image mx_current vendor - 2 &&
-		mx_image mx_revoked vendor 6.12-revoked 2 &&
-		mx_image mx_sha384 vendor - 2 sha384 &&
-		mx_image mx_sha384_revoked vendor 6.12-sha384-revoked 2 sha384 &&
-		mx_image mx_sbat_below vendor 6.12-below 1 &&
-		mx_image mx_sbat_at vendor 6.12-at 2 &&
-		mx_image mx_rogue rogue - 2 &&
-		mx_image mx_unsigned - - 2 || return 1
+	mx_image mx_current vendor - 3 &&
+		mx_image mx_revoked vendor 6.12-revoked 3 &&
+		mx_image mx_sha384 vendor - 3 sha384 &&
+		mx_image mx_sha384_revoked vendor 6.12-sha384-revoked 3 sha384 &&
+		mx_image mx_sbat_below vendor 6.12-below 2 &&
+		mx_image mx_sbat_at vendor 6.12-at 3 &&
+		mx_image mx_rogue rogue - 3 &&
+		mx_image mx_unsigned - - 3 || return 1
 	python3 tests/cli/mkesl.py SHA256 "$MX_MOKX" \
 		"$(build/lockshim hash "$MX_DIR/mx_revoked.efi")" \
 		"$(build/lockshim hash "$MX_DIR/mx_sha384_revoked.efi")" || return 1
-	{ cat certs/sbat-level-automatic.csv; echo "linux.lockshim,2"; } >"$MX_LEVEL"
+	{ cat certs/sbat-level-automatic.csv; echo "linux.lockshim,3"; } >"$MX_LEVEL"
 	for n in "${MX_IMAGES[@]}"; do extra+=("$n=$MX_DIR/$n.efi"); done
 	tests/initramfs/build-probe.sh "$KDIR" "$MX_INITRD" "${extra[@]}"
 }
