@@ -91,10 +91,19 @@ out_free_lists:
 	return r;
 }
 
+/* The area whose offset and size the header holds at @off_at and @size_at:
+ * inside the table's @total bytes and, when not empty, past the header. */
+static bool area_inside(const uint8_t *data, size_t off_at, size_t size_at, uint32_t total)
+{
+	uint32_t off = read_le32(data + off_at), len = read_le32(data + size_at);
+
+	return range_inside(off, len, total) && (!len || off >= sizeof(struct lockshim_table));
+}
+
 int lockdown_table_check(const uint8_t *data, size_t size, const char **reason)
 {
 	uint8_t digest[32];
-	uint32_t total, off, len;
+	uint32_t total;
 
 	if (size < sizeof(struct lockshim_table))
 		return refuse(reason, "table smaller than its header");
@@ -106,17 +115,11 @@ int lockdown_table_check(const uint8_t *data, size_t size, const char **reason)
 	total = read_le32(data + FIELD(total_size));
 	if (total < sizeof(struct lockshim_table) || total > size)
 		return refuse(reason, "total size out of range");
-	off = read_le32(data + FIELD(trusted_keys_offset));
-	len = read_le32(data + FIELD(trusted_keys_size));
-	if (!range_inside(off, len, total) || (len && off < sizeof(struct lockshim_table)))
+	if (!area_inside(data, FIELD(trusted_keys_offset), FIELD(trusted_keys_size), total))
 		return refuse(reason, "trusted keys outside the table");
-	off = read_le32(data + FIELD(denied_offset));
-	len = read_le32(data + FIELD(denied_size));
-	if (!range_inside(off, len, total) || (len && off < sizeof(struct lockshim_table)))
+	if (!area_inside(data, FIELD(denied_offset), FIELD(denied_size), total))
 		return refuse(reason, "denied entries outside the table");
-	off = read_le32(data + FIELD(sbat_level_offset));
-	len = read_le32(data + FIELD(sbat_level_size));
-	if (!range_inside(off, len, total) || (len && off < sizeof(struct lockshim_table)))
+	if (!area_inside(data, FIELD(sbat_level_offset), FIELD(sbat_level_size), total))
 		return refuse(reason, "SbatLevel outside the table");
 	if (data[FIELD(reserved0)] || read_le32(data + FIELD(reserved1)))
 		return refuse(reason, "reserved fields not zero");
