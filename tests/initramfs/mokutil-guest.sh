@@ -229,9 +229,12 @@ echo "MOKUTIL-GUEST-CMDLINE $(cat /proc/cmdline)"
 EFIVARS=/sys/firmware/efi/efivars
 SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 ok=1
-for m in $(cat /lib/modules/load-order); do
-	insmod /lib/modules/$m.ko || { echo "MOKUTIL-GUEST-ERROR insmod $m"; ok=0; }
-done
+# Debian's kernel has efivarfs as a module; lockshim's companion kernel
+# (kernel/build.sh) has it built in.
+grep -qw efivarfs /proc/filesystems ||
+	for m in $(cat /lib/modules/load-order); do
+		insmod /lib/modules/$m.ko || { echo "MOKUTIL-GUEST-ERROR insmod $m"; ok=0; }
+	done
 mount -t efivarfs efivarfs $EFIVARS || { echo "MOKUTIL-GUEST-ERROR mount efivarfs"; ok=0; }
 [ -e $EFIVARS/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c ] ||
 	{ echo "MOKUTIL-GUEST-ERROR no SecureBoot variable in efivarfs"; ok=0; }
