@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measured boot: what lockshim puts in the TPM, seen by the booted kernel.
-# Each scenario boots Debian's stock kernel through lockshim (Boot0000,
-# Secure Boot on) with a software TPM (swtpm, one per run, in a temporary
+# Each scenario boots a kernel through lockshim (Boot0000, Secure Boot on):
+# Debian's stock kernel for the vendor-signed case and the chains, the
+# companion test kernel (mok.sh) otherwise; with a software TPM (swtpm, one per run, in a temporary
 # directory) on QEMU's TPM TIS device; the guest (a mokutil guest,
 # tests/initramfs/mokutil-guest.sh) prints the SHA-256 PCRs 4, 7 and 14
 # and the firmware's event log (base64). On the host:
@@ -81,13 +82,13 @@ tpm_vendor_kernel() {
 
 tpm_mok_kernel() {
 	local name=${FUNCNAME[0]}
-	boot_tpm "$name" "$VARS_ENROLLED" "$MOK_WORK/kernel-mok.efi" || return 1
+	boot_tpm "$name" "$VARS_ENROLLED" "$MOK_WORK/companion-mok.efi" || return 1
 	expect_replay "$name" &&
-		expect_kernel_measured "$name" "$MOK_WORK/kernel-mok.efi" &&
+		expect_kernel_measured "$name" "$MOK_WORK/companion-mok.efi" &&
 		expect_authority "$name" "$(build/lockshim esl "$PKI/mok.esl" | awk '{ print $2 }')" \
 			"$PKI/mok.der" &&
 		expect_mok_list "$name" "$MOK_WORK/vendor.esl" "$PKI/mok.esl" &&
-		expect_prediction "$name" --mok "$PKI/mok.esl" "$MOK_WORK/kernel-mok.efi"
+		expect_prediction "$name" --mok "$PKI/mok.esl" "$MOK_WORK/companion-mok.efi"
 }
 
 # hash_kernel_boots NAME VARS ESL VARIABLE GUID: the unsigned kernel, its
@@ -95,7 +96,7 @@ tpm_mok_kernel() {
 # as VARIABLE, with ESL's owner) and measured; PCR 14's MokList holds
 # MokList's ESL too.
 hash_kernel_boots() {
-	local name=$1 vars=$2 esl=$3 variable=$4 guid=$5 kernel=$BOOT_WORK/kernel-unsigned.efi
+	local name=$1 vars=$2 esl=$3 variable=$4 guid=$5 kernel=$MOK_WORK/companion-unsigned.efi
 	local -a mok=("$MOK_WORK/vendor.esl") predict=(--db "$PKI/db.esl" --db "$esl")
 	[[ $variable == db ]] || { mok+=("$esl"); predict=(--mok "$esl"); }
 	boot_tpm "$name" "$vars" "$kernel" || return 1
@@ -155,19 +156,19 @@ tpm_sdboot_mok_kernel() {
 tpm_mok_manager() {
 	local name=${FUNCNAME[0]}
 	cp "$VARS_TIMEOUT" "$MOK_WORK/$name.fd"
-	boot_mok "$name" "$MOK_WORK/$name.fd" "$BOOT_WORK/kernel-vendor.efi" "$TPM_STEPS" \
+	boot_mok "$name" "$MOK_WORK/$name.fd" "$MOK_WORK/companion-vendor.efi" "$TPM_STEPS" \
 		--stop 'TPM-LOG-END' --tpm --send-on 'press any key for the MOK manager' ' ' \
 		--send-on 'Choice \(continues booting' '3' || return 1
 	expect_order -F '==== MOK manager ====' 'TPM-LOG-END' &&
 		tpm_collect "$name" && expect_replay "$name" &&
 		expect_kernel_measured "$name" "$MOK_WORK/mmx64-db.efi" &&
-		expect_kernel_measured "$name" "$BOOT_WORK/kernel-vendor.efi" &&
+		expect_kernel_measured "$name" "$MOK_WORK/companion-vendor.efi" &&
 		# db for lockshim (the firmware's) and for the manager (lockshim's): the same entry
 		expect_authority "$name" "$(build/lockshim esl "$PKI/db.esl" | awk '{ print $2 }')" \
 			"$PKI/db.der" db "$DB_GUID" 2 &&
 		expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" &&
 		expect_prediction "$name" --db "$PKI/db.esl" "$MOK_WORK/mmx64-db.efi" \
-			"$BOOT_WORK/kernel-vendor.efi"
+			"$MOK_WORK/companion-vendor.efi"
 }
 
 # The companion kernel as lockshim's default loader: the same records as
