@@ -33,6 +33,24 @@
  *                        firmware's ACPI 1.0 RSDP, which the kernel would not
  *                        pick itself (it takes the ACPI 2.0 one), so the boot
  *                        log shows whether acpi_rsdp= was followed
+ *   entry=boot-protocol  do not LoadImage/StartImage the image: load it as a
+ *                        bzImage and enter it as a legacy loader does (old
+ *                        GRUB's linux command, elilo, kexec_load), through the
+ *                        x86 64-bit boot protocol (Documentation/arch/x86/
+ *                        boot.rst) at startup_64, after ExitBootServices, with
+ *                        no EFI stub: boot_params carries the EFI system table,
+ *                        the final memory map and an e820 table made from it,
+ *                        and leaves secure_boot 0 (unset), which the stub
+ *                        would have filled. options= is its command line
+ *                        (ASCII). Needs protocol 2.12, a 64-bit entry and a
+ *                        relocatable kernel; refuses anything else. Its last
+ *                        lines, before ExitBootServices (nothing prints
+ *                        after): "launch: firmware SecureBoot=N; ..." and
+ *                        "launch: entering PATH ... through the 64-bit boot
+ *                        protocol, no EFI stub: ..."
+ *   initrd=PATH          with entry=boot-protocol: load this file as the
+ *                        initrd (ramdisk_image); nothing else would, since
+ *                        initrd= on the command line is the stub's
  *
  * Prints "launch: ..." lines on the console. Built by tests/guest/build.sh.
  */
@@ -47,7 +65,7 @@ static EFI_GUID lockshim_table_guid = {
 
 static CHAR8 cfg_image[MAX_LINE], cfg_options[MAX_LINE], cfg_table[MAX_LINE];
 static CHAR8 cfg_memory[32], cfg_placement[32], cfg_address[32], cfg_acpi_rsdp[8];
-static CHAR8 cfg_security[16];
+static CHAR8 cfg_security[16], cfg_entry[32], cfg_initrd[MAX_LINE];
 
 static EFI_STATUS read_file(EFI_FILE_HANDLE root, CHAR16 *path, void **data, UINTN *size)
 {
@@ -129,6 +147,8 @@ static void parse_cfg(const CHAR8 *text, UINTN size)
 		VALUE("table_address", cfg_address);
 		VALUE("acpi_rsdp", cfg_acpi_rsdp);
 		VALUE("security", cfg_security);
+		VALUE("entry", cfg_entry);
+		VALUE("initrd", cfg_initrd);
 #undef VALUE
 	}
 }
@@ -345,6 +365,480 @@ static EFI_STATUS leave_security_alone(void)
 	return st;
 }
 
+/* ---- entry=boot-protocol: the x86 64-bit boot protocol, no EFI stub ---- */
+
+/* The setup header, as arch/x86/include/uapi/asm/bootparam.h lays it out. */
+struct setup_header {
+	UINT8 setup_sects;
+	UINT16 root_flags;
+	UINT32 syssize;
+	UINT16 ram_size;
+	UINT16 vid_mode;
+	UINT16 root_dev;
+	UINT16 boot_flag;
+	UINT16 jump;
+	UINT32 header;
+	UINT16 version;
+	UINT32 realmode_swtch;
+	UINT16 start_sys_seg;
+	UINT16 kernel_version;
+	UINT8 type_of_loader;
+	UINT8 loadflags;
+	UINT16 setup_move_size;
+	UINT32 code32_start;
+	UINT32 ramdisk_image;
+	UINT32 ramdisk_size;
+	UINT32 bootsect_kludge;
+	UINT16 heap_end_ptr;
+	UINT8 ext_loader_ver;
+	UINT8 ext_loader_type;
+	UINT32 cmd_line_ptr;
+	UINT32 initrd_addr_max;
+	UINT32 kernel_alignment;
+	UINT8 relocatable_kernel;
+	UINT8 min_alignment;
+	UINT16 xloadflags;
+	UINT32 cmdline_size;
+	UINT32 hardware_subarch;
+	UINT64 hardware_subarch_data;
+	UINT32 payload_offset;
+	UINT32 payload_length;
+	UINT64 setup_data;
+	UINT64 pref_address;
+	UINT32 init_size;
+	UINT32 handover_offset;
+	UINT32 kernel_info_offset;
+} __attribute__((packed));
+
+struct e820_entry {
+	UINT64 addr;
+	UINT64 size;
+	UINT32 type;
+} __attribute__((packed));
+
+#define E820_MAX_ZEROPAGE 128
+
+/* The "zero page": only the fields a loader fills are named. */
+struct boot_params {
+	UINT8 before_ext_ramdisk[0x0c0];
+	UINT32 ext_ramdisk_image;		/* 0x0c0 */
+	UINT32 ext_ramdisk_size;		/* 0x0c4 */
+	UINT32 ext_cmd_line_ptr;		/* 0x0c8 */
+	UINT8 before_efi_info[0x1c0 - 0x0cc];
+	UINT32 efi_loader_signature;		/* 0x1c0 */
+	UINT32 efi_systab;
+	UINT32 efi_memdesc_size;
+	UINT32 efi_memdesc_version;
+	UINT32 efi_memmap;
+	UINT32 efi_memmap_size;
+	UINT32 efi_systab_hi;
+	UINT32 efi_memmap_hi;
+	UINT8 before_e820_entries[0x1e8 - 0x1e0];
+	UINT8 e820_entries;			/* 0x1e8 */
+	UINT8 before_secure_boot[3];
+	UINT8 secure_boot;			/* 0x1ec */
+	UINT8 before_hdr[0x1f1 - 0x1ed];
+	struct setup_header hdr;		/* 0x1f1 */
+	UINT8 before_e820_table[0x2d0 - 0x1f1 - sizeof(struct setup_header)];
+	struct e820_entry e820_table[E820_MAX_ZEROPAGE]; /* 0x2d0 */
+	UINT8 after_e820_table[0x1000 - 0xcd0];
+} __attribute__((packed));
+
+_Static_assert(__builtin_offsetof(struct boot_params, efi_loader_signature) == 0x1c0, "efi_info");
+_Static_assert(__builtin_offsetof(struct boot_params, secure_boot) == 0x1ec, "secure_boot");
+_Static_assert(__builtin_offsetof(struct boot_params, hdr.init_size) == 0x260, "init_size");
+_Static_assert(__builtin_offsetof(struct boot_params, e820_table) == 0x2d0, "e820_table");
+_Static_assert(sizeof(struct boot_params) == 0x1000, "boot_params is a page");
+
+#define SETUP_HEADER_OFFSET 0x1f1
+#define BOOT_FLAG 0xaa55
+#define HDRS_MAGIC 0x53726448		/* "HdrS" */
+#define MIN_PROTOCOL 0x020c		/* 2.12: xloadflags, 64-bit entry */
+#define XLF_KERNEL_64 0x1
+#define LOADER_UNDEFINED 0xff		/* type_of_loader: no assigned ID */
+#define EFI64_LOADER_SIGNATURE 0x34364c45 /* "EL64" */
+#define STARTUP_64_OFFSET 0x200
+#define BELOW_4G 0xffffffffULL
+#define EFI_PERSISTENT_MEMORY 14	/* UEFI 2.5; gnu-efi's enum stops at PalCode */
+
+enum { E820_RAM = 1, E820_RESERVED = 2, E820_ACPI = 3, E820_NVS = 4, E820_UNUSABLE = 5,
+       E820_PMEM = 7 };
+
+/* The bzImage's shape, checked once: where each part is and what it needs. */
+struct bzimage {
+	const UINT8 *file;
+	UINTN file_size;
+	const struct setup_header *hdr;
+	UINTN header_end;	/* 0x202 + the jump's offset byte: end of the setup header */
+	UINTN setup_size;	/* boot sector + setup_sects sectors */
+	UINTN kernel_size;	/* the protected-mode part: the rest of the file */
+};
+
+static EFI_STATUS refuse_image(const CHAR16 *path, const char *why)
+{
+	Print(L"launch: refusing %s for the 64-bit boot protocol: %a\n", path, why);
+	return EFI_UNSUPPORTED;
+}
+
+static EFI_STATUS parse_bzimage(const CHAR16 *path, const void *file, UINTN size,
+				struct bzimage *bz)
+{
+	const struct setup_header *hdr = (const void *)((const UINT8 *)file + SETUP_HEADER_OFFSET);
+	UINTN sects;
+
+	if (size < SETUP_HEADER_OFFSET + sizeof(*hdr))
+		return refuse_image(path, "file too short for a setup header");
+	if (hdr->boot_flag != BOOT_FLAG || hdr->header != HDRS_MAGIC)
+		return refuse_image(path, "no boot flag 0xaa55 and \"HdrS\" (not a bzImage)");
+	if (hdr->version < MIN_PROTOCOL)
+		return refuse_image(path, "boot protocol older than 2.12");
+	if (!(hdr->xloadflags & XLF_KERNEL_64))
+		return refuse_image(path, "no 64-bit entry (XLF_KERNEL_64)");
+	if (!hdr->relocatable_kernel)
+		return refuse_image(path, "kernel not relocatable");
+	if (!hdr->kernel_alignment || (hdr->kernel_alignment & (hdr->kernel_alignment - 1)))
+		return refuse_image(path, "kernel_alignment not a power of two");
+	bz->header_end = 0x202 + ((const UINT8 *)file)[0x201];
+	if (bz->header_end > SETUP_HEADER_OFFSET + sizeof(*hdr))
+		/* fields newer than ours: not ours to copy */
+		bz->header_end = SETUP_HEADER_OFFSET + sizeof(*hdr);
+	sects = hdr->setup_sects ? hdr->setup_sects : 4;
+	bz->setup_size = (sects + 1) * 512;
+	if (bz->setup_size >= size)
+		return refuse_image(path, "setup sectors go beyond the file");
+	bz->kernel_size = size - bz->setup_size;
+	if ((UINT64)hdr->syssize * 16 > bz->kernel_size)
+		return refuse_image(path, "syssize goes beyond the file");
+	if (bz->kernel_size > hdr->init_size)
+		return refuse_image(path, "init_size smaller than the protected-mode part");
+	if ((UINT64)hdr->init_size + hdr->kernel_alignment > BELOW_4G)
+		return refuse_image(path, "init_size and kernel_alignment overflow 4 GiB");
+	bz->file = file;
+	bz->file_size = size;
+	bz->hdr = hdr;
+	return EFI_SUCCESS;
+}
+
+/* @bytes of pages of @type at or below @max. */
+static EFI_STATUS alloc_pages_below(EFI_MEMORY_TYPE type, UINT64 max, UINT64 bytes,
+				    EFI_PHYSICAL_ADDRESS *addr)
+{
+	*addr = max;
+	return uefi_call_wrapper(BS->AllocatePages, 4, AllocateMaxAddress, type,
+				 EFI_SIZE_TO_PAGES(bytes), addr);
+}
+
+/*
+ * The protected-mode part at an address aligned to kernel_alignment with
+ * init_size bytes from there: startup_64 decompresses in place, at its load
+ * address rounded up to kernel_alignment, but never below the address it
+ * was linked for (pref_address), which would be outside these pages.
+ */
+static EFI_STATUS load_protected_mode(const struct bzimage *bz, EFI_PHYSICAL_ADDRESS *load)
+{
+	UINT64 align = bz->hdr->kernel_alignment;
+	EFI_PHYSICAL_ADDRESS base;
+	EFI_STATUS st;
+
+	/* code: a firmware that maps loader data no-execute still runs it */
+	st = alloc_pages_below(EfiLoaderCode, BELOW_4G, (UINT64)bz->hdr->init_size + align, &base);
+	if (EFI_ERROR(st)) {
+		Print(L"launch: no %d bytes below 4 GiB for the kernel: %r\n", bz->hdr->init_size,
+		      st);
+		return st;
+	}
+	*load = (base + align - 1) & ~(align - 1);
+	if (*load < bz->hdr->pref_address) {
+		Print(L"launch: the kernel's pages at 0x%lx are below its pref_address 0x%lx\n",
+		      *load, bz->hdr->pref_address);
+		uefi_call_wrapper(BS->FreePages, 2, base,
+				  EFI_SIZE_TO_PAGES((UINT64)bz->hdr->init_size + align));
+		return EFI_OUT_OF_RESOURCES;
+	}
+	CopyMem((void *)*load, (void *)(bz->file + bz->setup_size), bz->kernel_size);
+	return EFI_SUCCESS;
+}
+
+/* initrd=PATH into pages below initrd_addr_max. */
+static EFI_STATUS load_initrd(EFI_FILE_HANDLE root, const struct setup_header *hdr,
+			      EFI_PHYSICAL_ADDRESS *addr, UINTN *size)
+{
+	CHAR16 *path;
+	void *data;
+	EFI_STATUS st;
+
+	*addr = 0;
+	*size = 0;
+	if (!cfg_initrd[0])
+		return EFI_SUCCESS;
+	path = to_ucs2(cfg_initrd);
+	if (!path)
+		return EFI_OUT_OF_RESOURCES;
+	st = read_file(root, path, &data, size);
+	if (EFI_ERROR(st)) {
+		Print(L"launch: cannot read initrd %s: %r\n", path, st);
+		return st;
+	}
+	if (!*size) {
+		Print(L"launch: initrd %s is empty\n", path);
+		FreePool(data);
+		return EFI_INVALID_PARAMETER;
+	}
+	st = alloc_pages_below(EfiLoaderData, hdr->initrd_addr_max, *size, addr);
+	if (EFI_ERROR(st)) {
+		Print(L"launch: no %d bytes below initrd_addr_max 0x%x for %s: %r\n", *size,
+		      hdr->initrd_addr_max, path, st);
+		FreePool(data);
+		return st;
+	}
+	CopyMem((void *)*addr, data, *size);
+	FreePool(data);
+	return EFI_SUCCESS;
+}
+
+/* options= as the ASCII command line, NUL-terminated, within cmdline_size. */
+static EFI_STATUS place_cmdline(const struct setup_header *hdr, EFI_PHYSICAL_ADDRESS *addr)
+{
+	UINTN len = strlena(cfg_options);
+	EFI_STATUS st;
+
+	if (len > hdr->cmdline_size) {
+		Print(L"launch: command line of %d bytes, the kernel takes %d\n", len,
+		      hdr->cmdline_size);
+		return EFI_BAD_BUFFER_SIZE;
+	}
+	st = alloc_pages_below(EfiLoaderData, BELOW_4G, len + 1, addr);
+	if (EFI_ERROR(st))
+		return st;
+	CopyMem((void *)*addr, cfg_options, len + 1);
+	return EFI_SUCCESS;
+}
+
+/* The zero page, as a loader that is not the stub leaves it: secure_boot 0. */
+static EFI_STATUS make_boot_params(const struct bzimage *bz, EFI_PHYSICAL_ADDRESS cmdline,
+				   EFI_PHYSICAL_ADDRESS initrd, UINTN initrd_size,
+				   struct boot_params **out)
+{
+	struct boot_params *bp;
+	EFI_PHYSICAL_ADDRESS addr;
+	EFI_STATUS st;
+
+	st = alloc_pages_below(EfiLoaderData, BELOW_4G, sizeof(*bp), &addr);
+	if (EFI_ERROR(st))
+		return st;
+	bp = (void *)addr;
+	ZeroMem(bp, sizeof(*bp));
+	CopyMem(&bp->hdr, (void *)(bz->file + SETUP_HEADER_OFFSET),
+		bz->header_end - SETUP_HEADER_OFFSET);
+	bp->hdr.type_of_loader = LOADER_UNDEFINED;
+	bp->hdr.cmd_line_ptr = (UINT32)cmdline;
+	bp->ext_cmd_line_ptr = (UINT32)(cmdline >> 32);
+	bp->hdr.ramdisk_image = (UINT32)initrd;
+	bp->ext_ramdisk_image = (UINT32)(initrd >> 32);
+	bp->hdr.ramdisk_size = (UINT32)initrd_size;
+	bp->ext_ramdisk_size = (UINT32)((UINT64)initrd_size >> 32);
+	bp->efi_loader_signature = EFI64_LOADER_SIGNATURE;
+	bp->efi_systab = (UINT32)(UINTN)ST;
+	bp->efi_systab_hi = (UINT32)((UINT64)(UINTN)ST >> 32);
+	*out = bp;
+	return EFI_SUCCESS;
+}
+
+/*
+ * An EFI memory type as the stub's setup_e820() maps it, except that what
+ * it skips (types it does not know) or accepts first (unaccepted memory) is
+ * reserved here: a loader that accepts nothing must not offer it as RAM.
+ */
+static UINT32 e820_type_of(UINT32 efi_type)
+{
+	switch (efi_type) {
+	case EfiLoaderCode:
+	case EfiLoaderData:
+	case EfiBootServicesCode:
+	case EfiBootServicesData:
+	case EfiConventionalMemory:
+		return E820_RAM;
+	case EfiACPIReclaimMemory:
+		return E820_ACPI;
+	case EfiACPIMemoryNVS:
+		return E820_NVS;
+	case EfiUnusableMemory:
+		return E820_UNUSABLE;
+	case EFI_PERSISTENT_MEMORY:
+		return E820_PMEM;
+	default:
+		return E820_RESERVED;
+	}
+}
+
+/*
+ * boot_params' efi_info and e820 table from the memory map that
+ * ExitBootServices is given. Prints nothing: it runs between a failed
+ * ExitBootServices and its retry too. More than 128 ranges: too small.
+ */
+static EFI_STATUS describe_memory(struct boot_params *bp, EFI_MEMORY_DESCRIPTOR *map,
+				  UINTN map_size, UINTN desc_size, UINT32 desc_version)
+{
+	struct e820_entry *prev = NULL;
+	UINTN n = 0, i;
+
+	bp->efi_memdesc_size = (UINT32)desc_size;
+	bp->efi_memdesc_version = desc_version;
+	bp->efi_memmap = (UINT32)(UINTN)map;
+	bp->efi_memmap_hi = (UINT32)((UINT64)(UINTN)map >> 32);
+	bp->efi_memmap_size = (UINT32)map_size;
+	for (i = 0; i + desc_size <= map_size; i += desc_size) {
+		EFI_MEMORY_DESCRIPTOR *md = (void *)((UINT8 *)map + i);
+		UINT32 type = e820_type_of(md->Type);
+		UINT64 size = md->NumberOfPages * EFI_PAGE_SIZE;
+
+		if (prev && prev->type == type && prev->addr + prev->size == md->PhysicalStart) {
+			prev->size += size;
+			continue;
+		}
+		if (n == E820_MAX_ZEROPAGE)
+			return EFI_BUFFER_TOO_SMALL;
+		prev = &bp->e820_table[n++];
+		prev->addr = md->PhysicalStart;
+		prev->size = size;
+		prev->type = type;
+	}
+	bp->e820_entries = (UINT8)n;
+	return EFI_SUCCESS;
+}
+
+/*
+ * The final memory map into boot_params, then ExitBootServices with its key;
+ * once more with a fresh map if the key was stale (EFI_INVALID_PARAMETER).
+ * Only GetMemoryMap may come between the two calls: no Print.
+ */
+static EFI_STATUS exit_boot_services(EFI_HANDLE image, struct boot_params *bp)
+{
+	EFI_MEMORY_DESCRIPTOR *map = NULL;
+	UINTN buf_size = 0, map_size, key, desc_size;
+	UINT32 desc_version;
+	EFI_STATUS st;
+	int attempt;
+
+	st = uefi_call_wrapper(BS->GetMemoryMap, 5, &buf_size, map, &key, &desc_size,
+			       &desc_version);
+	if (st != EFI_BUFFER_TOO_SMALL)
+		return st;
+	/* room for what this allocation and the firmware add to the map */
+	buf_size += 16 * desc_size;
+	map = AllocatePool(buf_size);
+	if (!map)
+		return EFI_OUT_OF_RESOURCES;
+	for (attempt = 0; attempt < 2; attempt++) {
+		map_size = buf_size;
+		st = uefi_call_wrapper(BS->GetMemoryMap, 5, &map_size, map, &key, &desc_size,
+				       &desc_version);
+		if (EFI_ERROR(st))
+			return st;
+		st = describe_memory(bp, map, map_size, desc_size, desc_version);
+		if (EFI_ERROR(st)) {
+			if (attempt == 0)
+				Print(L"launch: the memory map needs more than %d e820 entries\n",
+				      E820_MAX_ZEROPAGE);
+			return st;
+		}
+		st = uefi_call_wrapper(BS->ExitBootServices, 2, image, key);
+		if (st != EFI_INVALID_PARAMETER)
+			return st;
+	}
+	return st;
+}
+
+/*
+ * startup_64 as the protocol asks: interrupts off, a GDT with __BOOT_CS
+ * (0x10, 64-bit code) and __BOOT_DS (0x18, data) loaded into the segment
+ * registers, RSI = boot_params. The firmware's identity map stays.
+ */
+static void __attribute__((noreturn)) enter_startup_64(UINT64 entry, struct boot_params *bp)
+{
+	static const UINT64 gdt[4] __attribute__((aligned(16))) = {
+		0, 0,
+		0x00af9a000000ffffULL,	/* 0x10: code, L=1, present, DPL 0 */
+		0x00cf92000000ffffULL,	/* 0x18: data, 4 GiB, writable */
+	};
+	struct {
+		UINT16 limit;
+		UINT64 base;
+	} __attribute__((packed)) gdtr = { sizeof(gdt) - 1, (UINT64)(UINTN)gdt };
+
+	__asm__ volatile("cli\n\t"
+			 "lgdt %0\n\t"
+			 "movl $0x18, %%eax\n\t"
+			 "movl %%eax, %%ds\n\t"
+			 "movl %%eax, %%es\n\t"
+			 "movl %%eax, %%ss\n\t"
+			 "pushq $0x10\n\t"
+			 "leaq 1f(%%rip), %%rax\n\t"
+			 "pushq %%rax\n\t"
+			 "lretq\n"
+			 "1:\n\t"
+			 "movq %1, %%rsi\n\t"
+			 "jmp *%2"
+			 :
+			 : "m"(gdtr), "r"(bp), "r"(entry)
+			 : "rax", "rsi", "memory");
+	__builtin_unreachable();
+}
+
+/* What the stub would have told the kernel, for the log to compare. */
+static void print_firmware_secure_boot(void)
+{
+	UINT8 *sb;
+	UINTN size;
+
+	sb = LibGetVariableAndSize(L"SecureBoot", &EfiGlobalVariable, &size);
+	if (sb && size == 1)
+		Print(L"launch: firmware SecureBoot=%d", *sb);
+	else
+		Print(L"launch: firmware SecureBoot unreadable");
+	Print(L"; boot_params.secure_boot left 0 (unset)\n");
+	if (sb)
+		FreePool(sb);
+}
+
+/* entry=boot-protocol (above): returns only if it could not enter the kernel. */
+static EFI_STATUS enter_through_boot_protocol(EFI_HANDLE image, EFI_FILE_HANDLE root,
+					      CHAR16 *image_path)
+{
+	EFI_PHYSICAL_ADDRESS load, cmdline, initrd;
+	struct boot_params *bp;
+	struct bzimage bz;
+	UINTN file_size, initrd_size;
+	void *file;
+	EFI_STATUS st;
+
+	st = read_file(root, image_path, &file, &file_size);
+	if (EFI_ERROR(st)) {
+		Print(L"launch: cannot read %s: %r\n", image_path, st);
+		return st;
+	}
+	st = parse_bzimage(image_path, file, file_size, &bz);
+	if (!EFI_ERROR(st))
+		st = load_protected_mode(&bz, &load);
+	if (!EFI_ERROR(st))
+		st = load_initrd(root, bz.hdr, &initrd, &initrd_size);
+	if (!EFI_ERROR(st))
+		st = place_cmdline(bz.hdr, &cmdline);
+	if (!EFI_ERROR(st))
+		st = make_boot_params(&bz, cmdline, initrd, initrd_size, &bp);
+	if (EFI_ERROR(st))
+		return st;
+	print_firmware_secure_boot();
+	Print(L"launch: entering %s (protocol %d.%02d) through the 64-bit boot protocol, "
+	      "no EFI stub: startup_64 at 0x%lx, initrd %d bytes at 0x%lx, command line \"%a\"\n",
+	      image_path, bz.hdr->version >> 8, bz.hdr->version & 0xff, load + STARTUP_64_OFFSET,
+	      initrd_size, initrd, cfg_options);
+	st = exit_boot_services(image, bp);
+	if (EFI_ERROR(st))
+		return st;
+	enter_startup_64(load + STARTUP_64_OFFSET, bp);
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	EFI_LOADED_IMAGE *self, *child_info;
@@ -391,6 +885,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	}
 
 	image_path = to_ucs2(cfg_image);
+	if (str_eq(cfg_entry, "boot-protocol")) {
+		st = enter_through_boot_protocol(image, root, image_path);
+		goto fail;
+	}
+	if (cfg_entry[0]) {
+		Print(L"launch: unknown entry=%a\n", cfg_entry);
+		st = EFI_INVALID_PARAMETER;
+		goto fail;
+	}
 	dp = FileDevicePath(self->DeviceHandle, image_path);
 	st = uefi_call_wrapper(BS->LoadImage, 6, FALSE, image, dp, NULL, 0, &child);
 	if (EFI_ERROR(st)) {

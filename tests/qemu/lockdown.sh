@@ -12,7 +12,8 @@
 #   test_lockdown_early.sh    the early-boot window: ACPI tables from the
 #                             initrd and acpi_rsdp=, before the hooks exist
 #   test_lockdown_no_table.sh Secure Boot without lockshim's table: another
-#                             loader (Debian's shim 16.1), or SB off
+#                             loader (Debian's shim 16.1, or one entering
+#                             through the boot protocol, no EFI stub), or SB off
 #
 # Environment:
 #   LOCKSHIM_EFI   the loader (default build/lockshimx64.efi); copies are
@@ -36,6 +37,9 @@
 #                vmlinuz.efi, or lockshim, with load options: the stand-in for
 #                a Boot#### entry's optional data. With Secure Boot off it
 #                starts the kernel directly (initrd= on the command line).
+#                With entry=boot-protocol it loads vmlinuz.efi itself and
+#                enters it as a legacy loader would (x86 64-bit boot
+#                protocol, no EFI stub, boot_params.secure_boot left 0).
 #
 # Slots: the probe initramfs holds the test module and the kernel image
 # (for kexec_file_load) unsigned and signed by vendor, mok, rogue and db

@@ -13,6 +13,9 @@
 #                               acpi_rsdp= in its load options, the same
 #                               initrd: both refused, locked by the table
 #   early_window_simulate       secureboot_enable=1, no table: both refused
+#   early_window_lockdown_param lockdown=integrity, SB off, no table: both
+#                               refused (the early checks see any lock, not
+#                               only the series')
 #
 # The SSDT is a 36-byte header (OEM table ID LSEARLY1) in an uncompressed
 # cpio in front of the probe initramfs (lockdown.sh's acpi_initrd_table).
@@ -31,6 +34,7 @@ SCENARIOS=(
 	early_window_unlocked
 	early_window_sb_on_lockshim
 	early_window_simulate
+	early_window_lockdown_param
 )
 
 # The RSDP the kernel used: its revision (v00: ACPI 1.0, from acpi_rsdp=;
@@ -80,6 +84,23 @@ early_window_simulate() {
 	launch_kernel "${FUNCNAME[0]}" "secureboot_enable=1" "acpi_rsdp=v1" || return 1
 	expect_bootlog 'secureboot_enable=1: locking down' &&
 		_expect_early_refused
+}
+
+# lockdown= sets the level in parse_early_param(), before setup_arch()
+# looks at the initrd: security_locked_down_early() sees it (patch 12), as
+# it would see a distribution's lock in Secure Boot mode.
+early_window_lockdown_param() {
+	local PROBE_INITRD=$ACPI_INITRD
+	launch_kernel "${FUNCNAME[0]}" "lockdown=integrity" "acpi_rsdp=v1" || return 1
+	expect_log -F 'PROBE cmdline info console=ttyS0 initrd=\EFI\BOOT\initrd.img lockdown=integrity acpi_rsdp=0x' &&
+		expect_bootlog 'no table' &&
+		expect_log -F 'Kernel is locked down from command line' &&
+		expect_log '^\[ *[0-9.]+\] ACPI: kernel is locked down, ignoring table override$' &&
+		expect_log '^\[ *[0-9.]+\] ACPI: OSL: kernel is locked down, ignoring acpi_rsdp=$' &&
+		expect_no_log -F 'Table Upgrade: install' &&
+		expect_probe "acpi_table:$ACPI_TABLE_ID" absent &&
+		_expect_rsdp v02 &&
+		expect_probe lockdown integrity
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

@@ -55,9 +55,9 @@ SCENARIOS=(
 #   mx_sha384_revoked   the same with another .sbat; its SHA-256 digest is in
 #                       MokListX (the kernel checks SHA-256 whatever the
 #                       signature's algorithm)
-#   mx_sbat_below       vendor-signed, linux.lockshim generation 2 (the series
-#                       before patches 22-24): SBAT revokes it
-#   mx_sbat_at          vendor-signed, linux.lockshim generation 3 (another
+#   mx_sbat_below       vendor-signed, linux.lockshim generation 3 (the series
+#                       before patch 25): SBAT revokes it
+#   mx_sbat_at          vendor-signed, linux.lockshim generation 4 (another
 #                       version string, so another digest)
 #   mx_rogue            rogue-signed
 #   mx_unsigned         unsigned
@@ -105,18 +105,18 @@ kexec_matrix_prepare() {
 	local n
 	command -v osslsigncode >/dev/null || { echo "osslsigncode missing (apt-get install osslsigncode)" >&2; return 1; }
 	rm -rf "$MX_DIR" && mkdir -p "$MX_DIR" || return 1
-	mx_image mx_current vendor - 3 &&
-		mx_image mx_revoked vendor 6.12-revoked 3 &&
-		mx_image mx_sha384 vendor - 3 sha384 &&
-		mx_image mx_sha384_revoked vendor 6.12-sha384-revoked 3 sha384 &&
-		mx_image mx_sbat_below vendor 6.12-below 2 &&
-		mx_image mx_sbat_at vendor 6.12-at 3 &&
-		mx_image mx_rogue rogue - 3 &&
-		mx_image mx_unsigned - - 3 || return 1
+	mx_image mx_current vendor - 4 &&
+		mx_image mx_revoked vendor 6.12-revoked 4 &&
+		mx_image mx_sha384 vendor - 4 sha384 &&
+		mx_image mx_sha384_revoked vendor 6.12-sha384-revoked 4 sha384 &&
+		mx_image mx_sbat_below vendor 6.12-below 3 &&
+		mx_image mx_sbat_at vendor 6.12-at 4 &&
+		mx_image mx_rogue rogue - 4 &&
+		mx_image mx_unsigned - - 4 || return 1
 	python3 tests/cli/mkesl.py SHA256 "$MX_MOKX" \
 		"$(build/lockshim hash "$MX_DIR/mx_revoked.efi")" \
 		"$(build/lockshim hash "$MX_DIR/mx_sha384_revoked.efi")" || return 1
-	{ cat certs/sbat-level-automatic.csv; echo "linux.lockshim,3"; } >"$MX_LEVEL"
+	{ cat certs/sbat-level-automatic.csv; echo "linux.lockshim,4"; } >"$MX_LEVEL"
 	for n in "${MX_IMAGES[@]}"; do extra+=("$n=$MX_DIR/$n.efi"); done
 	tests/initramfs/build-probe.sh "$KDIR" "$MX_INITRD" "${extra[@]}"
 }

@@ -12,6 +12,16 @@
 #   sb_off_firmware_shell_unlocked  SB off: the firmware's own UEFI Shell
 #                       starts the kernel (startup.nsh), no loader, no
 #                       table: unlocked
+#   stubless_sb_on_locks  SB on: launch.efi (db-signed) enters the unsigned
+#                       kernel through the x86 64-bit boot protocol, no EFI
+#                       stub, so boot_params.secure_boot is 0 (unset), with
+#                       the SSDT initrd: the kernel must ask the firmware,
+#                       lock down and ignore the initrd's ACPI table
+#   stubless_sb_off_unlocked  SB off (setup mode), the same entry: the
+#                       firmware says off, unlocked; the initrd's SSDT is
+#                       ignored all the same (it comes before the kernel
+#                       can ask the firmware, and an undecided boot counts
+#                       as locked)
 #
 # Prints `ok - NAME (T s, QEMU Q s)` / `not ok - NAME` per scenario; logs
 # build/qemu/logs/lockdown-NAME.log. Environment, how the kernel is started,
@@ -25,6 +35,8 @@
 SCENARIOS=(
 	sb_on_debian_shim_no_table
 	sb_off_firmware_shell_unlocked
+	stubless_sb_on_locks
+	stubless_sb_off_unlocked
 )
 
 # lockdown.sh's preparation, then shim 16.1 signed with db, the MOK-signed
@@ -91,6 +103,70 @@ sb_off_firmware_shell_unlocked() {
 		expect_no_log -F 'launch:' &&
 		expect_bootlog 'no table' &&
 		expect_unlocked && expect_machine_keys ""
+}
+
+# ---- no EFI stub: the 64-bit boot protocol ------------------------------------
+
+# A legacy loader (old GRUB's linux command, elilo, kexec_load) enters the
+# kernel at startup_64 with boot_params of its own: the EFI system table
+# and memory map, but secure_boot 0, which only the stub fills. Nothing
+# verifies the kernel; under Secure Boot the kernel itself must find out.
+STUBLESS_LAUNCH='launch: entering \\EFI\\BOOT\\vmlinuz\.efi \(protocol [0-9.]+\) through the 64-bit boot protocol, no EFI stub'
+STUBLESS_SETUP_ARCH='lockshim: Secure Boot state not given by the loader: asking the firmware once runtime services are up'
+
+# _stubless_boot NAME VARS LAUNCHER: LAUNCHER enters the unsigned kernel
+# through the boot protocol, the SSDT initrd as its initrd.
+_stubless_boot() {
+	local name=$1 vars=$2 launcher=$3
+	local PROBE_INITRD=$ACPI_INITRD
+	lockdown_boot "$name" "$vars" "$launcher" "$LD_WORK/kernel-unsigned.efi" \
+		"entry=boot-protocol"$'\n'"initrd=\\EFI\\BOOT\\initrd.img"$'\n'"options=stubless=1"
+}
+
+# The entry was the boot protocol's: the launcher's lines (the firmware's
+# SecureBoot value, SB) before the kernel's first, the kernel on EFI without
+# the stub's Secure Boot state (mode 0: unset), the command line from
+# boot_params.
+_expect_stubless_entry() {
+	local sb=$1
+	expect_log -F "launch: firmware SecureBoot=$sb; boot_params.secure_boot left 0 (unset)" &&
+		expect_order "$STUBLESS_LAUNCH" '^\[ *[0-9.]+\] Linux version ' &&
+		expect_log '^\[ *[0-9.]+\] efi: EFI v[0-9.]+ by ' &&
+		expect_log -F 'Secure boot could not be determined (mode 0)' &&
+		expect_log -F 'PROBE cmdline info console=ttyS0 stubless=1'
+}
+
+# The kernel said in setup_arch() that it would ask the firmware, then
+# DECISION (its line without the `lockshim: `).
+_expect_asked_firmware() {
+	expect_order -F "$STUBLESS_SETUP_ARCH" "lockshim: $1" &&
+		expect_bootlog "$1"
+}
+
+# The lock first: with a kernel that trusts secure_boot 0, this is what fails.
+stubless_sb_on_locks() {
+	_stubless_boot "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" "$LD_WORK/launch-db.efi" || return 1
+	_expect_stubless_entry 1 &&
+		expect_locked &&
+		_expect_acpi_override_ignored &&
+		expect_machine_keys "" &&
+		_expect_asked_firmware 'no table, Secure Boot on (asked the firmware): locking down'
+}
+
+# The initrd's SSDT came before the decision, and was ignored.
+_expect_acpi_override_ignored() {
+	expect_order "\\] $STUBLESS_SETUP_ARCH" '^\[ *[0-9.]+\] ACPI: kernel is locked down, ignoring table override$' &&
+		expect_no_log -F 'Table Upgrade: install' &&
+		expect_probe "acpi_table:$ACPI_TABLE_ID" absent
+}
+
+stubless_sb_off_unlocked() {
+	_stubless_boot "${FUNCNAME[0]}" "$QEMU_BUILD/vars-setup.fd" "$GUEST/launch.efi" || return 1
+	_expect_stubless_entry 0 &&
+		expect_unlocked &&
+		_expect_acpi_override_ignored &&
+		expect_machine_keys "" &&
+		_expect_asked_firmware 'no table, Secure Boot off (asked the firmware)'
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

@@ -126,8 +126,11 @@ def main(argv):
                     send[2] = True
             for source, pattern in stop_res:
                 if any(pattern.search(line) for line in whole):
-                    with open(stopped, "w") as f:
+                    # run_qemu kills this watcher once QEMU is gone: the
+                    # file appears whole or not at all, never empty
+                    with open(stopped + ".tmp", "w") as f:
                         f.write(source)
+                    os.replace(stopped + ".tmp", stopped)
                     time.sleep(grace)
                     try:
                         os.kill(pid, signal.SIGTERM)
