@@ -43,10 +43,12 @@
 #
 # Slots: the probe initramfs holds the test module and the kernel image
 # (for kexec_file_load) unsigned and signed by vendor, mok, rogue and db
-# (build/pki). rogue is trusted nowhere; db is the firmware's db key. It also
-# holds /kexec/vendor_old.efi: an "older" kernel (the same build with another
-# .sbat, so another Authenticode digest) signed by vendor, which
-# $SB_MOK_REVOKED_VARS revokes by its digest in MokListX.
+# (build/pki). rogue is trusted nowhere; db is the firmware's db key.
+# test_lockdown_kexec.sh's revocation scenario adds /kexec/vendor_old.efi:
+# an "older" kernel ($OLD_KERNEL: the same build with another .sbat, so
+# another Authenticode digest) signed by vendor, which $SB_MOK_REVOKED_VARS
+# revokes by its digest in MokListX. Only there: every image in /kexec is
+# loaded in every boot, and an allowed load costs most of a second of TCG.
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 . tests/qemu/lib.sh
@@ -98,7 +100,7 @@ lockdown_prepare() {
 		_prep "guest programs (tests/guest/build.sh)" tests/guest/build.sh "$GUEST" &&
 		_prep "an older vendor-signed kernel, revoked in MokListX" old_kernel &&
 		_prep "probe initramfs (tests/initramfs/build-probe.sh)" \
-			tests/initramfs/build-probe.sh "$KDIR" "$PROBE_INITRD" "vendor_old=$OLD_KERNEL" &&
+			tests/initramfs/build-probe.sh "$KDIR" "$PROBE_INITRD" &&
 		_prep "probe initramfs behind an SSDT" acpi_initrd_table &&
 		_prep "VARS with a MokList (tests/qemu/vars.sh --variant lockdown-mok)" vars_secboot_mok &&
 		_prep "unsigned kernel" cp "$KDIR/bzImage" "$LD_WORK/kernel-unsigned.efi" &&

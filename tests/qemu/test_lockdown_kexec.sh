@@ -121,8 +121,13 @@ kexec_matrix_prepare() {
 	tests/initramfs/build-probe.sh "$KDIR" "$MX_INITRD" "${extra[@]}"
 }
 
+# The probe initramfs with the older kernel too (lockdown.sh, "Slots").
+PROBE_OLD_INITRD=$LD_WORK/probe-old-initrd.img
+
 kexec_prepare() {
-	lockdown_prepare && _prep "kexec matrix" kexec_matrix_prepare
+	lockdown_prepare && _prep "kexec matrix" kexec_matrix_prepare &&
+		_prep "probe initramfs with the older kernel" \
+			tests/initramfs/build-probe.sh "$KDIR" "$PROBE_OLD_INITRD" "vendor_old=$OLD_KERNEL"
 }
 
 # The table of the matrix boots: locked, vendor and MOK trusted, $MX_MOKX
@@ -268,7 +273,7 @@ table_locked_kexec_without_efi_refused() {
 # Boot 3: without MokListX the same image is loaded (what refuses it in boot
 # 2 is the revocation, nothing else).
 sb_on_revoked_kernel_kexec_refused() {
-	local name=${FUNCNAME[0]} hash
+	local name=${FUNCNAME[0]} hash PROBE_INITRD=$PROBE_OLD_INITRD
 	need_lockshim || return 1
 	hash=$(build/lockshim hash "$OLD_KERNEL") || return 1
 	LD_REFUSAL_STOP=$FIRMWARE_REFUSED lockdown_run "$name-boot" "$SB_MOK_REVOKED_VARS" \
