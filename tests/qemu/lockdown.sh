@@ -15,7 +15,7 @@
 #                             loader (Debian's shim 16.1, or one entering
 #                             through the boot protocol, no EFI stub), or SB off
 #   test_lockdown_vfio.sh     user-space drivers: vfio-pci behind an IOMMU
-#                             allowed, UIO and /dev/mem not
+#                             allowed, no-IOMMU mode and unsafe interrupts not
 #
 # Environment:
 #   LOCKSHIM_EFI   the loader (default build/lockshimx64.efi); copies are

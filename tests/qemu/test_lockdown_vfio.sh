@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Kernel lockdown: user-space drivers. A device that VFIO hands to user
 # space behind an IOMMU reaches only the memory mapped for it, so a locked
-# kernel allows it; UIO and /dev/mem stay refused.
+# kernel allows it; what takes that isolation away stays refused: no-IOMMU
+# mode, interrupts that are not remapped, UIO and /dev/mem.
 #
 #   tests/qemu/test_lockdown_vfio.sh [SCENARIO...]     (default: all, in order)
 #
@@ -9,9 +10,16 @@
 #                                 vfio-pci works end to end, DMA included,
 #                                 and a DMA to an unmapped IOVA does not
 #                                 land; /dev/mem, UIO still refused
+#   vfio_noiommu_sb_on_lockshim   the same without an IOMMU, and
+#                                 vfio.enable_unsafe_noiommu_mode=1: binding
+#                                 vfio-pci refused, no no-IOMMU group
+#   vfio_unsafe_interrupts_sb_on_lockshim  the IOMMU without interrupt
+#                                 remapping (intremap=off) and
+#                                 vfio_iommu_type1.allow_unsafe_interrupts=1:
+#                                 VFIO_SET_IOMMU refused
 #   vfio_noiommu_unlocked         launch.efi, SB off, no table, no IOMMU,
-#                                 vfio.enable_unsafe_noiommu_mode=1: the
-#                                 no-IOMMU group opens and BAR0 maps
+#                                 no-IOMMU mode: the group opens and BAR0
+#                                 maps, what the lock refuses above
 #
 # The device is QEMU's edu (-device edu), which the probe binds to vfio-pci
 # (tests/guest/probe_vfio.c); the IOMMU is QEMU's intel-iommu with
@@ -27,6 +35,8 @@
 
 SCENARIOS=(
 	vfio_iommu_sb_on_lockshim
+	vfio_noiommu_sb_on_lockshim
+	vfio_unsafe_interrupts_sb_on_lockshim
 	vfio_noiommu_unlocked
 )
 
@@ -62,6 +72,14 @@ _expect_vfio_device() {
 		expect_probe vfio:mmap_bar0 allowed 'id=0x010000ed '
 }
 
+# _expect_vfio_refused CHECK NEXT: lockdown refused CHECK (EPERM, and its
+# message), the probe went no further (no NEXT line), and all else is locked.
+_expect_vfio_refused() {
+	expect_probe "$1" refused 'errno=EPERM.*lockdown_msg=yes' &&
+		expect_no_log -F "PROBE $2 " &&
+		expect_locked
+}
+
 vfio_iommu_sb_on_lockshim() {
 	local -a LD_RUN_OPTS=(--iommu "${EDU[@]}")
 	_lockshim_vfio "${FUNCNAME[0]}" "intel_iommu=on" || return 1
@@ -73,6 +91,25 @@ vfio_iommu_sb_on_lockshim() {
 		expect_probe vfio:dma_unmapped refused 'landed=no .*DMAR: .*fault addr 0x200000' &&
 		expect_no_log -F 'vfio-noiommu' &&
 		expect_locked
+}
+
+vfio_noiommu_sb_on_lockshim() {
+	local -a LD_RUN_OPTS=("${EDU[@]}")
+	_lockshim_vfio "${FUNCNAME[0]}" "vfio.enable_unsafe_noiommu_mode=1" || return 1
+	expect_no_log -F 'vfio-noiommu' &&
+		_expect_vfio_refused vfio:bind vfio:open_group
+}
+
+vfio_unsafe_interrupts_sb_on_lockshim() {
+	local -a LD_RUN_OPTS=(--iommu "${EDU[@]}")
+	_lockshim_vfio "${FUNCNAME[0]}" \
+		"intel_iommu=on intremap=off vfio_iommu_type1.allow_unsafe_interrupts=1" || return 1
+	_expect_iommu &&
+		expect_no_log 'DMAR-IR: Enabled IRQ remapping' &&
+		expect_probe vfio:bind allowed &&
+		expect_probe vfio:open_group allowed 'open\(/dev/vfio/[0-9]+\)' &&
+		expect_probe vfio:set_container allowed &&
+		_expect_vfio_refused vfio:set_iommu vfio:device_fd
 }
 
 vfio_noiommu_unlocked() {
