@@ -11,6 +11,8 @@
  *   operations         allowed | refused (any error but the two below) |
  *                      untested (ENOSYS: the kernel lacks it; ENOENT: the
  *                      test file is missing)
+ *   a device's DMA     allowed (its bytes landed) | refused (they did not) |
+ *                      untested (probe_vfio.c)
  *   lockdown           none | integrity | confidentiality | unavailable
  *   capabilities       present | absent (CAP_SYS_RAWIO in that set)
  *   keys               present (one line per key in a system keyring)
@@ -328,6 +330,7 @@ int main(int argc, char **argv)
 	probe_open("open:/dev/mem", "/dev/mem");
 	probe_open("open:/dev/port", "/dev/port");
 	probe_uio();
+	probe_vfio();
 	probe_acpi_table(ACPI_TEST_TABLE_ID);
 
 	probe_sig_enforce_off();

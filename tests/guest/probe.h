@@ -10,7 +10,10 @@
  *   probe_modules.c  modules (finit_module, sig_enforce) and the keyrings
  *                    their signatures are checked against
  *   probe_acpi.c     the ACPI tables the kernel installed
+ *   probe_pci.c      PCI devices in sysfs: finding one, binding it to a driver
  *   probe_uio.c      PCI memory mapped to user space (uio_pci_generic, uio_netx)
+ *   probe_vfio.c     a PCI device driven from user space through VFIO, with
+ *                    or without an IOMMU (QEMU's edu device and its DMA)
  *   probe_tpm.c      the TPM's PCRs and the firmware's event log
  */
 #ifndef LOCKSHIM_PROBE_H
@@ -56,8 +59,25 @@ void probe_keyrings(void);
 /* probe_acpi.c */
 void probe_acpi_table(const char *oem_table_id);
 
+/* probe_pci.c */
+#define PCI_DEVICES "/sys/bus/pci/devices"
+/*
+ * The first PCI device without a driver whose vendor is VENDOR (and whose
+ * device is DEVICE, unless NULL) into NAME; 0, or -1 when there is none.
+ */
+int unbound_device(const char *vendor, const char *device, char *name, size_t size);
+/*
+ * Bind PCI device DEV to DRIVER (its sysfs directory DRVDIR) with
+ * driver_override: the check CHECK reports the bind (the driver's probe
+ * error, and the kernel's messages); 0 once bound, or -1.
+ */
+int bind_device(const char *check, const char *driver, const char *drvdir, const char *dev);
+
 /* probe_uio.c */
 void probe_uio(void);
+
+/* probe_vfio.c */
+void probe_vfio(void);
 
 /* probe_tpm.c */
 void probe_tpm(void);

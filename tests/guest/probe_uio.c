@@ -10,78 +10,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define PCI_DEVICES "/sys/bus/pci/devices"
 #define UIO_DRIVER "/sys/bus/pci/drivers/uio_pci_generic"
 #define NETX_DRIVER "/sys/bus/pci/drivers/netx" /* uio_netx's pci_driver */
 #define VIRTIO_VENDOR "0x1af4"
 /* QEMU's pci-testdev: lib.sh gives it a 64 KiB BAR2, what uio_netx maps. */
 #define TESTDEV_VENDOR "0x1b36"
 #define TESTDEV_DEVICE "0x0005"
-
-/* Write TEXT to PATH: 0, or -1 with errno. */
-static int write_text(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-	int e;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, strlen(text));
-	e = errno;
-	close(fd);
-	errno = e;
-	return n == (ssize_t)strlen(text) ? 0 : -1;
-}
-
-/* The start of PCI_DEVICES/DEV/ATTR into BUF: 0, or -1. */
-static int read_attr(const char *dev, const char *attr, char *buf, size_t size)
-{
-	char path[600];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s/%s", PCI_DEVICES, dev, attr);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = 0;
-	return n > 0 ? 0 : -1;
-}
-
-/*
- * The first PCI device without a driver whose vendor is VENDOR (and whose
- * device is DEVICE, unless NULL) into NAME; 0, or -1 when there is none.
- */
-static int unbound_device(const char *vendor, const char *device, char *name, size_t size)
-{
-	char path[600], buf[16];
-	struct dirent *d;
-	DIR *dir = opendir(PCI_DEVICES);
-
-	if (!dir)
-		return -1;
-	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/driver", PCI_DEVICES, d->d_name);
-		if (!access(path, F_OK))
-			continue;
-		if (read_attr(d->d_name, "vendor", buf, sizeof(buf)) ||
-		    strncmp(buf, vendor, strlen(vendor)))
-			continue;
-		if (device && (read_attr(d->d_name, "device", buf, sizeof(buf)) ||
-			       strncmp(buf, device, strlen(device))))
-			continue;
-		snprintf(name, size, "%s", d->d_name);
-		closedir(dir);
-		return 0;
-	}
-	closedir(dir);
-	return -1;
-}
 
 /* The /dev/uioN of PCI device DEV into PATH: 0, or -1. */
 static int uio_node(const char *dev, char *path, size_t size)
@@ -114,27 +48,12 @@ static int uio_node(const char *dev, char *path, size_t size)
 static void bind_and_map(const char *prefix, const char *driver, const char *drvdir,
 			 const char *dev)
 {
-	char check[64], path[600], node[300], tried[700];
+	char check[64], node[300], tried[700];
 	void *map;
-	long r;
 	int fd, e;
 
 	snprintf(check, sizeof(check), "%s:bind", prefix);
-	snprintf(path, sizeof(path), "%s/%s/driver_override", PCI_DEVICES, dev);
-	if (write_text(path, driver)) {
-		e = errno;
-		snprintf(tried, sizeof(tried), "write(%s)", path);
-		report_op(check, tried, -1, e);
-		return;
-	}
-
-	kmsg_skip();
-	snprintf(path, sizeof(path), "%s/bind", drvdir);
-	snprintf(tried, sizeof(tried), "write(%s,%s)", path, dev);
-	r = write_text(path, dev);
-	e = errno;
-	report_op(check, tried, r, e);
-	if (r)
+	if (bind_device(check, driver, drvdir, dev))
 		return;
 
 	snprintf(check, sizeof(check), "%s:mmap", prefix);

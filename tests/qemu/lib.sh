@@ -33,6 +33,9 @@
 #       --tpm              attach a fresh TPM 2.0 (swtpm, its state in the run's
 #                          temporary directory, ended with the run) on the TPM
 #                          TIS device
+#       --iommu            an emulated Intel IOMMU (intel-iommu, DMA and
+#                          interrupt remapping) in front of every PCI device;
+#                          the kernel takes it with intel_iommu=on
 #       -- ARGS...         extra QEMU arguments
 #     Sets QEMU_OUTCOME to "stopped" (a --stop pattern matched), "exited"
 #     (QEMU ended by itself: shutdown, reset with -no-reboot, debug-exit) or
@@ -259,7 +262,7 @@ _qemu_slot_open() {
 
 run_qemu() {
 	local esp= vars= persist=0 log=$QEMU_BUILD/logs/run.log timeout=60 tee=0 grace=0.2 tpm=0
-	local -a stops=() sends=() extra=()
+	local -a stops=() sends=() extra=() iommu=()
 	local answer_chars=
 	while (( $# )); do
 		case $1 in
@@ -274,6 +277,7 @@ run_qemu() {
 		--answer-chars) answer_chars=$2; shift 2 ;;
 		--tee) tee=1; shift ;;
 		--tpm) tpm=1; shift ;;
+		--iommu) iommu=(-device "intel-iommu,intremap=on"); shift ;;
 		--) shift; extra=("$@"); break ;;
 		*) echo "run_qemu: unknown option $1" >&2; return 1 ;;
 		esac
@@ -303,6 +307,7 @@ run_qemu() {
 		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE"
 		-drive "if=pflash,format=raw,unit=1,file=$vars$snap"
 		-nodefaults -display none -serial stdio -no-reboot
+		"${iommu[@]}" # before the PCI devices it translates for
 		-drive "if=none,id=esp,format=raw,file=$esp"
 		-device virtio-blk-pci,drive=esp
 		-device pci-testdev,membar=65536

@@ -14,6 +14,8 @@
 #   test_lockdown_no_table.sh Secure Boot without lockshim's table: another
 #                             loader (Debian's shim 16.1, or one entering
 #                             through the boot protocol, no EFI stub), or SB off
+#   test_lockdown_vfio.sh     user-space drivers: vfio-pci behind an IOMMU
+#                             allowed, no-IOMMU mode and unsafe interrupts not
 #
 # Environment:
 #   LOCKSHIM_EFI   the loader (default build/lockshimx64.efi); copies are

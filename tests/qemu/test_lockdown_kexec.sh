@@ -45,19 +45,19 @@ SCENARIOS=(
 #
 # Images kexec_file_load()ed from a kernel locked by a table whose denied area
 # is $MX_MOKX and whose SbatLevel is $MX_LEVEL (the test kernel's own
-# component at generation 3, kernel/sbat.csv), each also judged on the host
+# component at generation 5, kernel/sbat.csv), each also judged on the host
 # by `build/lockshim verify --shim-lock` with the table's lists: the vendor
 # certificate and MOK certificate trusted, $MX_MOKX as MokListX, $MX_LEVEL.
-#   mx_current          vendor-signed, this kernel's .sbat (generation 3)
+#   mx_current          vendor-signed, this kernel's .sbat (generation 5)
 #   mx_revoked          vendor-signed, another .sbat at the level; its SHA-256
 #                       digest is in MokListX
 #   mx_sha384           signed by vendor with SHA-384 (osslsigncode), not revoked
 #   mx_sha384_revoked   the same with another .sbat; its SHA-256 digest is in
 #                       MokListX (the kernel checks SHA-256 whatever the
 #                       signature's algorithm)
-#   mx_sbat_below       vendor-signed, linux.lockshim generation 3 (the series
-#                       before patch 25): SBAT revokes it
-#   mx_sbat_at          vendor-signed, linux.lockshim generation 4 (another
+#   mx_sbat_below       vendor-signed, linux.lockshim generation 4 (the series
+#                       before patch 26): SBAT revokes it
+#   mx_sbat_at          vendor-signed, linux.lockshim generation 5 (another
 #                       version string, so another digest)
 #   mx_rogue            rogue-signed
 #   mx_unsigned         unsigned
@@ -105,18 +105,18 @@ kexec_matrix_prepare() {
 	local n
 	command -v osslsigncode >/dev/null || { echo "osslsigncode missing (apt-get install osslsigncode)" >&2; return 1; }
 	rm -rf "$MX_DIR" && mkdir -p "$MX_DIR" || return 1
-	mx_image mx_current vendor - 4 &&
-		mx_image mx_revoked vendor 6.12-revoked 4 &&
-		mx_image mx_sha384 vendor - 4 sha384 &&
-		mx_image mx_sha384_revoked vendor 6.12-sha384-revoked 4 sha384 &&
-		mx_image mx_sbat_below vendor 6.12-below 3 &&
-		mx_image mx_sbat_at vendor 6.12-at 4 &&
-		mx_image mx_rogue rogue - 4 &&
-		mx_image mx_unsigned - - 4 || return 1
+	mx_image mx_current vendor - 5 &&
+		mx_image mx_revoked vendor 6.12-revoked 5 &&
+		mx_image mx_sha384 vendor - 5 sha384 &&
+		mx_image mx_sha384_revoked vendor 6.12-sha384-revoked 5 sha384 &&
+		mx_image mx_sbat_below vendor 6.12-below 4 &&
+		mx_image mx_sbat_at vendor 6.12-at 5 &&
+		mx_image mx_rogue rogue - 5 &&
+		mx_image mx_unsigned - - 5 || return 1
 	python3 tests/cli/mkesl.py SHA256 "$MX_MOKX" \
 		"$(build/lockshim hash "$MX_DIR/mx_revoked.efi")" \
 		"$(build/lockshim hash "$MX_DIR/mx_sha384_revoked.efi")" || return 1
-	{ cat certs/sbat-level-automatic.csv; echo "linux.lockshim,4"; } >"$MX_LEVEL"
+	{ cat certs/sbat-level-automatic.csv; echo "linux.lockshim,5"; } >"$MX_LEVEL"
 	for n in "${MX_IMAGES[@]}"; do extra+=("$n=$MX_DIR/$n.efi"); done
 	tests/initramfs/build-probe.sh "$KDIR" "$MX_INITRD" "${extra[@]}"
 }
