@@ -11,8 +11,10 @@
 #
 # boot_prepare
 #     The test PKI, the VARS stores, Debian's kernel (unsigned, and signed
-#     by the vendor and the rogue key), the initramfs, lockshim signed by db
-#     and unsigned; sets PREP_ERROR or LOCKSHIM_MISSING when it cannot.
+#     by the vendor and the rogue key), the companion test kernel
+#     (companion-unsigned.efi, and -vendor, -db, -mok signed by those keys),
+#     the initramfs, lockshim signed by db and unsigned; sets PREP_ERROR or
+#     LOCKSHIM_MISSING when it cannot.
 #
 # boot_lockshim NAME VARS LOCKSHIM KERNEL GRACE STOP...
 #     ESP with LOCKSHIM as BOOTX64.EFI, KERNEL as vmlinuz.efi and the test
@@ -66,6 +68,18 @@ boot_prepare() {
 		_prep "vendor-signed kernel" sign_efi vendor "$BOOT_WORK/kernel-unsigned.efi" "$BOOT_WORK/kernel-vendor.efi" &&
 		_prep "rogue-signed kernel" sign_efi rogue "$BOOT_WORK/kernel-unsigned.efi" "$BOOT_WORK/kernel-rogue.efi" ||
 		return 1
+	# The companion test kernel (kernel/build.sh, cached), for the scenarios
+	# about what lockshim allows rather than about Debian's kernel: it
+	# reaches /init a second after lockshim starts it, Debian's four (in TCG
+	# it decompresses itself first).
+	local kdir
+	kdir=$(kernel/build.sh 2>>"$PREP_LOG") || { PREP_ERROR="kernel/build.sh failed"; return 1; }
+	_prep "companion kernel" cp "$kdir/bzImage" "$BOOT_WORK/companion-unsigned.efi" || return 1
+	local key
+	for key in vendor db mok; do
+		_prep "$key-signed companion kernel" \
+			sign_efi "$key" "$kdir/bzImage" "$BOOT_WORK/companion-$key.efi" || return 1
+	done
 
 	rm -f "$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/lockshim-unsigned.efi"
 	if [[ ! -s $LOCKSHIM_EFI ]]; then

@@ -105,13 +105,9 @@ faults_prepare() {
 	# LockshimFaultAt: the tag and N (0 here); each boot patches N in its copy.
 	printf '%s\0\0\0\0' "$FAULT_TAG" >"$FAULTS_WORK/data/fault-at.bin"
 	printf '\1' >"$FAULTS_WORK/data/one.bin"
-	# The kernel: the companion test kernel (kernel/build.sh, cached), whose
-	# EFI stub speaks half a second after lockshim starts it (Debian's, 3 s
-	# later: it decompresses itself first); it is what "started" means here.
-	local kdir
-	kdir=$(kernel/build.sh 2>>"$PREP_LOG") || { PREP_ERROR="kernel/build.sh failed"; return 1; }
-	_prep "vendor-signed kernel" sign_efi vendor "$kdir/bzImage" "$FAULTS_WORK/kernel-vendor.efi" &&
-		_prep "db-signed kernel" sign_efi db "$kdir/bzImage" "$FAULTS_WORK/kernel-db.efi" || return 1
+	# The kernel: boot_prepare's companion test kernel, whose EFI stub
+	# speaks half a second after lockshim starts it (Debian's, 3 s later: it
+	# decompresses itself first); it is what "started" means here.
 	local fault=(--var "LockshimFaultAt:$FAULT_GUID:0x3:$FAULTS_WORK/data/fault-at.bin"
 		--var "MokList:$SHIM_GUID:0x3:$PKI/mok.esl")
 	VARS_NORMAL=$(tests/qemu/vars.sh --variant faults-normal "${fault[@]}" "$PKI" 2>>"$PREP_LOG") &&
@@ -119,7 +115,7 @@ faults_prepare() {
 			--var "MokNew:$SHIM_GUID:0x7:$VECTOR/MokNew.bin" \
 			--var "MokAuth:$SHIM_GUID:0x7:$VECTOR/MokAuth.bin" "$PKI" 2>>"$PREP_LOG") &&
 		VARS_REVOKED=$(tests/qemu/vars.sh --variant faults-revoked "${fault[@]}" \
-			--dbx-hash "$FAULTS_WORK/kernel-vendor.efi" "$PKI" 2>>"$PREP_LOG") &&
+			--dbx-hash "$BOOT_WORK/companion-vendor.efi" "$PKI" 2>>"$PREP_LOG") &&
 		VARS_DB_IGNORED=$(tests/qemu/vars.sh --variant faults-db-ignored "${fault[@]}" \
 			--var "MokDBState:$SHIM_GUID:0x3:$FAULTS_WORK/data/one.bin" "$PKI" 2>>"$PREP_LOG") ||
 		{ PREP_ERROR="vars.sh --variant faults-*: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"; return 1; }
@@ -132,17 +128,17 @@ faults_prepare() {
 		for walk in normal revoked; do
 			_prep "ESP" make_esp "$FAULTS_WORK/$walk-$i.esp" \
 				"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
-				"$FAULTS_WORK/kernel-vendor.efi" EFI/BOOT/vmlinuz.efi \
+				"$BOOT_WORK/companion-vendor.efi" EFI/BOOT/vmlinuz.efi \
 				build/initramfs/initrd.img EFI/BOOT/initrd.img || return 1
 		done
 		_prep "ESP" make_esp "$FAULTS_WORK/db_ignored-$i.esp" \
 			"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
-			"$FAULTS_WORK/kernel-db.efi" EFI/BOOT/vmlinuz.efi \
+			"$BOOT_WORK/companion-db.efi" EFI/BOOT/vmlinuz.efi \
 			build/initramfs/initrd.img EFI/BOOT/initrd.img &&
 			_prep "ESP" make_esp "$FAULTS_WORK/enrollment-$i.esp" \
 				"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
 				"$FAULTS_WORK/mmx64-db.efi" EFI/BOOT/mmx64.efi \
-				"$FAULTS_WORK/kernel-vendor.efi" EFI/BOOT/vmlinuz.efi \
+				"$BOOT_WORK/companion-vendor.efi" EFI/BOOT/vmlinuz.efi \
 				build/initramfs/initrd.img EFI/BOOT/initrd.img || return 1
 	done
 	OLD_LIST=$(moklist_of "$VARS_NORMAL")

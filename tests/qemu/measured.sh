@@ -68,16 +68,16 @@ measured_prepare() {
 		return 0
 	}
 	local hash
-	hash=$(build/lockshim hash "$MOK_WORK/companion-unsigned.efi") &&
+	hash=$(build/lockshim hash "$BOOT_WORK/companion-unsigned.efi") &&
 		_prep "MokList holding the unsigned kernel's hash" \
 			python3 "$TPM_LOG" sha256-esl "$hash" "$MOK_WORK/kernel-hash.esl" &&
 		_prep "MokListRT's vendor list" \
 			python3 "$TPM_LOG" x509-esl "$PKI/vendor.der" "$MOK_WORK/vendor.esl" &&
 		_prep "db's hash list, as vars.sh --db-hash writes it" \
-			hash-to-efi-sig-list "$MOK_WORK/companion-unsigned.efi" "$MOK_WORK/db-hash.esl" || return 0
+			hash-to-efi-sig-list "$BOOT_WORK/companion-unsigned.efi" "$MOK_WORK/db-hash.esl" || return 0
 	VARS_HASH=$(mok_variant measured-hash --var "MokList:$SHIM_GUID:0x3:$MOK_WORK/kernel-hash.esl" \
 		2>>"$PREP_LOG") || PREP_ERROR="VARS with the kernel's hash in MokList: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
-	VARS_DB_HASH=$(mok_variant measured-db-hash --db-hash "$MOK_WORK/companion-unsigned.efi" \
+	VARS_DB_HASH=$(mok_variant measured-db-hash --db-hash "$BOOT_WORK/companion-unsigned.efi" \
 		2>>"$PREP_LOG") || PREP_ERROR="VARS with the kernel's hash in db: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
 	sdboot_prepare
 	[[ -z $PREP_ERROR ]] && lockdown_prepare &&

@@ -2,8 +2,7 @@
 # What the scenarios with the MOK manager and a mokutil guest share
 # (test_mok.sh, test_hostile_state.sh, test_measured_boot.sh source it):
 # boot.sh's preparation, the db-signed MOK manager, MOK- and db-signed
-# kernels (Debian's, and the companion-*.efi of the companion test kernel),
-# a Boot0000 entry that starts lockshim with linux.efi and the
+# kernels, a Boot0000 entry that starts lockshim with linux.efi and the
 # test initrd, the mokutil guest initramfs (tests/initramfs/mokutil-guest.sh)
 # and the VARS stores VARS_BASE (Secure Boot, Boot0000), VARS_ENROLLED
 # (and MokList) and VARS_TIMEOUT (and MokTimeout 2 s).
@@ -50,16 +49,6 @@ mok_prepare() {
 		_prep "Boot0000 load option" python3 tests/qemu/mkloadoption.py "$MOK_WORK/Boot0000.bin" \
 			lockshim '\EFI\lockshim\lockshimx64.efi' \
 			'linux.efi initrd=\boot\initrd-test.img console=ttyS0 panic=-1' || return 0
-	# The companion test kernel (kernel/build.sh, cached), for test_mok.sh's
-	# boots, which need a kernel that runs, not Debian's: it reaches /init a
-	# second after lockshim starts it, Debian's four (it decompresses itself
-	# first, in TCG).
-	local kdir
-	kdir=$(kernel/build.sh 2>>"$PREP_LOG") || { PREP_ERROR="kernel/build.sh failed"; return 0; }
-	_prep "companion kernel" cp "$kdir/bzImage" "$MOK_WORK/companion-unsigned.efi" &&
-		_prep "vendor-signed companion kernel" sign_efi vendor "$kdir/bzImage" "$MOK_WORK/companion-vendor.efi" &&
-		_prep "MOK-signed companion kernel" sign_efi mok "$kdir/bzImage" "$MOK_WORK/companion-mok.efi" &&
-		_prep "db-signed companion kernel" sign_efi db "$kdir/bzImage" "$MOK_WORK/companion-db.efi" || return 0
 	printf '\x00\x00' >"$MOK_WORK/BootOrder.bin"
 	printf '\x02\x00\x00\x00' >"$MOK_WORK/MokTimeout.bin" # 2 s
 	openssl passwd -6 -salt e2eSalt "$PASSWORD" >"$MOK_WORK/data/pw.hash"

@@ -82,13 +82,13 @@ tpm_vendor_kernel() {
 
 tpm_mok_kernel() {
 	local name=${FUNCNAME[0]}
-	boot_tpm "$name" "$VARS_ENROLLED" "$MOK_WORK/companion-mok.efi" || return 1
+	boot_tpm "$name" "$VARS_ENROLLED" "$BOOT_WORK/companion-mok.efi" || return 1
 	expect_replay "$name" &&
-		expect_kernel_measured "$name" "$MOK_WORK/companion-mok.efi" &&
+		expect_kernel_measured "$name" "$BOOT_WORK/companion-mok.efi" &&
 		expect_authority "$name" "$(build/lockshim esl "$PKI/mok.esl" | awk '{ print $2 }')" \
 			"$PKI/mok.der" &&
 		expect_mok_list "$name" "$MOK_WORK/vendor.esl" "$PKI/mok.esl" &&
-		expect_prediction "$name" --mok "$PKI/mok.esl" "$MOK_WORK/companion-mok.efi"
+		expect_prediction "$name" --mok "$PKI/mok.esl" "$BOOT_WORK/companion-mok.efi"
 }
 
 # hash_kernel_boots NAME VARS ESL VARIABLE GUID: the unsigned kernel, its
@@ -96,7 +96,7 @@ tpm_mok_kernel() {
 # as VARIABLE, with ESL's owner) and measured; PCR 14's MokList holds
 # MokList's ESL too.
 hash_kernel_boots() {
-	local name=$1 vars=$2 esl=$3 variable=$4 guid=$5 kernel=$MOK_WORK/companion-unsigned.efi
+	local name=$1 vars=$2 esl=$3 variable=$4 guid=$5 kernel=$BOOT_WORK/companion-unsigned.efi
 	local -a mok=("$MOK_WORK/vendor.esl") predict=(--db "$PKI/db.esl" --db "$esl")
 	[[ $variable == db ]] || { mok+=("$esl"); predict=(--mok "$esl"); }
 	boot_tpm "$name" "$vars" "$kernel" || return 1
@@ -156,19 +156,19 @@ tpm_sdboot_mok_kernel() {
 tpm_mok_manager() {
 	local name=${FUNCNAME[0]}
 	cp "$VARS_TIMEOUT" "$MOK_WORK/$name.fd"
-	boot_mok "$name" "$MOK_WORK/$name.fd" "$MOK_WORK/companion-vendor.efi" "$TPM_STEPS" \
+	boot_mok "$name" "$MOK_WORK/$name.fd" "$BOOT_WORK/companion-vendor.efi" "$TPM_STEPS" \
 		--stop 'TPM-LOG-END' --tpm --send-on 'press any key for the MOK manager' ' ' \
 		--send-on 'Choice \(continues booting' '3' || return 1
 	expect_order -F '==== MOK manager ====' 'TPM-LOG-END' &&
 		tpm_collect "$name" && expect_replay "$name" &&
 		expect_kernel_measured "$name" "$MOK_WORK/mmx64-db.efi" &&
-		expect_kernel_measured "$name" "$MOK_WORK/companion-vendor.efi" &&
+		expect_kernel_measured "$name" "$BOOT_WORK/companion-vendor.efi" &&
 		# db for lockshim (the firmware's) and for the manager (lockshim's): the same entry
 		expect_authority "$name" "$(build/lockshim esl "$PKI/db.esl" | awk '{ print $2 }')" \
 			"$PKI/db.der" db "$DB_GUID" 2 &&
 		expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" &&
 		expect_prediction "$name" --db "$PKI/db.esl" "$MOK_WORK/mmx64-db.efi" \
-			"$MOK_WORK/companion-vendor.efi"
+			"$BOOT_WORK/companion-vendor.efi"
 }
 
 # The companion kernel as lockshim's default loader: the same records as
@@ -194,7 +194,7 @@ tpm_companion_kernel() {
 # not hand it on to the firmware's handlers, whose db check would pass and
 # whose measurement would then log it a second time.
 tpm_launch_loads_kernel() {
-	local name=${FUNCNAME[0]} kernel=$MOK_WORK/companion-db.efi digest
+	local name=${FUNCNAME[0]} kernel=$BOOT_WORK/companion-db.efi digest
 	need_lockshim &&
 		lockdown_boot "$name" "$QEMU_BUILD/vars-secboot.fd" "$LD_WORK/lockshim-db.efi" \
 			"$MOK_WORK/launch-vendor.efi" \

@@ -139,7 +139,7 @@ SCENARIOS=(
 # Boot 1: mokutil leaves a request.
 request_with_mokutil() {
 	local name=$1 vars=$2 cmd=$3
-	boot_mok "$name-request" "$vars" "$MOK_WORK/companion-vendor.efi" "step $cmd" || return 1
+	boot_mok "$name-request" "$vars" "$BOOT_WORK/companion-vendor.efi" "step $cmd" || return 1
 	expect_log -F 'MOKUTIL-GUEST-DONE' && expect_log 'MOKUTIL-RC 1 0'
 }
 
@@ -149,7 +149,7 @@ request_with_mokutil() {
 # on "booting in insecure mode", which lockshim says before the manager.)
 confirm_in_manager() {
 	local name=$1 vars=$2; shift 2
-	boot_mok "$name-confirm" "$vars" "$MOK_WORK/companion-vendor.efi" 'step true' \
+	boot_mok "$name-confirm" "$vars" "$BOOT_WORK/companion-vendor.efi" 'step true' \
 		--stop 'MOK manager: rebooting' --stop 'lockshim: booting \\EFI' "$@" || return 1
 	expect_log -F 'lockshim: starting the MOK manager' &&
 		expect_log -F 'lockshim: starting \EFI\lockshim\mmx64.efi: signed by /CN=lockshim test db, trusted through db certificate'
@@ -168,7 +168,7 @@ mok_enroll_with_mokutil() {
 		expect_log -F 'MOK manager: Enroll MOK: done (1 entry)' &&
 		expect_log -F 'MOK manager: rebooting' &&
 		expect_var "$vars" MokList 0x3 && expect_no_var "$vars" MokNew && expect_no_var "$vars" MokAuth || return 1
-	boot_mok enroll-after "$vars" "$MOK_WORK/companion-mok.efi" 'step mokutil --list-enrolled' || return 1
+	boot_mok enroll-after "$vars" "$BOOT_WORK/companion-mok.efi" 'step mokutil --list-enrolled' || return 1
 	expect_no_log -F 'lockshim: starting the MOK manager' &&
 		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi: signed by /CN=lockshim test mok, trusted through MokList certificate /CN=lockshim test mok' &&
 		expect_log 'Subject: CN ?= ?lockshim test mok' &&
@@ -283,7 +283,7 @@ mok_delete_with_mokutil() {
 		--send-on 'Password for Delete MOK \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
 	expect_log -F 'MOK manager: Delete MOK: done (1 entry)' &&
 		expect_no_var "$vars" MokList && expect_no_var "$vars" MokDel || return 1
-	boot_mok_refused delete-after "$vars" "$MOK_WORK/companion-mok.efi" || return 1
+	boot_mok_refused delete-after "$vars" "$BOOT_WORK/companion-mok.efi" || return 1
 	expect_mok_kernel_refused 'signer does not chain to a trusted certificate' 'reason=untrusted-signer'
 }
 
@@ -358,7 +358,7 @@ mok_validation_off_and_on() {
 		expect_log -F 'MOK manager: Disable Secure Boot validation: done' &&
 		expect_var "$vars" MokSBState 0x3 && expect_no_var "$vars" MokSB || return 1
 	# the unsigned kernel boots, where Debian's mokutil asks for validation back
-	boot_mok validation-insecure "$vars" "$MOK_WORK/companion-unsigned.efi" \
+	boot_mok validation-insecure "$vars" "$BOOT_WORK/companion-unsigned.efi" \
 		'step mokutil --enable-validation < /data/sb.pw' || return 1
 	expect_log -F 'lockshim: booting in insecure mode' &&
 		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi unverified: image is not signed' &&
@@ -373,7 +373,7 @@ mok_validation_off_and_on() {
 		expect_log -F 'MOK manager: Enable Secure Boot validation: done' &&
 		expect_no_var "$vars" MokSBState || return 1
 	expect_positions_span "${#SB_PASSWORD}" || return 1
-	boot_mok_refused validation-secure "$vars" "$MOK_WORK/companion-unsigned.efi" || return 1
+	boot_mok_refused validation-secure "$vars" "$BOOT_WORK/companion-unsigned.efi" || return 1
 	expect_no_log -F 'insecure mode' &&
 		expect_mok_kernel_refused 'image is not signed' 'reason=not-signed'
 }
@@ -385,7 +385,7 @@ mok_ignore_db() {
 		--send-on 'Ignore db for kernel verification\? Type' 'yes\r' || return 1
 	expect_log -F 'MOK manager: Ignore db for kernel verification: done' &&
 		expect_var "$vars" MokDBState 0x3 || return 1
-	boot_mok_refused ignore-db-after "$vars" "$MOK_WORK/companion-db.efi" || return 1
+	boot_mok_refused ignore-db-after "$vars" "$BOOT_WORK/companion-db.efi" || return 1
 	expect_order -F 'lockshim: not trusting db for the kernel' 'lockshim: refusing' &&
 		expect_mok_kernel_refused 'signer does not chain to a trusted certificate' 'reason=untrusted-signer' ||
 		return 1
@@ -410,7 +410,7 @@ mok_password_guards_menu() {
 		--send-on 'Password for Set MOK password \(attempt 1 of 3\)' "$pw\r" || return 1
 	expect_log -F 'MOK manager: Set MOK password: done' &&
 		expect_var "$vars" MokPWStore 0x3 && expect_no_var "$vars" MokPW || return 1
-	boot_mok password-menu "$vars" "$MOK_WORK/companion-vendor.efi" 'step true' \
+	boot_mok password-menu "$vars" "$BOOT_WORK/companion-vendor.efi" 'step true' \
 		--send-on 'press any key for the MOK manager' ' ' \
 		--send-on 'Password for MOK manager \(attempt 1 of 3\)' "$pw\r" \
 		--send-on 'Choice \(continues booting' '3' || return 1
@@ -427,7 +427,7 @@ mok_pw_store_wrong_attributes() {
 		--var "MokPWStore:$SHIM_GUID:0x7:tests/vectors/mokutil/password_hashfile/MokPW.bin") ||
 		return 1
 	cp "$src" "$vars"
-	boot_mok pw-store-wrong-attributes "$vars" "$MOK_WORK/companion-vendor.efi" 'step true' \
+	boot_mok pw-store-wrong-attributes "$vars" "$BOOT_WORK/companion-vendor.efi" 'step true' \
 		--send-on 'press any key for the MOK manager' ' ' \
 		--send-on 'Choice \(continues booting' '3' || return 1
 	expect_log -F "lockshim: deleted MokPWStore: attributes 0x7 are not the MOK manager's 0x3" &&
@@ -455,7 +455,7 @@ mokx_enroll_refuses_kernel() {
 		--send-on 'Password for Enroll MOKX \(attempt 1 of 3\)' "$PASSWORD\r" || return 1
 	expect_log -F 'MOK manager: Enroll MOKX: done (1 entry)' &&
 		expect_var "$vars" MokListX 0x3 && expect_var "$vars" MokList 0x3 || return 1
-	boot_mok_refused mokx-after "$vars" "$MOK_WORK/companion-mok.efi" || return 1
+	boot_mok_refused mokx-after "$vars" "$BOOT_WORK/companion-mok.efi" || return 1
 	expect_mok_kernel_refused 'certificate /CN=lockshim test mok is in MokListX' \
 		'reason=deny-cert list=MokListX entry="/CN=lockshim test mok"'
 }
@@ -467,7 +467,7 @@ mok_trust_mok() {
 		--send-on "Trust MOK keys in the kernel's machine keyring\\? Type" 'yes\r' || return 1
 	expect_log -F "MOK manager: Trust MOK keys in the kernel's machine keyring: done" &&
 		expect_var "$vars" MokListTrusted 0x3 || return 1
-	boot_mok trust-after "$vars" "$MOK_WORK/companion-vendor.efi" 'step true' || return 1
+	boot_mok trust-after "$vars" "$BOOT_WORK/companion-vendor.efi" 'step true' || return 1
 	expect_log "MOKUTIL-VAR MokListTrustedRT-$SHIM_GUID"
 }
 
@@ -499,7 +499,7 @@ mokx_malformed_manager_reachable() {
 		--var "MokListX:$SHIM_GUID:0x3:$MOK_WORK/mokx-malformed.esl") || return 1
 	cp "$src" "$vars"
 	# in the manager's menu, continue booting: lockshim then refuses the kernel
-	boot_mok_refused mokx-malformed "$vars" "$MOK_WORK/companion-db.efi" \
+	boot_mok_refused mokx-malformed "$vars" "$BOOT_WORK/companion-db.efi" \
 		--send-on 'press any key for the MOK manager' ' ' \
 		--send-on 'Choice \(continues booting' '3' || return 1
 	expect_log -F 'lockshim: MokListX is unusable: under Secure Boot only the MOK manager may start' &&
@@ -532,7 +532,7 @@ mok_impostor_refused() {
 		return 1
 	cp "$src" "$vars"
 	MANAGER=$BOOT_WORK/kernel-vendor.efi REFUSAL_STOP='lockshim: refusing \\EFI\\lockshim\\linux' \
-		boot_mok impostor "$vars" "$MOK_WORK/companion-vendor.efi" 'step true' || return 1
+		boot_mok impostor "$vars" "$BOOT_WORK/companion-vendor.efi" 'step true' || return 1
 	expect_impostor_refused &&
 		expect_order -F 'lockshim: lockdown table: locked (Secure Boot)' 'lockshim: starting the MOK manager' &&
 		expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi: signed by /CN=lockshim test vendor' &&
@@ -549,7 +549,7 @@ mok_impostor_refused_mokx_unusable() {
 		--var "MokListX:$SHIM_GUID:0x3:$MOK_WORK/mokx-malformed.esl") || return 1
 	cp "$src" "$vars"
 	MANAGER=$BOOT_WORK/kernel-vendor.efi \
-		boot_mok_refused impostor-mokx "$vars" "$MOK_WORK/companion-vendor.efi" || return 1
+		boot_mok_refused impostor-mokx "$vars" "$BOOT_WORK/companion-vendor.efi" || return 1
 	expect_log -F 'lockshim: MokListX is unusable: under Secure Boot only the MOK manager may start' &&
 		expect_impostor_refused &&
 		expect_mok_kernel_refused 'deny list MokListX is unusable' 'reason=deny-list-unusable' &&
@@ -560,7 +560,7 @@ mok_impostor_refused_mokx_unusable() {
 # enroll FILE (ESP path) with menu CHOICE; the manager writes MokList and reboots.
 owner_enroll() {
 	local name=$1 vars=$2 choice=$3 file=$4
-	boot_mok "$name" "$vars" "$MOK_WORK/companion-vendor.efi" 'step true' \
+	boot_mok "$name" "$vars" "$BOOT_WORK/companion-vendor.efi" 'step true' \
 		--stop 'MOK manager: rebooting' --stop 'MOKUTIL-GUEST-DONE' \
 		--send-on 'press any key for the MOK manager' ' ' \
 		--send-on 'Choice \(continues booting' "$choice" \
@@ -579,7 +579,7 @@ mok_owner_enrolls_key_file() {
 	owner_enroll owner-key "$vars" 1 '\\EFI\\lockshim\\mok.der' || return 1
 	expect_log -F 'Subject:  /CN=lockshim test mok' || return 1
 	# no key this time: the countdown runs out and the MOK-signed kernel boots
-	boot_mok owner-key-after "$vars" "$MOK_WORK/companion-mok.efi" 'step true' || return 1
+	boot_mok owner-key-after "$vars" "$BOOT_WORK/companion-mok.efi" 'step true' || return 1
 	expect_log -F 'press any key for the MOK manager' &&
 		expect_no_log -F 'lockshim: starting the MOK manager' &&
 		expect_log -F 'trusted through MokList certificate /CN=lockshim test mok' &&
@@ -590,9 +590,9 @@ mok_owner_enrolls_image_hash() {
 	local vars=$MOK_WORK/owner-hash.fd hash
 	cp "$VARS_TIMEOUT" "$vars"
 	owner_enroll owner-hash "$vars" 2 '\\EFI\\lockshim\\linux.efi' || return 1
-	hash=$(build/lockshim hash "$MOK_WORK/companion-vendor.efi") &&
+	hash=$(build/lockshim hash "$BOOT_WORK/companion-vendor.efi") &&
 		expect_log -F "SHA256: $(printf '%s' "$hash" | tr a-f A-F)" || return 1
-	boot_mok owner-hash-after "$vars" "$MOK_WORK/companion-unsigned.efi" 'step true' || return 1
+	boot_mok owner-hash-after "$vars" "$BOOT_WORK/companion-unsigned.efi" 'step true' || return 1
 	expect_log -F 'lockshim: booting \EFI\lockshim\linux.efi: image SHA-256 digest is in MokList' &&
 		expect_log -F 'MOKUTIL-GUEST-DONE'
 }
@@ -602,13 +602,13 @@ sbat_policy_with_mokutil() {
 	local auto latest
 	auto=$(head -n1 certs/sbat-level-automatic.csv) latest=$(head -n1 certs/sbat-level-latest.csv)
 	cp "$VARS_BASE" "$vars"
-	boot_mok sbat-request "$vars" "$MOK_WORK/companion-vendor.efi" \
+	boot_mok sbat-request "$vars" "$BOOT_WORK/companion-vendor.efi" \
 		$'step mokutil --list-sbat-revocations\nstep mokutil --set-sbat-policy latest' || return 1
 	expect_log -F "lockshim: SbatLevel ${auto##*,} stored" &&
 		expect_log -F 'MOKUTIL-RC 1 0' && expect_log -F "| $auto" &&
 		expect_log -F 'MOKUTIL-RC 2 0' &&
 		expect_var "$vars" SbatPolicy && expect_var "$vars" SbatLevel 0x3 || return 1
-	boot_mok sbat-applied "$vars" "$MOK_WORK/companion-vendor.efi" 'step mokutil --list-sbat-revocations' || return 1
+	boot_mok sbat-applied "$vars" "$BOOT_WORK/companion-vendor.efi" 'step mokutil --list-sbat-revocations' || return 1
 	expect_log -F "lockshim: SbatLevel raised from ${auto##*,} to ${latest##*,}" &&
 		expect_log -F "lockshim: SbatLevel ${latest##*,} stored" &&
 		expect_log -F "| $latest" && expect_log -F '| lockshim,1' &&

@@ -40,11 +40,11 @@ SCENARIOS=()
 
 no_list_ignored() { expect_no_log -F 'lockshim: ignoring'; }
 
-boot_case db_signed_kernel_boots kernel="$BOOT_WORK/kernel-db.efi" \
+boot_case db_signed_kernel_boots kernel="$BOOT_WORK/companion-db.efi" \
 	boots='signed by /CN=lockshim test db, trusted through db certificate /CN=lockshim test db' \
 	record='reason=allowed-cert list=db entry="/CN=lockshim test db"' then=no_list_ignored
 
-boot_case moklist_kernel_boots kernel="$BOOT_WORK/kernel-mok.efi" \
+boot_case moklist_kernel_boots kernel="$BOOT_WORK/companion-mok.efi" \
 	variant=policy-mok holds="MokList:$SHIM_GUID:0x3=$PKI/mok.esl" \
 	boots='signed by /CN=lockshim test mok, trusted through MokList certificate /CN=lockshim test mok' \
 	record='reason=allowed-cert list=MokList entry="/CN=lockshim test mok"' then=no_list_ignored

@@ -120,7 +120,7 @@ automatic_level_stored() {
 		expect_order -F "lockshim: SbatLevel $AUTOMATIC_DATE stored" "lockshim: booting $KPATH" &&
 		expect_stored "$VARS" "SbatLevel:$SHIM_GUID:0x3=$AUTOMATIC"
 }
-boot_case not_revoked_boots persist=1 kernel="$BOOT_WORK/kernel-vendor.efi" \
+boot_case not_revoked_boots persist=1 kernel="$BOOT_WORK/companion-vendor.efi" \
 	boots="$VENDOR_VERDICT" then=automatic_level_stored
 
 # The hash dbx holds is the one lockshim computes (its host CLI, the same
@@ -168,7 +168,7 @@ runtime_level_replaced() {
 		expect_log -F "lockshim: SbatLevel $AUTOMATIC_DATE stored" &&
 		expect_stored "$VARS" "SbatLevel:$SHIM_GUID:0x3=$AUTOMATIC"
 }
-boot_case sbat_runtime_level_replaced persist=1 kernel="$BOOT_WORK/kernel-vendor.efi" \
+boot_case sbat_runtime_level_replaced persist=1 kernel="$BOOT_WORK/companion-vendor.efi" \
 	variant=sbat-runtime holds="SbatLevel:$SHIM_GUID:0x7=$SBAT_WORK/level-linux2.csv" \
 	boots="$VENDOR_VERDICT" then=runtime_level_replaced
 
