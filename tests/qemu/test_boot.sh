@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Secure Boot scenarios: OVMF -> lockshim -> Debian's kernel -> test initramfs.
+# Secure Boot scenarios: OVMF -> lockshim -> Debian's kernel -> test initramfs
+# (the companion test kernel where the scenario is about lockshim alone: e
+# and f).
 #
 #   tests/qemu/test_boot.sh [SCENARIO...]     (default: all, in order)
 #
@@ -207,7 +209,7 @@ sb_unsigned_lockshim_refused() {
 # e. Secure Boot off: lockshim says so and boots an unsigned kernel.
 sb_off_unsigned_kernel_boots() {
 	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-setup.fd" \
-		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-unsigned.efi" 0.5 \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/companion-unsigned.efi" 0.5 \
 		'LOCKSHIM-TEST-DONE' 'lockshim: refusing' 'No bootable option' || return 1
 	expect_log -F 'lockshim: SecureBoot=0 SetupMode=1' &&
 		expect_log -F 'lockshim: Secure Boot is off' &&
@@ -229,7 +231,7 @@ sb_cpu_max_simd_crypto() {
 	BOOT_RUN_OPTS=(-- -cpu max)
 	BOOT_ESP_EXTRA=(build/mmx64.efi EFI/BOOT/mmx64.efi)
 	boot_lockshim "${FUNCNAME[0]}" "$MOKNEW_VARS" \
-		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 0.5 \
+		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/companion-vendor.efi" 0.5 \
 		'LOCKSHIM-TEST-DONE' 'lockshim: refusing \\EFI\\BOOT\\vmlinuz' 'No bootable option' \
 		'^lockshim MOK manager'
 	local rc=$?
