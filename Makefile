@@ -279,7 +279,10 @@ VARIANT_SETTINGS := $(abspath $(VARIANT_CERT)) $(abspath $(VARIANT_DBX)) $(VARIA
 VARIANT_OBJS := $(patsubst $(BUILD)/efi/efi/efi_main.o,$(VARIANT)/efi_main.o,$(patsubst \
                 $(BUILD)/efi/efi/vendor_certs.o,$(VARIANT)/vendor_certs.o,$(LOCKSHIM_OBJS)))
 .PHONY: variant
-variant: $(VARIANT)/lockshimx64.efi
+# $(BUILD)'s own lockshim too: bringing the shared objects up to date (a new
+# version, a rebuilt mmx64.efi whose digest efi_main.o embeds) must not
+# leave it older than the MOK manager beside it.
+variant: $(VARIANT)/lockshimx64.efi $(BUILD)/lockshimx64.efi
 $(VARIANT)/settings: FORCE
 	@mkdir -p $(@D)
 	@echo '$(VARIANT_SETTINGS)' | cmp -s - $@ || echo '$(VARIANT_SETTINGS)' > $@
