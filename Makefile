@@ -252,13 +252,16 @@ $(BUILD)/efi/core/sbat_data.o $(BUILD)/host/core/sbat_data.o: src/core/sbat_data
 
 # One link for every firmware program: $(1) is the .so, $(2) the variable
 # holding its objects.
+# Linked beside and renamed: a reader (the build tests, a variant's make
+# running beside them) sees the old .so or the new one, never half of one.
 define EFI_PROGRAM
 $(1): $$($(2)) $$(EFI_LDS) $$(CRYPTO_EFI_LIB) $$(LIBC_EFI_LIB)
 	$$(LD) $$(EFI_LDFLAGS) $$(LIBEFI_RELR_LDFLAGS) -T $$(EFI_LDS) $$(GNUEFI_LIBDIR)/crt0-efi-x86_64.o \
 	    $$($(2)) $$(CRYPTO_EFI_LIBS) -L$$(GNUEFI_LIBDIR) -lefi -lgnuefi \
-	    $$(shell $$(CC) -print-libgcc-file-name) -o $$@
-	@$$(LIBEFI_DIR)/check-pe-sections.sh $$@ $$(EFI_PE_SECTIONS) && \
-	    $$(LIBEFI_DIR)/check-efi-relocs.sh $$@ || { rm -f $$@; exit 1; }
+	    $$(shell $$(CC) -print-libgcc-file-name) -o $$@.tmp
+	@$$(LIBEFI_DIR)/check-pe-sections.sh $$@.tmp $$(EFI_PE_SECTIONS) && \
+	    $$(LIBEFI_DIR)/check-efi-relocs.sh $$@.tmp || { rm -f $$@.tmp; exit 1; }
+	mv $$@.tmp $$@
 endef
 $(eval $(call EFI_PROGRAM,$(BUILD)/lockshimx64.so,LOCKSHIM_OBJS))
 $(eval $(call EFI_PROGRAM,$(BUILD)/mmx64.so,MM_OBJS))
@@ -316,7 +319,9 @@ endef
 $(BUILD)/%.efi: $(BUILD)/%.so
 	$(EFI_IMAGE)
 
-$(TEST_VENDOR_CERT): $(BUILD)/pki/.complete
+# Order-only: .complete's time moves whenever tests/pki.sh runs; the
+# certificate's own time says when it changed.
+$(TEST_VENDOR_CERT): | $(BUILD)/pki/.complete
 
 # ---- host: CLI and unit tests ----------------------------------------------
 HOST_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/host/%.o)

@@ -158,7 +158,7 @@ lnk=$tmp/lnk
 links=$(make -n BUILD="$lnk" -o "$lnk/crypto/libcrypto.a" "$lnk/lockshimx64.so" "$lnk/mmx64.so" 2>&1 |
 	sed -e ':a' -e '/\\$/{N;s/\\\n//;ba}')
 for p in lockshimx64 mmx64; do
-	link=$(grep -e " -o $lnk/$p.so\$" <<<"$links")
+	link=$(grep -e " -o $lnk/$p.so.tmp\$" <<<"$links")
 	if [[ $link == *" -T lib/efi/elf_x86_64_efi.lds "* ]]; then
 		ok "link_script_$p"
 	else
