@@ -89,6 +89,8 @@ def main(argv):
     send_res = [(re.compile(s[0].encode()), s) for s in sends]
     asked_re = re.compile(rb"Enter password character ([0-9]+)")
     answered = 0
+    asked_whole = []  # the N of each prompt on a whole line, in order
+    done = 0  # RAW up to here is whole lines, each matched once already
     seen = -1
     with open(fifo, "wb", buffering=0) as serial_in:
         while True:
@@ -104,24 +106,29 @@ def main(argv):
                 time.sleep(POLL)
                 continue
             seen = size
+            # Only what came since the last whole line: a console of a
+            # kernel's boot is matched in one pass, not once per poll.
             with open(raw_path, "rb") as f:
-                raw = f.read()
-            lines = clean_lines(raw)
+                f.seek(done)
+                new = f.read()
             # prompts end without a newline; a stop waits for the line's end:
             # a newline, or a cursor move (the firmware's dialogs draw their
             # lines with those, and clean_lines ends a line there too)
-            cut = raw.rfind(b"\n") + 1
-            for m in ESCAPE_TO_NEWLINE.finditer(raw, cut):
+            cut = new.rfind(b"\n") + 1
+            for m in ESCAPE_TO_NEWLINE.finditer(new, cut):
                 cut = m.start()
-            whole = clean_lines(raw[:cut])
+            whole = clean_lines(new[:cut])
+            tail = clean_lines(new[cut:])
+            done += cut
+            asked_whole += [m.group(1) for line in whole for m in asked_re.finditer(line)]
             if answer is not None:
-                asked = [m.group(1) for line in lines for m in asked_re.finditer(line)]
+                asked = asked_whole + [m.group(1) for line in tail for m in asked_re.finditer(line)]
                 while answered < len(asked):
                     n = int(asked[answered])
                     serial_in.write(answer[n - 1:n].encode("latin-1"))
                     answered += 1
             for pattern, send in send_res:
-                if not send[2] and any(pattern.search(line) for line in lines):
+                if not send[2] and any(pattern.search(line) for line in whole + tail):
                     serial_in.write(send[1])
                     send[2] = True
             for source, pattern in stop_res:
