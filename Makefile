@@ -308,12 +308,14 @@ endif
 # The size rounded up to 8 bytes, as signing tools pad it before the
 # signature: the Authenticode digest is then the same signed or not. An
 # image that is not a fault build's and carries the fault code is removed:
-# that link fails.
+# that link fails; so is one that cannot be marked NX_COMPAT (a section
+# both writable and executable, or not on a page of its own).
 EFI_IMAGE_CHECK := $(if $(FAULT_BUILD),true,scripts/check-no-fault-code.sh)
 define EFI_IMAGE
 objcopy $(EFI_PE_SECTIONS) --strip-all --target efi-app-x86_64 --subsystem=10 $< $@.tmp
 truncate -s %8 $@.tmp
 @$(EFI_IMAGE_CHECK) $@.tmp || { rm -f $@.tmp; echo "$@: removed" >&2; exit 1; }
+$(LIBEFI_DIR)/pe-nx-compat.py $@.tmp || { rm -f $@.tmp; echo "$@: removed" >&2; exit 1; }
 mv $@.tmp $@
 endef
 $(BUILD)/%.efi: $(BUILD)/%.so

@@ -9,11 +9,15 @@
 #     objects), and an unchanged build does not;
 #   - the release link (build/*.efi) refuses an image carrying the fault
 #     code (scripts/check-no-fault-code.sh, on crafted images);
+#   - every link (release or fault build) refuses an image with a section
+#     both writable and executable, lib/efi/pe-nx-compat.py refuses one with
+#     a section inside a page and leaves it as it was, and marks the others
+#     IMAGE_DLLCHARACTERISTICS_NX_COMPAT, build/*.efi included;
 #   - EFI objects are compiled with the stack protector, both programs link
 #     with lib/efi/elf_x86_64_efi.lds (make -n), and build/*.so carry the
 #     stack guard and calls to __stack_chk_fail (run make first).
-# A few seconds: one scratch BUILD, five small objects, objcopy of two
-# crafted images; no program is linked.
+# A few seconds: one scratch BUILD, five small objects, four crafted
+# images; no firmware program is linked.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/cli/lib.sh
@@ -113,8 +117,13 @@ compiled flags_host_compiler_change_rebuilds "$host_o" src/core/reason.c 1 HOST_
 # programs' L"..." strings are), and the same words in ASCII only.
 printf 'const unsigned short m[] = u"fault: failing call %%d (%%s %%s)\\n";\nint f(void) { return m[0]; }\n' >"$tmp/marked.c"
 printf 'const char m[] = "fault: failing call %%d (%%s %%s)\\n";\nint f(void) { return m[0]; }\n' >"$tmp/clean.c"
+# Linked as the firmware programs are (the project's script, an entry), so
+# objcopy makes PE executables of them whose sections start on pages.
+craft_so() {
+	cc -shared -fpic -nostdlib -Wl,-T,lib/efi/elf_x86_64_efi.lds -Wl,-e,f "$@" 2>/dev/null
+}
 for kind in marked clean; do
-	cc -shared -fpic "$tmp/$kind.c" -o "$tmp/$kind.so" || not_ok "crafted_image_$kind (cc)"
+	craft_so "$tmp/$kind.c" -o "$tmp/$kind.so" || not_ok "crafted_image_$kind (cc)"
 done
 out=$("$check" "$tmp/marked.so" 2>&1)
 rc=$?
@@ -132,25 +141,61 @@ fi
 # The link rule itself ($(BUILD)/%.efi from %.so), on the crafted images
 # taken as linked (-o): refused and removed in a release-kind BUILD,
 # accepted clean, and accepted in a fault build.
-# efi_from NAME SO WANT MAKE-ARGS...: WANT=1 the .efi is made, 0 refused.
+# efi_from NAME SO WANT WHY MAKE-ARGS...: WANT=1 the .efi is made, 0
+# refused with WHY in make's output.
 efi_from() {
-	local name=$1 so=$2 want=$3 dir=$tmp/l-$1 out rc
-	shift 3
+	local name=$1 so=$2 want=$3 why=$4 dir=$tmp/l-$1 out rc
+	shift 4
 	mkdir -p "$dir"
 	cp "$so" "$dir/lockshimx64.so"
 	out=$(make BUILD="$dir" -o "$dir/lockshimx64.so" "$@" "$dir/lockshimx64.efi" 2>&1)
 	rc=$?
 	if (( want )) && (( rc == 0 )) && [[ -f $dir/lockshimx64.efi ]]; then
 		ok "$name"
-	elif (( !want )) && (( rc != 0 )) && [[ ! -e $dir/lockshimx64.efi && $out == *"fault"* ]]; then
+	elif (( !want )) && (( rc != 0 )) && [[ ! -e $dir/lockshimx64.efi && $out == *"$why"* ]]; then
 		ok "$name"
 	else
 		not_ok "$name (exit $rc, image made: $([[ -f $dir/lockshimx64.efi ]] && echo yes || echo no): $(tail -c 300 <<<"$out"))"
 	fi
 }
-efi_from release_link_refuses_fault_code "$tmp/marked.so" 0
-efi_from release_link_accepts_clean_image "$tmp/clean.so" 1
-efi_from fault_link_accepts_fault_code "$tmp/marked.so" 1 "$fault_flag"
+efi_from release_link_refuses_fault_code "$tmp/marked.so" 0 fault
+efi_from release_link_accepts_clean_image "$tmp/clean.so" 1 -
+efi_from fault_link_accepts_fault_code "$tmp/marked.so" 1 - "$fault_flag"
+
+# ---- NX: lib/efi/pe-nx-compat.py marks the images, or fails the link -----
+# A section both writable and executable (.sdata, which the script puts in
+# .data, made executable): the link refuses it, whatever the build.
+printf '.section .sdata,"awx",@progbits\n.byte 0xc3\n.section .note.GNU-stack,"",@progbits\n' >"$tmp/wx.s"
+craft_so "$tmp/clean.c" "$tmp/wx.s" -o "$tmp/wx.so" || not_ok "crafted_image_wx (cc)"
+efi_from link_refuses_writable_code "$tmp/wx.so" 0 "both writable and executable"
+efi_from fault_link_refuses_writable_code "$tmp/wx.so" 0 "both writable and executable" "$fault_flag"
+# The default link script packs sections inside pages: refused, unmarked.
+cc -shared -fpic -nostdlib -Wl,-e,f "$tmp/clean.c" -o "$tmp/packed.so" 2>/dev/null &&
+	objcopy -j .text -j .data -j .rodata -j .dynamic --target efi-app-x86_64 --subsystem=10 \
+		"$tmp/packed.so" "$tmp/packed.efi" || not_ok "crafted_image_packed (cc, objcopy)"
+cp "$tmp/packed.efi" "$tmp/packed-before.efi"
+out=$(lib/efi/pe-nx-compat.py "$tmp/packed.efi" 2>&1)
+rc=$?
+if (( rc == 1 )) && [[ $out == *"inside a page"* ]] && cmp -s "$tmp/packed.efi" "$tmp/packed-before.efi"; then
+	ok "nx_compat_refuses_section_inside_page"
+else
+	not_ok "nx_compat_refuses_section_inside_page (exit $rc: $out)"
+fi
+# nx_flag IMAGE: its DllCharacteristics' NX_COMPAT bit (0x100), 1 or 0.
+nx_flag() {
+	local v
+	v=$(objdump -p "$1" 2>/dev/null | awk '$1 == "DllCharacteristics" { print $2 }')
+	[[ -n $v ]] && echo $(( (16#$v >> 8) & 1 ))
+}
+[[ $(nx_flag "$tmp/l-release_link_accepts_clean_image/lockshimx64.efi") == 1 ]] &&
+	ok "nx_compat_set_by_link" || not_ok "nx_compat_set_by_link"
+for p in lockshimx64 mmx64; do
+	if [[ $(nx_flag "build/$p.efi") == 1 ]]; then
+		ok "nx_compat_$p"
+	else
+		not_ok "nx_compat_$p (build/$p.efi has no IMAGE_DLLCHARACTERISTICS_NX_COMPAT: run make)"
+	fi
+done
 # ---- the firmware programs' link ------------------------------------------
 # Both link with the project's linker script (lib/efi/elf_x86_64_efi.lds),
 # not gnu-efi's: make -n's link commands, libcrypto.a taken as built.
