@@ -15,22 +15,14 @@ dir=${1:-build/pki}
 # The owner GUID written into our signature lists; any fixed value will do.
 owner=4c6f636b-5368-696d-5465-737450726f6f
 
+[[ -f $dir/.complete ]] && exit 0
+
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/lockshim
 key=$({ sha256sum <"$0"; openssl version; dpkg-query -W -f='${Version}\n' efitools 2>/dev/null || true; } |
 	sha256sum | cut -c1-16)
 cached=$cache/pki-$key
-# DIR/.complete names the key its PKI was made with. The same key: nothing
-# to copy, only the time make compares with this script's (a fresh clone's
-# script is newer than the copy's, and make would run this at every call).
-if [[ $(cat "$dir/.complete" 2>/dev/null) == "$key" ]]; then
-	touch "$dir/.complete"
-	exit 0
-fi
-# A copy with times of its own (not the cache's): what was built from an
-# older PKI is older than these files, and make rebuilds it.
 install_from_cache() {
-	rm -rf "$dir.tmp" && cp -r "$cached" "$dir.tmp" && echo "$key" >"$dir.tmp/.complete" &&
-		rm -rf "$dir" && mv "$dir.tmp" "$dir"
+	rm -rf "$dir.tmp" && cp -a "$cached" "$dir.tmp" && rm -rf "$dir" && mv "$dir.tmp" "$dir"
 }
 if [[ -f $cached/.complete ]]; then
 	install_from_cache
