@@ -302,10 +302,7 @@ run_qemu() {
 	(( persist )) && snap=
 	local -a cmd=(
 		"$QEMU" -accel tcg -smp 1 -m 1024
-		# none of the chipset's own devices that nothing here uses: the
-		# firmware probes each at every boot (the PS/2 controller with
-		# timeouts), about 0.2 s of TCG a boot
-		-machine q35,smm=on,i8042=off,sata=off,smbus=off,vmport=off,usb=off
+		-machine q35,smm=on
 		-global driver=cfi.pflash01,property=secure,value=on
 		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE"
 		-drive "if=pflash,format=raw,unit=1,file=$vars$snap"
