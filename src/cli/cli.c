@@ -14,6 +14,7 @@
  *   lockshim hash [--alg sha1|sha224|sha256|sha384|sha512] IMAGE
  *   lockshim esl FILE
  *   lockshim add-sbat CSV IMAGE OUT
+ *   lockshim check ...              (check.c: will this machine still boot?)
  *
  * F is an EFI signature list or a DER/PEM certificate. LEVEL is SbatLevel
  * text; without it, verify applies the automatic level built into lockshim
@@ -51,7 +52,9 @@
 
 #include <openssl/x509.h>
 
+#include "check.h"
 #include "file.h"
+#include "json.h"
 #include "macro.h"
 #include "measure.h"
 #include "pe.h"
@@ -84,45 +87,31 @@ static int usage(void)
 		"       lockshim hash [--alg sha1|sha224|sha256|sha384|sha512] IMAGE\n"
 		"       lockshim esl FILE\n"
 		"       lockshim add-sbat CSV IMAGE OUT\n"
-		"F: an EFI signature list, or a DER or PEM certificate\n");
+		"       lockshim %s"
+		"F: an EFI signature list, or a DER or PEM certificate\n",
+		check_usage);
 	return EXIT_USAGE;
-}
-
-static void print_json_string(const char *s)
-{
-	putchar('"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
 }
 
 static void print_verdict_json(const char *image, const struct verdict *v)
 {
 	printf("{\"image\": ");
-	print_json_string(image);
+	json_print_string(image);
 	printf(", \"allowed\": %s, \"list\": ", v->allowed ? "true" : "false");
 	if (v->list)
-		print_json_string(v->list);
+		json_print_string(v->list);
 	else
 		printf("null");
 	printf(", \"entry\": ");
 	if (v->entry[0])
-		print_json_string(v->entry);
+		json_print_string(v->entry);
 	else
 		printf("null");
 	printf(", \"message\": ");
-	print_json_string(v->message);
+	json_print_string(v->message);
 	/* last, so the fields before keep their order */
 	printf(", \"reason\": ");
-	print_json_string(verdict_reason_name(v->reason));
+	json_print_string(verdict_reason_name(v->reason));
 	printf("}\n");
 }
 
@@ -591,5 +580,7 @@ int main(int argc, char **argv)
 		return cmd_esl(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "add-sbat") == 0)
 		return cmd_add_sbat(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "check") == 0)
+		return cmd_check(argc - 1, argv + 1);
 	return usage();
 }

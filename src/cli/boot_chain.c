@@ -1,0 +1,958 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#define _GNU_SOURCE /* strverscmp */
+#include "boot_chain.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <openssl/crypto.h>
+#include <openssl/x509.h>
+
+#include "bls.h"
+#include "esp.h"
+#include "file.h"
+#include "grub_cfg.h"
+#include "load_options.h"
+#include "pe.h"
+#include "sbat.h"
+#include "sbat_level.h"
+#include "vendor_cert.h"
+#include "verify.h"
+
+#define MAX_CONFIGFILES 8
+#define MAX_CACHED      512
+#define SHIM_DEFAULT    "grubx64.efi" /* rhboot/shim's DEFAULT_LOADER, as Debian builds it */
+#define SHIM_FALLBACK   "fbx64.efi"
+
+/* ---- files, read once ---------------------------------------------------------- */
+
+struct cached_file {
+	char *path;
+	uint8_t *data;
+	size_t size;
+};
+
+struct image_cache {
+	size_t n;
+	struct cached_file file[MAX_CACHED];
+};
+
+struct image_cache *image_cache_new(void)
+{
+	return calloc(1, sizeof(struct image_cache));
+}
+
+void image_cache_free(struct image_cache *cache)
+{
+	for (size_t i = 0; cache && i < cache->n; i++) {
+		free(cache->file[i].path);
+		free(cache->file[i].data);
+	}
+	free(cache);
+}
+
+/* The file at host path @path, read at most once. Returns 0, or -1 having said why. */
+static int cache_read(struct image_cache *cache, const char *path, const uint8_t **data,
+		      size_t *size)
+{
+	struct cached_file *f;
+
+	for (size_t i = 0; i < cache->n; i++)
+		if (strcmp(cache->file[i].path, path) == 0) {
+			*data = cache->file[i].data;
+			*size = cache->file[i].size;
+			return 0;
+		}
+	if (cache->n == MAX_CACHED) {
+		say_error("more than %d images to check", MAX_CACHED);
+		return -1;
+	}
+	f = &cache->file[cache->n];
+	f->path = strdup(path);
+	if (!f->path || read_file(path, &f->data, &f->size) < 0) {
+		free(f->path);
+		return -1;
+	}
+	cache->n++;
+	*data = f->data;
+	*size = f->size;
+	return 0;
+}
+
+/* ---- what an image is ------------------------------------------------------------ */
+
+enum image_kind {
+	KIND_UNKNOWN,
+	KIND_LOCKSHIM,
+	KIND_SHIM,
+	KIND_GRUB,
+	KIND_SYSTEMD_BOOT,
+	KIND_KERNEL, /* a Linux kernel's EFI stub, or a UKI */
+};
+
+/* One image read and parsed; @pe is heap memory (struct pe_image is large). */
+struct image {
+	char name[320]; /* as the chain shows it */
+	const uint8_t *data;
+	size_t size;
+	struct pe_image *pe; /* NULL when it is not a PE image */
+	enum image_kind kind;
+};
+
+static bool sbat_names(const struct pe_image *pe, const char *component)
+{
+	const struct pe_section *s = pe_find_section(pe, ".sbat");
+	struct reason_buf why_buf;
+	struct sbat_record rec;
+	const char *why;
+	struct sbat sbat;
+	size_t pos = 0;
+
+	if (!s || sbat_parse(pe->data + s->raw_offset,
+			     s->raw_size < s->virtual_size ? s->raw_size : s->virtual_size,
+			     SBAT_SECTION, &sbat, &why, &why_buf) < 0)
+		return false;
+	while (sbat_next_record(&sbat, &pos, &rec))
+		if (rec.name_len == strlen(component) &&
+		    memcmp(rec.name, component, rec.name_len) == 0)
+			return true;
+	return false;
+}
+
+/* The bytes of section @name (its file data, no more than its virtual size); NULL when none. */
+static const uint8_t *section_data(const struct pe_image *pe, const char *name, size_t *size)
+{
+	const struct pe_section *s = pe_find_section_long(pe, name);
+
+	if (!s)
+		return NULL;
+	*size = s->raw_size < s->virtual_size ? s->raw_size : s->virtual_size;
+	return pe->data + s->raw_offset;
+}
+
+static bool section_says(const struct pe_image *pe, const char *name, const char *text)
+{
+	size_t size = 0;
+	const uint8_t *data = section_data(pe, name, &size);
+	size_t len = strlen(text);
+
+	for (size_t i = 0; data && len <= size && i <= size - len; i++)
+		if (memcmp(data + i, text, len) == 0)
+			return true;
+	return false;
+}
+
+static enum image_kind image_kind(const struct pe_image *pe)
+{
+	if (pe_find_section(pe, ".linux") || pe_is_linux_kernel(pe))
+		return KIND_KERNEL;
+	if (sbat_names(pe, "lockshim"))
+		return KIND_LOCKSHIM;
+	if (sbat_names(pe, "shim"))
+		return KIND_SHIM;
+	if (sbat_names(pe, "grub"))
+		return KIND_GRUB;
+	if (section_says(pe, ".sdmagic", "LoaderInfo: systemd-boot"))
+		return KIND_SYSTEMD_BOOT;
+	return KIND_UNKNOWN;
+}
+
+/*
+ * Read @host_path as an image named @name. Returns 1 read, 0 missing (the
+ * file does not exist), -1 having said why it cannot be read.
+ */
+static int image_load(const struct chain_files *files, const char *host_path, const char *name,
+		      struct image *img)
+{
+	const char *reason;
+
+	memset(img, 0, sizeof(*img));
+	snprintf(img->name, sizeof(img->name), "%s", name);
+	if (!host_path)
+		return 0;
+	if (cache_read(files->cache, host_path, &img->data, &img->size) < 0)
+		return -1;
+	img->pe = malloc(sizeof(*img->pe));
+	if (!img->pe) {
+		say_error("out of memory");
+		return -1;
+	}
+	if (pe_parse(img->data, img->size, img->pe, &reason) < 0) {
+		free(img->pe);
+		img->pe = NULL;
+	} else {
+		img->kind = image_kind(img->pe);
+	}
+	return 1;
+}
+
+static void image_free(struct image *img)
+{
+	free(img->pe);
+	img->pe = NULL;
+}
+
+/* ---- steps ------------------------------------------------------------------------ */
+
+static struct chain_step *add_step(struct chain *out, const char *image, const char *role)
+{
+	struct chain_step *s;
+
+	if (out->n_steps == CHAIN_MAX_STEPS)
+		return NULL;
+	s = &out->steps[out->n_steps++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->image, sizeof(s->image), "%.319s", image);
+	snprintf(s->role, sizeof(s->role), "%s", role);
+	return s;
+}
+
+static void step_from_verdict(struct chain_step *s, const struct verdict *v, bool enforced)
+{
+	s->allowed = v->allowed || !enforced;
+	s->reason = v->allowed || enforced ? v->reason : VERDICT_NOT_ENFORCED;
+	snprintf(s->list, sizeof(s->list), "%s", v->list ? v->list : "");
+	snprintf(s->entry, sizeof(s->entry), "%s", v->entry);
+	if (v->allowed || enforced)
+		snprintf(s->message, sizeof(s->message), "%s", v->message);
+	else
+		snprintf(s->message, sizeof(s->message),
+			 "runs unverified (Secure Boot off): %.300s", v->message);
+}
+
+static void step_refuse(struct chain_step *s, enum verdict_reason reason, const char *message)
+{
+	s->allowed = false;
+	s->reason = reason;
+	snprintf(s->message, sizeof(s->message), "%s", message);
+}
+
+/* ---- policies ------------------------------------------------------------------- */
+
+/* Add @blob's signature lists to @db of @policy, as the loader does (deny lists fail closed). */
+static int policy_add_blob(struct verify_policy *policy, struct sig_db *db, const struct blob *b)
+{
+	const char *reason = "";
+	int rejected;
+
+	if (!b->present)
+		return verify_policy_list_loaded(policy, db, LIST_ABSENT, 0, NULL), 0;
+	rejected = sig_db_add_esl(db, b->data, b->size, &reason);
+	if (rejected < 0) {
+		say_error("out of memory");
+		return -1;
+	}
+	verify_policy_list_loaded(policy, db, LIST_READ, rejected, reason);
+	return 0;
+}
+
+/* The firmware's: db and dbx, no SBAT (UEFI has none). */
+static int firmware_policy(const struct machine_state *m, struct verify_policy *p)
+{
+	verify_policy_init(p);
+	return policy_add_blob(p, &p->db, &m->db) < 0 || policy_add_blob(p, &p->dbx, &m->dbx) < 0 ?
+		       -1 :
+		       0;
+}
+
+/* A first stage's keys, from its .vendor_cert (shim's layout, lockshim's too). */
+static int add_vendor_keys(struct verify_policy *p, const struct image *fs, char *why,
+			   size_t why_size)
+{
+	struct vendor_cert_table table;
+	const uint8_t *section;
+	const char *reason;
+	size_t size = 0;
+
+	section = section_data(fs->pe, ".vendor_cert", &size);
+	if (!section)
+		return 0; /* built without one: no vendor keys */
+	if (vendor_cert_table_parse(section, size, &table, &reason) < 0) {
+		snprintf(why, why_size, "%.200s: %.90s", fs->name, reason);
+		return -1;
+	}
+	if (table.authorized) {
+		const unsigned char *der = table.authorized;
+		X509 *cert = d2i_X509(NULL, &der, (long)table.authorized_size);
+		struct blob list = { true, (uint8_t *)table.authorized, table.authorized_size };
+
+		if (cert && der == table.authorized + table.authorized_size) {
+			int r = sig_db_add_cert(&p->vendor, cert, NULL);
+
+			X509_free(cert);
+			if (r < 0)
+				return -1;
+		} else {
+			X509_free(cert);
+			if (policy_add_blob(p, &p->vendor, &list) < 0)
+				return -1;
+		}
+	}
+	if (table.deauthorized) {
+		struct blob list = { true, (uint8_t *)table.deauthorized, table.deauthorized_size };
+
+		return policy_add_blob(p, &p->vendor_dbx, &list);
+	}
+	return 0;
+}
+
+/* What lockshim or shim @fs decides with at the next boot. */
+struct first_stage {
+	const struct image *image;
+	struct verify_policy policy;
+	struct sbat level;
+	bool enforced; /* Secure Boot on and validation not turned off */
+};
+
+/* The levels @fs carries (.sbatlevel); false when it has none that parse. */
+static bool embedded_levels(const struct image *fs, struct sbat_levels *levels)
+{
+	struct reason_buf why_buf;
+	const uint8_t *data;
+	const char *why;
+	size_t size = 0;
+
+	data = section_data(fs->pe, ".sbatlevel", &size);
+	return data && sbat_levels_parse(data, size, levels, &why, &why_buf) == 0;
+}
+
+/* The level @fs enforces at the next boot, from the stored one; with no .sbatlevel, the stored one. */
+static void enforced_level(const struct image *fs, const struct machine_state *m, uint8_t policy,
+			   struct sbat *out, bool *write)
+{
+	struct sbat_level_stored stored = { m->sbat_level.present, m->sbat_level.data,
+					    m->sbat_level.size, SBAT_LEVEL_ATTRIBUTES };
+	static const char original[] = SBAT_LEVEL_ORIGINAL;
+	struct sbat_level_update update;
+	struct sbat_levels levels;
+	struct reason_buf why_buf;
+	const char *why;
+
+	*write = false;
+	if (embedded_levels(fs, &levels)) {
+		sbat_level_update(&levels, &stored, policy, m->secure_boot, &update);
+		*out = update.level;
+		*write = update.write;
+		return;
+	}
+	if (!stored.present ||
+	    sbat_parse(stored.data, stored.size, SBAT_LEVEL, out, &why, &why_buf) < 0)
+		sbat_parse(original, sizeof(original) - 1, SBAT_LEVEL, out, &why, &why_buf);
+}
+
+static int first_stage_init(const struct machine_state *m, const struct image *fs,
+			    struct first_stage *out, char *why, size_t why_size)
+{
+	bool write;
+
+	out->image = fs;
+	out->enforced = m->secure_boot && !m->validation_off;
+	verify_policy_init(&out->policy);
+	if (add_vendor_keys(&out->policy, fs, why, why_size) < 0 ||
+	    (!m->ignore_db && policy_add_blob(&out->policy, &out->policy.db, &m->db) < 0) ||
+	    policy_add_blob(&out->policy, &out->policy.dbx, &m->dbx) < 0 ||
+	    policy_add_blob(&out->policy, &out->policy.mok, &m->mok_list) < 0 ||
+	    policy_add_blob(&out->policy, &out->policy.mokx, &m->mok_list_x) < 0)
+		return -1;
+	enforced_level(fs, m, SBAT_POLICY_NONE, &out->level, &write);
+	out->policy.sbat_level = out->enforced ? &out->level : NULL;
+	return 0;
+}
+
+int chain_next_sbat_level(const struct chain_files *files, const char *first_stage,
+			  struct machine_state *state)
+{
+	char host[4096];
+	struct image img;
+	struct sbat level;
+	uint8_t *copy;
+	bool write;
+	int r = esp_resolve(files->esp, first_stage, host, sizeof(host));
+
+	if (r < 0 || (r > 0 && image_load(files, host, first_stage, &img) < 0))
+		return -1;
+	if (r == 0 || !img.pe || (img.kind != KIND_LOCKSHIM && img.kind != KIND_SHIM)) {
+		if (r > 0)
+			image_free(&img);
+		return 0;
+	}
+	enforced_level(&img, state, state->sbat_policy, &level, &write);
+	image_free(&img);
+	state->sbat_policy = SBAT_POLICY_NONE; /* the request is consumed by that boot */
+	if (!write)
+		return 0;
+	copy = OPENSSL_memdup(level.text, level.size ? level.size : 1);
+	if (!copy) {
+		say_error("out of memory");
+		return -1;
+	}
+	OPENSSL_free(state->sbat_level.data);
+	state->sbat_level = (struct blob){ true, copy, level.size };
+	return 0;
+}
+
+/* ---- paths ---------------------------------------------------------------------- */
+
+/* The ESP path of @name as a loader beside @dir (a '\' path ending in '\') would open it. */
+static void esp_path_beside(const char *dir, const char *name, char *out, size_t size)
+{
+	if (name[0] == '\\' || name[0] == '/')
+		snprintf(out, size, "%s", name);
+	else
+		snprintf(out, size, "%s%s", dir, name);
+	for (char *p = out; *p; p++)
+		if (*p == '/')
+			*p = '\\';
+}
+
+/* The directory of ESP path @path, with its trailing '\'. */
+static void esp_dir(const char *path, char *out, size_t size)
+{
+	const char *slash = strrchr(path, '\\');
+
+	snprintf(out, size, "%.*s", slash ? (int)(slash - path + 1) : 0, path);
+	if (!out[0])
+		snprintf(out, size, "\\");
+}
+
+/* @path on the ESP as a host path: 1 found, 0 missing, -1 said. */
+static int on_esp(const struct chain_files *files, const char *path, char *host, size_t size)
+{
+	return esp_resolve(files->esp, path, host, size);
+}
+
+/* A GRUB path: on the ESP, or on the filesystem --boot names (a leading /boot dropped). */
+static int grub_host_path(const struct chain_files *files, const struct grub_path *p, char *host,
+			  size_t size)
+{
+	const char *rest = p->path;
+
+	if (p->on_esp)
+		return on_esp(files, p->path, host, size);
+	if (!files->boot)
+		return 0;
+	if (strncmp(rest, "/boot/", 6) == 0 || strcmp(rest, "/boot") == 0)
+		rest += 5;
+	return esp_resolve(files->boot, rest, host, size);
+}
+
+/* ---- the stages ------------------------------------------------------------------ */
+
+/*
+ * Decide on the image at @host (NULL: missing) named @name, for @request
+ * under @fs's policy (NULL: the firmware's LoadImage, db and dbx), as a
+ * step with @role. Returns 1 with *@img loaded when it is a PE image that
+ * was allowed, 0 when the chain stops there, -1 on unusable input.
+ */
+static int decide(const struct chain_files *files, const struct machine_state *m,
+		  const struct first_stage *fs, enum verify_request request, const char *host,
+		  const char *name, const char *role, struct chain *out, struct image *img)
+{
+	struct chain_step *s = add_step(out, name, role);
+	struct verify_policy fw;
+	struct verdict *v;
+	int r;
+
+	if (!s) {
+		say_error("%s: more than %d images in one chain", out->option, CHAIN_MAX_STEPS);
+		return -1;
+	}
+	r = image_load(files, host, name, img);
+	if (r <= 0) {
+		if (r == 0)
+			step_refuse(s, VERDICT_MISSING, "no such file");
+		return r;
+	}
+	v = malloc(sizeof(*v));
+	if (!v || (!fs && firmware_policy(m, &fw) < 0)) {
+		free(v);
+		image_free(img);
+		say_error("out of memory");
+		return -1;
+	}
+	verify_image(img->data, img->size, fs ? &fs->policy : &fw, request, v);
+	step_from_verdict(s, v, fs ? fs->enforced : m->secure_boot);
+	free(v);
+	if (!fs)
+		verify_policy_free(&fw);
+	if (!s->allowed || !img->pe) {
+		image_free(img);
+		return 0;
+	}
+	return 1;
+}
+
+static void chain_ends(struct chain *out, bool boots, const char *fmt, const char *what)
+{
+	out->boots = boots;
+	snprintf(out->why, sizeof(out->why), fmt, what);
+}
+
+/* The last step's refusal, as why the chain stops. */
+static void chain_refused(struct chain *out)
+{
+	const struct chain_step *s = &out->steps[out->n_steps - 1];
+
+	out->boots = false;
+	if (s->reason == VERDICT_MISSING)
+		snprintf(out->why, sizeof(out->why), "%.240s does not exist", s->image);
+	else
+		snprintf(out->why, sizeof(out->why), "%.240s is refused: %.240s", s->image,
+			 s->message);
+}
+
+/* A kernel an entry names, decided as a second stage asks about it. */
+static int second_stage_image(const struct chain_files *files, const struct machine_state *m,
+			      const struct first_stage *fs, const char *host, const char *name,
+			      const char *role, bool firmware_fallback, struct chain *out,
+			      bool *boots)
+{
+	struct image img;
+	int r = decide(files, m, fs, VERIFY_FOR_LOADER, host, name, role, out, &img);
+
+	/* systemd-boot's override asks shim, then the firmware's own check (db) */
+	if (r == 0 && fs && firmware_fallback &&
+	    out->steps[out->n_steps - 1].reason != VERDICT_MISSING) {
+		out->n_steps--;
+		r = decide(files, m, NULL, VERIFY_FOR_LOADER, host, name, role, out, &img);
+	}
+	if (r < 0)
+		return -1;
+	*boots = r > 0 && img.kind == KIND_KERNEL;
+	if (r > 0)
+		image_free(&img);
+	return 0;
+}
+
+/* GRUB: grub.cfg beside it, following configfile, each entry's kernel through SHIM_LOCK. */
+static int grub_stage(const struct chain_files *files, const struct machine_state *m,
+		      const struct first_stage *fs, const char *grub_path, struct chain *out)
+{
+	struct grub_vars *vars = calloc(1, sizeof(*vars));
+	struct grub_cfg *cfg = calloc(1, sizeof(*cfg));
+	struct grub_path where = { .on_esp = true };
+	char dir[320], host[4096], prefix[400], name[400];
+	const char *reason;
+	bool default_boots = false;
+	long def;
+	int r = -1;
+
+	if (!vars || !cfg) {
+		say_error("out of memory");
+		goto out;
+	}
+	esp_dir(grub_path, dir, sizeof(dir));
+	for (char *p = dir; *p; p++)
+		if (*p == '\\')
+			*p = '/';
+	snprintf(prefix, sizeof(prefix), "(" GRUB_ESP_DEVICE ")%.*s", (int)strlen(dir) - 1, dir);
+	grub_vars_set(vars, "root", GRUB_ESP_DEVICE);
+	grub_vars_set(vars, "prefix", prefix);
+	grub_vars_set(vars, "cmdpath", prefix);
+	snprintf(where.path, sizeof(where.path), "%sgrub.cfg", dir);
+	for (int hop = 0;; hop++) {
+		const uint8_t *text;
+		size_t size;
+		int found = grub_host_path(files, &where, host, sizeof(host));
+
+		if (found < 0)
+			goto out;
+		if (found == 0) {
+			chain_ends(out, false, "GRUB finds no %s: it stops at its prompt",
+				   where.path);
+			r = 0;
+			goto out;
+		}
+		if (hop == MAX_CONFIGFILES) {
+			say_error("%s: configfile hands over more than %d times", host,
+				  MAX_CONFIGFILES);
+			goto out;
+		}
+		if (cache_read(files->cache, host, &text, &size) < 0)
+			goto out;
+		if (grub_cfg_parse((const char *)text, size, vars, cfg, &reason) < 0) {
+			say_error("%s: %s", host, reason);
+			goto out;
+		}
+		if (!cfg->has_configfile)
+			break;
+		where = cfg->configfile;
+	}
+	def = grub_cfg_default_index(cfg);
+	if (def < 0) {
+		chain_ends(out, false, "%.400s has no menu entry that boots an image", host);
+		r = 0;
+		goto out;
+	}
+	/* the default entry first, then the others in menu order */
+	for (size_t k = 0; k < cfg->n_entries; k++) {
+		size_t i = k == 0 ? (size_t)def : (k <= (size_t)def ? k - 1 : k);
+		const struct grub_entry *e = &cfg->entries[i];
+		char role[48];
+		bool boots = false;
+		int found;
+
+		if (!e->has_image)
+			continue;
+		snprintf(role, sizeof(role), "%s '%.20s'", k == 0 ? "default entry" : "entry",
+			 e->title);
+		snprintf(name, sizeof(name), "%s%s", e->image.on_esp ? "(ESP)" : "", e->image.path);
+		found = grub_host_path(files, &e->image, host, sizeof(host));
+		if (found < 0)
+			goto out;
+		if (!fs && m->secure_boot) {
+			struct chain_step *s = add_step(out, name, role);
+
+			if (s)
+				step_refuse(
+					s, VERDICT_NO_SHIM_LOCK,
+					"GRUB started by the firmware finds no shim_lock protocol");
+		} else if (second_stage_image(files, m, fs, found ? host : NULL, name, role, false,
+					      out, &boots) < 0) {
+			goto out;
+		}
+		if (k == 0)
+			default_boots = boots;
+	}
+	r = 0;
+	/* the default entry's step says how the chain ends */
+	for (size_t i = 0; i < out->n_steps; i++)
+		if (strncmp(out->steps[i].role, "default entry", 13) == 0) {
+			if (out->steps[i].allowed && default_boots)
+				chain_ends(out, true, "GRUB's default entry boots %s",
+					   out->steps[i].image);
+			else if (!out->steps[i].allowed)
+				snprintf(out->why, sizeof(out->why),
+					 "GRUB's default entry: %.200s is refused: %.250s",
+					 out->steps[i].image, out->steps[i].message);
+			else
+				chain_ends(out, false,
+					   "GRUB's default entry starts %s, not a kernel",
+					   out->steps[i].image);
+			break;
+		}
+out:
+	free(vars);
+	free(cfg);
+	return r;
+}
+
+/* One systemd-boot entry: a Type #1 .conf or a UKI. */
+struct sd_entry {
+	char id[256];
+	char name[320];  /* as the chain shows the image */
+	char host[4096]; /* the image's host path; empty when missing */
+};
+
+static int sd_entry_cmp(const void *a, const void *b)
+{
+	/* newest version first, as systemd-boot orders entries without sort-key */
+	return -strverscmp(((const struct sd_entry *)a)->id, ((const struct sd_entry *)b)->id);
+}
+
+/* Add the entries of one directory: *.conf (Type #1) or *.efi (UKIs), on the filesystem at @root. */
+static int sd_scan(const struct chain_files *files, const char *root, const char *dir_name,
+		   bool ukis, struct sd_entry *entries, size_t *n, size_t max)
+{
+	char dir_host[4096], path[8192];
+	struct dirent *d;
+	DIR *dir;
+	int r = esp_resolve(root, dir_name, dir_host, sizeof(dir_host));
+
+	if (r <= 0)
+		return r;
+	dir = opendir(dir_host);
+	if (!dir) {
+		say_error("%s: %s", dir_host, strerror(errno));
+		return -1;
+	}
+	while ((d = readdir(dir)) && *n < max) {
+		size_t len = strlen(d->d_name);
+		struct sd_entry *e = &entries[*n];
+		const char *suffix = ukis ? ".efi" : ".conf";
+
+		if (len <= strlen(suffix) ||
+		    strcasecmp(d->d_name + len - strlen(suffix), suffix) != 0)
+			continue;
+		memset(e, 0, sizeof(*e));
+		snprintf(e->id, sizeof(e->id), "%s", d->d_name);
+		snprintf(path, sizeof(path), "%s/%s", dir_host, d->d_name);
+		if (ukis) {
+			snprintf(e->name, sizeof(e->name), "%s/%s", dir_name, d->d_name);
+			snprintf(e->host, sizeof(e->host), "%.3800s/%.255s", dir_host, d->d_name);
+		} else {
+			const uint8_t *text;
+			struct bls_entry bls;
+			const char *reason;
+			size_t size;
+
+			if (cache_read(files->cache, path, &text, &size) < 0)
+				goto fail;
+			if (bls_entry_parse((const char *)text, size, &bls, &reason) < 0) {
+				say_error("%s: %s", path, reason);
+				goto fail;
+			}
+			if (!bls.image[0])
+				continue;
+			snprintf(e->name, sizeof(e->name), "%s", bls.image);
+			r = esp_resolve(root, bls.image, e->host, sizeof(e->host));
+			if (r < 0)
+				goto fail;
+			if (r == 0)
+				e->host[0] = '\0';
+		}
+		(*n)++;
+	}
+	closedir(dir);
+	return 0;
+fail:
+	closedir(dir);
+	return -1;
+}
+
+/* systemd-boot: its entries on the ESP (and on --boot, XBOOTLDR), the default first. */
+static int systemd_boot_stage(const struct chain_files *files, const struct machine_state *m,
+			      const struct first_stage *fs, struct chain *out)
+{
+	struct sd_entry *entries = calloc(GRUB_CFG_MAX_ENTRIES, sizeof(*entries));
+	char conf[4096], def[256] = "";
+	const char *roots[2] = { files->esp, files->boot };
+	size_t n = 0, first = 0;
+	int r = -1;
+
+	if (!entries) {
+		say_error("out of memory");
+		return -1;
+	}
+	for (int i = 0; i < 2; i++)
+		if (roots[i] && (sd_scan(files, roots[i], "loader/entries", false, entries, &n,
+					 GRUB_CFG_MAX_ENTRIES) < 0 ||
+				 sd_scan(files, roots[i], "EFI/Linux", true, entries, &n,
+					 GRUB_CFG_MAX_ENTRIES) < 0))
+			goto out;
+	qsort(entries, n, sizeof(*entries), sd_entry_cmp);
+	r = esp_resolve(files->esp, "loader/loader.conf", conf, sizeof(conf));
+	if (r > 0) {
+		const uint8_t *text;
+		const char *reason;
+		size_t size;
+
+		if (cache_read(files->cache, conf, &text, &size) < 0)
+			goto out_fail;
+		if (bls_loader_default((const char *)text, size, def, sizeof(def), &reason) < 0) {
+			say_error("%s: %s", conf, reason);
+			goto out_fail;
+		}
+	} else if (r < 0) {
+		goto out_fail;
+	}
+	for (size_t i = 0; def[0] && i < n; i++) {
+		char id[256];
+
+		snprintf(id, sizeof(id), "%.*s", (int)(strrchr(entries[i].id, '.') - entries[i].id),
+			 entries[i].id);
+		if (fnmatch(def, entries[i].id, 0) == 0 || fnmatch(def, id, 0) == 0) {
+			first = i;
+			break;
+		}
+	}
+	if (n == 0) {
+		chain_ends(out, false, "systemd-boot finds no entry%s", "");
+		r = 0;
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t i = k == 0 ? first : (k <= first ? k - 1 : k);
+		char role[48];
+		bool boots = false;
+
+		snprintf(role, sizeof(role), "%s '%.20s'", k == 0 ? "default entry" : "entry",
+			 entries[i].id);
+		if (second_stage_image(files, m, fs, entries[i].host[0] ? entries[i].host : NULL,
+				       entries[i].name, role, fs && fs->image->kind == KIND_SHIM,
+				       out, &boots) < 0)
+			goto out_fail;
+		if (k == 0) {
+			const struct chain_step *s = &out->steps[out->n_steps - 1];
+
+			if (boots)
+				chain_ends(out, true, "systemd-boot's default entry boots %s",
+					   s->image);
+			else
+				snprintf(out->why, sizeof(out->why),
+					 "systemd-boot's default entry: %.200s: %.250s", s->image,
+					 s->allowed ? "not a kernel" : s->message);
+		}
+	}
+	r = 0;
+	goto out;
+out_fail:
+	r = -1;
+out:
+	free(entries);
+	return r;
+}
+
+/* What a second stage (or a kernel) that was allowed does next. */
+static int next_stage(const struct chain_files *files, const struct machine_state *m,
+		      const struct first_stage *fs, const struct image *img, const char *path,
+		      struct chain *out)
+{
+	switch (img->kind) {
+	case KIND_KERNEL:
+		chain_ends(out, true, "it boots %s", path);
+		return 0;
+	case KIND_GRUB:
+		return grub_stage(files, m, fs, path, out);
+	case KIND_SYSTEMD_BOOT:
+		return systemd_boot_stage(files, m, fs, out);
+	default:
+		chain_ends(out, false, "lockshim cannot tell what %s starts", path);
+		return 0;
+	}
+}
+
+/* lockshim or shim: its own SBAT, then what it starts, with its policy. */
+static int loader_stage(const struct chain_files *files, const struct machine_state *m,
+			const struct image *first, const char *path, const uint8_t *options,
+			size_t options_size, struct chain *out)
+{
+	struct first_stage *fs = calloc(1, sizeof(*fs));
+	char dir[320], next[640], host[4096], why[300] = "", loader[256] = SHIM_DEFAULT;
+	struct load_options lo;
+	struct reason_buf why_buf;
+	const char *reason, *from = "default loader";
+	uint16_t *aligned = NULL;
+	struct image img;
+	int r = -1, found;
+
+	if (!fs) {
+		say_error("out of memory");
+		return -1;
+	}
+	if (first_stage_init(m, first, fs, why, sizeof(why)) < 0) {
+		say_error("%s", why[0] ? why : "out of memory");
+		goto out;
+	}
+	esp_dir(path, dir, sizeof(dir));
+	/* its own .sbat against the level it enforces: revoked, it starts nothing */
+	if (fs->enforced && first->kind == KIND_LOCKSHIM) {
+		size_t size = 0;
+		const uint8_t *own = section_data(first->pe, ".sbat", &size);
+		struct sbat sbat;
+
+		if (own && sbat_parse(own, size, SBAT_SECTION, &sbat, &reason, &why_buf) == 0 &&
+		    sbat_check(&sbat, &fs->level, &reason, &why_buf) < 0) {
+			struct chain_step *s = add_step(out, path, "first stage's own SBAT");
+
+			if (s)
+				step_refuse(s, VERDICT_SBAT_REVOKED, reason);
+			chain_refused(out);
+			r = 0;
+			goto out;
+		}
+	}
+	if (first->kind == KIND_LOCKSHIM) {
+		size_t size = 0;
+		const uint8_t *name = section_data(first->pe, ".ldrname", &size);
+
+		snprintf(loader, sizeof(loader), "%.*s",
+			 name ? (int)strnlen((const char *)name, size) : 0,
+			 name ? (const char *)name : "");
+		if (!loader[0]) {
+			say_error(
+				"%s: no .ldrname: a lockshim too old for check to know its default loader",
+				path);
+			goto out;
+		}
+	}
+	esp_path_beside(dir, loader, next, sizeof(next));
+	if (options && options_size) {
+		aligned = malloc(options_size + 1);
+		if (!aligned) {
+			say_error("out of memory");
+			goto out;
+		}
+		memcpy(aligned, options, options_size);
+		if (load_options_parse(aligned, options_size, &lo, &reason) == 0 &&
+		    lo.kernel_path) {
+			char name[LOAD_OPTIONS_MAX_PATH + 1];
+
+			for (size_t i = 0; i < lo.kernel_path_len; i++)
+				name[i] = lo.kernel_path[i] < 0x80 ? (char)lo.kernel_path[i] : '?';
+			name[lo.kernel_path_len] = '\0';
+			esp_path_beside(dir, name, next, sizeof(next));
+			from = "load options";
+		}
+	}
+	/* shim from \EFI\BOOT\ with fbx64.efi beside it runs the fallback */
+	if (first->kind == KIND_SHIM && strcasecmp(dir, "\\EFI\\BOOT\\") == 0) {
+		char fb[400];
+
+		esp_path_beside(dir, SHIM_FALLBACK, fb, sizeof(fb));
+		found = on_esp(files, fb, host, sizeof(host));
+		if (found < 0)
+			goto out;
+		if (found) {
+			r = decide(files, m, fs, VERIFY_TO_START, host, fb, "fallback", out, &img);
+			if (r > 0)
+				image_free(&img);
+			if (r >= 0)
+				chain_ends(out, false,
+					   "%s creates boot options from \\EFI\\*\\BOOTX64.CSV "
+					   "and boots the first: check again after it ran",
+					   fb);
+			r = r < 0 ? -1 : 0;
+			goto out;
+		}
+	}
+	found = on_esp(files, next, host, sizeof(host));
+	if (found < 0)
+		goto out;
+	r = decide(files, m, fs, VERIFY_TO_START, found ? host : NULL, next, from, out, &img);
+	if (r == 0)
+		chain_refused(out);
+	if (r > 0) {
+		r = next_stage(files, m, fs, &img, next, out);
+		image_free(&img);
+	}
+out:
+	free(aligned);
+	verify_policy_free(&fs->policy);
+	free(fs);
+	return r;
+}
+
+int chain_evaluate(const struct chain_files *files, const struct machine_state *m, const char *path,
+		   const uint8_t *load_options, size_t options_size, struct chain *out)
+{
+	char host[4096];
+	struct image first;
+	int r, found;
+
+	out->n_steps = 0;
+	out->boots = false;
+	out->why[0] = '\0';
+	found = on_esp(files, path, host, sizeof(host));
+	if (found < 0)
+		return -1;
+	/* the firmware's verdict: db and dbx, whatever the image is */
+	r = decide(files, m, NULL, VERIFY_FOR_LOADER, found ? host : NULL, path, "first stage", out,
+		   &first);
+	if (r <= 0) {
+		if (r == 0)
+			chain_refused(out);
+		return r;
+	}
+	if (first.kind == KIND_LOCKSHIM || first.kind == KIND_SHIM)
+		r = loader_stage(files, m, &first, path, load_options, options_size, out);
+	else
+		r = next_stage(files, m, NULL, &first, path, out);
+	image_free(&first);
+	return r;
+}
