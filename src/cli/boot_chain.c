@@ -593,13 +593,13 @@ static int grub_stage(const struct chain_files *files, const struct machine_stat
 	for (size_t k = 0; k < cfg->n_entries; k++) {
 		size_t i = k == 0 ? (size_t)def : (k <= (size_t)def ? k - 1 : k);
 		const struct grub_entry *e = &cfg->entries[i];
-		char role[48];
+		char role[96];
 		bool boots = false;
 		int found;
 
 		if (!e->has_image)
 			continue;
-		snprintf(role, sizeof(role), "%s '%.20s'", k == 0 ? "default entry" : "entry",
+		snprintf(role, sizeof(role), "%s '%.70s'", k == 0 ? "default entry" : "entry",
 			 e->title);
 		snprintf(name, sizeof(name), "%s%s", e->image.on_esp ? "(ESP)" : "", e->image.path);
 		found = grub_host_path(files, &e->image, host, sizeof(host));
@@ -768,10 +768,10 @@ static int systemd_boot_stage(const struct chain_files *files, const struct mach
 	}
 	for (size_t k = 0; k < n; k++) {
 		size_t i = k == 0 ? first : (k <= first ? k - 1 : k);
-		char role[48];
+		char role[96];
 		bool boots = false;
 
-		snprintf(role, sizeof(role), "%s '%.20s'", k == 0 ? "default entry" : "entry",
+		snprintf(role, sizeof(role), "%s '%.70s'", k == 0 ? "default entry" : "entry",
 			 entries[i].id);
 		if (second_stage_image(files, m, fs, entries[i].host[0] ? entries[i].host : NULL,
 				       entries[i].name, role, fs && fs->image->kind == KIND_SHIM,

@@ -46,7 +46,7 @@ struct chain_files {
 
 struct chain_step {
 	char image[320]; /* \EFI\... on the ESP, or a path on --boot's filesystem */
-	char role[48];   /* "first stage", "default loader", "grub.cfg entry 'Debian'" */
+	char role[96];   /* "first stage", "default loader", "entry 'Debian'" */
 	bool allowed;
 	enum verdict_reason reason;
 	char list[24];   /* the list whose entry decided; empty when none */

@@ -427,7 +427,58 @@ static void print_chain_json(const struct chain *c, const struct option *o)
 	printf("]}");
 }
 
-/* The sentences that say how @after differs from @before, first. */
+/* One change of answer: an option's, or one image's in it (@step NULL: the whole option). */
+static void print_change(const struct chain *c, const struct chain_step *step, bool boots_before,
+			 bool json, size_t n)
+{
+	bool now = step ? step->allowed : c->boots;
+
+	if (json) {
+		printf("%s{", n ? ", " : "");
+		json_print_key("option", false);
+		json_print_string(c->option);
+		if (step) {
+			json_print_key("image", true);
+			json_print_string(step->image);
+			json_print_key("role", true);
+			json_print_string(step->role);
+			json_print_key("verdict", true);
+			json_print_string(verdict_word(now));
+			json_print_key("reason", true);
+			json_print_string(verdict_reason_name(step->reason));
+		} else {
+			json_print_key("boots_before", true);
+			printf("%s", boots_before ? "true" : "false");
+			json_print_key("boots_after", true);
+			printf("%s", now ? "true" : "false");
+		}
+		json_print_key("why", true);
+		json_print_string(step ? step->message : c->why);
+		printf("}");
+	} else if (step) {
+		printf("after this update %s: %s (%s) will be %s: %s\n", c->option, step->image,
+		       step->role, now ? "allowed" : "refused", step->message);
+	} else {
+		printf("after this update %s will %s: %s\n", c->option,
+		       now ? "boot again" : "no longer boot", c->why);
+	}
+}
+
+/* The step of @b with @s's image and role; NULL when @b has none. */
+static const struct chain_step *same_step(const struct chain *b, const struct chain_step *s)
+{
+	for (size_t i = 0; i < b->n_steps; i++)
+		if (strcmp(b->steps[i].image, s->image) == 0 &&
+		    strcmp(b->steps[i].role, s->role) == 0)
+			return &b->steps[i];
+	return NULL;
+}
+
+/*
+ * How @after differs from @before, said first: each option that stops or
+ * starts booting, then, where its answer is the same, each image of its
+ * chain whose verdict changes (a recovery kernel in a GRUB submenu).
+ */
 static size_t print_changes(const struct answer *before, const struct answer *after, bool json)
 {
 	size_t changed = 0;
@@ -435,24 +486,16 @@ static size_t print_changes(const struct answer *before, const struct answer *af
 	for (size_t i = 0; i < after->n && i < before->n; i++) {
 		const struct chain *b = &before->chains[i], *c = &after->chains[i];
 
-		if (b->boots == c->boots)
+		if (b->boots != c->boots) {
+			print_change(c, NULL, b->boots, json, changed++);
 			continue;
-		if (json) {
-			printf("%s{", changed ? ", " : "");
-			json_print_key("option", false);
-			json_print_string(c->option);
-			json_print_key("boots_before", true);
-			printf("%s", b->boots ? "true" : "false");
-			json_print_key("boots_after", true);
-			printf("%s", c->boots ? "true" : "false");
-			json_print_key("why", true);
-			json_print_string(c->why);
-			printf("}");
-		} else {
-			printf("after this update %s will %s: %s\n", c->option,
-			       c->boots ? "boot again" : "no longer boot", c->why);
 		}
-		changed++;
+		for (size_t k = 0; k < c->n_steps; k++) {
+			const struct chain_step *was = same_step(b, &c->steps[k]);
+
+			if (was && was->allowed != c->steps[k].allowed)
+				print_change(c, &c->steps[k], b->boots, json, changed++);
+		}
 	}
 	if (!changed && !json)
 		printf("after this update every option boots as it does today\n");

@@ -170,8 +170,10 @@ expect_check 0 "allowed \\\\EFI\\\\lockshim\\\\grubx64.efi \\(load options\\): r
 	"GRUB allowed by its digest in MokList" "$s"
 expect_check 0 "refused /boot/vmlinuz-rogue \\(entry 'Debian rogue'\\): reason=untrusted-signer" \
 	"GRUB: a non-default entry's refusal is said" "$s"
-expect_check 0 "allowed /boot/vmlinuz-vendor \\(entry 'Advanced>Debian vend'\\)" \
+expect_check 0 "allowed /boot/vmlinuz-vendor \\(entry 'Advanced>Debian vendor'\\)" \
 	"GRUB: a submenu's entry is checked" "$s"
+expect_check 0 "^after this update Boot0001: /boot/vmlinuz-vendor \\(entry 'Advanced>Debian vendor'\\) will be refused: certificate /CN=lockshim test vendor is in dbx" \
+	"what if: a recovery kernel's refusal is said though the option still boots" "$s" --dbx-update "$pki/vendor.esl"
 sed -i 's/set default="1"/set default="0"/' "$s/boot/grub/grub.cfg"
 expect_check 1 "GRUB's default entry: /boot/vmlinuz-rogue is refused" "GRUB: a refused default entry stops the option" "$s"
 rm "$s/boot/vmlinuz-rogue"
@@ -228,6 +230,14 @@ expect_check 1 "after this update Boot0001 will no longer boot: .*deny-cert|afte
 	"--dbx-update ESL: the change said first" "$s" --dbx-update "$pki/vendor.esl"
 [[ ${out%%$'\n'*} == "after this update Boot0001 will no longer boot:"* ]] &&
 	ok "check: the difference comes first" || not_ok "check: difference first ($out)"
+run_cli check --efivars "$s/vars" --esp "$s/esp" --dbx-update "$pki/vendor.esl" --json
+if python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+c = d["changes"][0]
+assert c["option"] == "Boot0001" and c["boots_before"] is True and c["boots_after"] is False, c
+assert d["entries"][0]["boots"] is False
+' "$out"; then ok "check: --json what-if: changes, then the entries after"; else not_ok "check: --json what-if ($out)"; fi
 $mk auth "$work/dbx-update.auth" "$pki/vendor.esl"
 expect_check 1 "after this update Boot0001 will no longer boot" "--dbx-update signed .auth: its payload appended" \
 	"$s" --dbx-update "$work/dbx-update.auth"
