@@ -18,9 +18,11 @@
 #include "file.h"
 #include "grub_cfg.h"
 #include "load_options.h"
+#include "measure.h"
 #include "pe.h"
 #include "sbat.h"
 #include "sbat_level.h"
+#include "tcg_log.h"
 #include "vendor_cert.h"
 #include "verify.h"
 
@@ -301,8 +303,45 @@ static int add_vendor_keys(struct verify_policy *p, const struct image *fs, char
 	return 0;
 }
 
+/*
+ * lockshim's measurements at the next boot, into a copy of the firmware's
+ * PCRs (PCR prediction): the events it extends, each recorded for
+ * --pcrlock. @times: how often the next image decided is measured (GRUB's
+ * `linux` asks SHIM_LOCK's Verify twice); 0 for an image off the default
+ * path, which that boot does not run.
+ */
+struct chain_measure {
+	struct measurer m;
+	struct pcr_bank bank;
+	struct chain_pcrs *pcrs;
+	bool mok_state_done; /* later events are authorities and images */
+	bool failed;
+	unsigned int times;
+};
+
+static int chain_extend(const struct measure_event *event, void *ctx)
+{
+	struct chain_measure *cm = ctx;
+	struct chain_pcrs *p = cm->pcrs;
+	uint8_t digest[32];
+
+	if (measure_event_sha256(event, digest) < 0 ||
+	    pcr_bank_extend(&cm->bank, event->pcr, digest) < 0 || p->n_events == CHAIN_MAX_EVENTS) {
+		cm->failed = true;
+		return -1;
+	}
+	p->events[p->n_events].kind = !cm->mok_state_done                 ? EVENT_MOK_STATE :
+				      event->pcr == PCR_BOOT_APPLICATIONS ? EVENT_IMAGE :
+									    EVENT_AUTHORITY;
+	p->events[p->n_events].pcr = event->pcr;
+	memcpy(p->events[p->n_events].sha256, digest, 32);
+	p->n_events++;
+	return 0;
+}
+
 /* What lockshim or shim @fs decides with at the next boot. */
 struct first_stage {
+	struct chain_measure *measure; /* NULL: nothing predicted */
 	const struct image *image;
 	struct verify_policy policy;
 	struct sbat level;
@@ -444,6 +483,28 @@ static int grub_host_path(const struct chain_files *files, const struct grub_pat
 /* ---- the stages ------------------------------------------------------------------ */
 
 /*
+ * Measure @img as lockshim does once it has decided (pcr --predict's
+ * rule): an image it starts only when allowed; one a second stage hands
+ * to SHIM_LOCK's Verify before the verdict, each time it asks; the entry
+ * that allowed it into PCR 7 under enforcement, once per boot.
+ */
+static void measure_decision(const struct first_stage *fs, const struct image *img,
+			     enum verify_request request, const struct verdict *v,
+			     unsigned int times)
+{
+	struct chain_measure *cm = fs->measure;
+	bool refused = fs->enforced && !v->allowed;
+
+	if (!times || (request == VERIFY_TO_START && refused))
+		return;
+	for (unsigned int i = 0; i < times; i++)
+		if (measure_image(&cm->m, img->data, img->size, 0, NULL, 0) < 0)
+			cm->failed = true;
+	if (!refused && fs->enforced && measure_authority(&cm->m, &fs->policy, v) < 0)
+		cm->failed = true;
+}
+
+/*
  * Decide on the image at @host (NULL: missing) named @name, for @request
  * under @fs's policy (NULL: the firmware's LoadImage, db and dbx), as a
  * step with @role. Returns 1 with *@img loaded when it is a PE image that
@@ -454,10 +515,13 @@ static int decide(const struct chain_files *files, const struct machine_state *m
 		  const char *name, const char *role, struct chain *out, struct image *img)
 {
 	struct chain_step *s = add_step(out, name, role);
+	unsigned int times = fs && fs->measure ? fs->measure->times : 0;
 	struct verify_policy fw;
 	struct verdict *v;
 	int r;
 
+	if (times)
+		fs->measure->times = 0; /* for this image only */
 	if (!s) {
 		say_error("%s: more than %d images in one chain", out->option, CHAIN_MAX_STEPS);
 		return -1;
@@ -477,6 +541,8 @@ static int decide(const struct chain_files *files, const struct machine_state *m
 	}
 	verify_image(img->data, img->size, fs ? &fs->policy : &fw, request, v);
 	step_from_verdict(s, v, fs ? fs->enforced : m->secure_boot);
+	if (times)
+		measure_decision(fs, img, request, v, times);
 	free(v);
 	if (!fs)
 		verify_policy_free(&fw);
@@ -605,6 +671,9 @@ static int grub_stage(const struct chain_files *files, const struct machine_stat
 		found = grub_host_path(files, &e->image, host, sizeof(host));
 		if (found < 0)
 			goto out;
+		/* Debian's GRUB asks SHIM_LOCK's Verify twice about the kernel it boots */
+		if (k == 0 && fs && fs->measure)
+			fs->measure->times = 2;
 		if (!fs && m->secure_boot) {
 			struct chain_step *s = add_step(out, name, role);
 
@@ -729,6 +798,12 @@ static int systemd_boot_stage(const struct chain_files *files, const struct mach
 		say_error("out of memory");
 		return -1;
 	}
+	/* whether its security override and lockshim's both measure has not been checked on a boot */
+	if (fs && fs->measure) {
+		snprintf(out->pcrs.note, sizeof(out->pcrs.note),
+			 "PCRs behind systemd-boot are not predicted");
+		fs->measure->failed = true;
+	}
 	for (int i = 0; i < 2; i++)
 		if (roots[i] && (sd_scan(files, roots[i], "loader/entries", false, entries, &n,
 					 GRUB_CFG_MAX_ENTRIES) < 0 ||
@@ -817,12 +892,131 @@ static int next_stage(const struct chain_files *files, const struct machine_stat
 	}
 }
 
+/*
+ * The MokList (@mok_list_x: MokListX) variable inside its runtime mirror
+ * @mirror, which holds the vendor's part first (measure_mok_list_payload,
+ * what lockshim measures), into *@out (pointing into the mirror; NULL when
+ * the variable is empty). Returns 0, or -1 when the mirror does not start
+ * with this first stage's vendor part (another loader wrote it).
+ */
+static int mirrored_variable(const struct mok_state_data *vendor_only, bool mok_list_x,
+			     const struct blob *mirror, const uint8_t **out, size_t *out_size)
+{
+	bool no_vendor_part = mok_list_x ? !vendor_only->vendor_dbx_size :
+					   !vendor_only->vendor_cert_size;
+	uint8_t *prefix = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	*out = NULL;
+	*out_size = 0;
+	if (!mirror->present || !mirror->size)
+		return 0;
+	if (measure_mok_list_payload(vendor_only, mok_list_x, &prefix, &n) < 0)
+		return -1;
+	if (mirror->size == n && memcmp(mirror->data, prefix, n) == 0)
+		; /* the vendor's part alone, or the zero list standing for nothing */
+	else if (no_vendor_part)
+		*out = mirror->data, *out_size = mirror->size;
+	else if (mirror->size > n && memcmp(mirror->data, prefix, n) == 0)
+		*out = mirror->data + n, *out_size = mirror->size - n;
+	else
+		r = -1;
+	OPENSSL_free(prefix);
+	return r;
+}
+
+/*
+ * Start predicting @fs's measurements on top of the firmware's PCRs: its
+ * MOK state first, as lockshim measures it before anything runs. Says in
+ * out->pcrs.note why when it cannot.
+ */
+static void measure_start(const struct chain_files *files, const struct machine_state *m,
+			  struct first_stage *fs, struct chain_measure *cm, struct chain *out)
+{
+	struct chain_pcrs *p = &out->pcrs;
+	struct mok_state_data state = { 0 };
+	struct vendor_cert_table table = { 0 };
+	uint8_t digest[EVP_MAX_MD_SIZE], one = 1;
+	const uint8_t *section;
+	const char *reason;
+	unsigned int len;
+	size_t size = 0;
+
+	if (!files->firmware)
+		return;
+	if (fs->image->kind != KIND_LOCKSHIM) {
+		snprintf(p->note, sizeof(p->note), "only lockshim's measurements are predicted");
+		return;
+	}
+	if (pe_authenticode_digest(fs->image->pe, EVP_sha256(), digest, &len, &reason) < 0 ||
+	    memcmp(digest, files->first_stage_sha256, 32) != 0) {
+		snprintf(
+			p->note, sizeof(p->note),
+			"the event log is of another first stage: the firmware's PCR 4 would differ");
+		return;
+	}
+	section = section_data(fs->image->pe, ".vendor_cert", &size);
+	if (section && vendor_cert_table_parse(section, size, &table, &reason) < 0)
+		return; /* said with the policy */
+	state.vendor_cert = table.authorized;
+	state.vendor_cert_size = table.authorized_size;
+	state.vendor_dbx = table.deauthorized;
+	state.vendor_dbx_size = table.deauthorized_size;
+	if (mirrored_variable(&state, false, &m->mok_list, &state.mok_list, &state.mok_list_size) <
+		    0 ||
+	    mirrored_variable(&state, true, &m->mok_list_x, &state.mok_list_x,
+			      &state.mok_list_x_size) < 0) {
+		snprintf(p->note, sizeof(p->note),
+			 "the MOK mirrors do not start with this lockshim's vendor keys");
+		return;
+	}
+	state.sbat_level = (const uint8_t *)fs->level.text;
+	state.sbat_level_size = fs->level.size;
+	if (m->validation_off) {
+		state.mok_sb_state = &one;
+		state.mok_sb_state_size = 1;
+	}
+	state.mok_list_trusted = m->mok_list_trusted;
+	memset(cm, 0, sizeof(*cm));
+	cm->pcrs = p;
+	cm->bank = *files->firmware;
+	measurer_init(&cm->m, chain_extend, cm);
+	if (measure_mok_state(&cm->m, &state) < 0)
+		cm->failed = true;
+	cm->mok_state_done = true;
+	fs->measure = cm;
+}
+
+/* The PCRs the chain's boot leaves, when it boots and every event could be measured. */
+static void measure_finish(struct first_stage *fs, struct chain *out)
+{
+	struct chain_measure *cm = fs->measure;
+
+	if (!cm)
+		return;
+	if (cm->failed || !out->boots) {
+		if (!out->pcrs.note[0])
+			snprintf(out->pcrs.note, sizeof(out->pcrs.note), "%s",
+				 out->boots ? "an event could not be measured" :
+					      "it does not boot");
+	} else {
+		memcpy(out->pcrs.pcr4, cm->bank.pcr[PCR_BOOT_APPLICATIONS], 32);
+		memcpy(out->pcrs.pcr7, cm->bank.pcr[PCR_SECURE_BOOT_POLICY], 32);
+		memcpy(out->pcrs.pcr14, cm->bank.pcr[PCR_MOK], 32);
+		out->pcrs.predicted = true;
+	}
+	measurer_free(&cm->m);
+	fs->measure = NULL;
+}
+
 /* lockshim or shim: its own SBAT, then what it starts, with its policy. */
 static int loader_stage(const struct chain_files *files, const struct machine_state *m,
 			const struct image *first, const char *path, const uint8_t *options,
 			size_t options_size, struct chain *out)
 {
 	struct first_stage *fs = calloc(1, sizeof(*fs));
+	struct chain_measure *cm = calloc(1, sizeof(*cm));
 	char dir[320], next[640], host[4096], why[300] = "", loader[256] = SHIM_DEFAULT;
 	struct load_options lo;
 	struct reason_buf why_buf;
@@ -831,8 +1025,10 @@ static int loader_stage(const struct chain_files *files, const struct machine_st
 	struct image img;
 	int r = -1, found;
 
-	if (!fs) {
+	if (!fs || !cm) {
 		say_error("out of memory");
+		free(fs);
+		free(cm);
 		return -1;
 	}
 	if (first_stage_init(m, first, fs, why, sizeof(why)) < 0) {
@@ -914,6 +1110,9 @@ static int loader_stage(const struct chain_files *files, const struct machine_st
 	found = on_esp(files, next, host, sizeof(host));
 	if (found < 0)
 		goto out;
+	measure_start(files, m, fs, cm, out);
+	if (fs->measure)
+		fs->measure->times = 1;
 	r = decide(files, m, fs, VERIFY_TO_START, found ? host : NULL, next, from, out, &img);
 	if (r == 0)
 		chain_refused(out);
@@ -921,7 +1120,11 @@ static int loader_stage(const struct chain_files *files, const struct machine_st
 		r = next_stage(files, m, fs, &img, next, out);
 		image_free(&img);
 	}
+	measure_finish(fs, out);
 out:
+	if (fs->measure)
+		measurer_free(&fs->measure->m);
+	free(cm);
 	free(aligned);
 	verify_policy_free(&fs->policy);
 	free(fs);
@@ -938,6 +1141,7 @@ int chain_evaluate(const struct chain_files *files, const struct machine_state *
 	out->n_steps = 0;
 	out->boots = false;
 	out->why[0] = '\0';
+	memset(&out->pcrs, 0, sizeof(out->pcrs));
 	found = on_esp(files, path, host, sizeof(host));
 	if (found < 0)
 		return -1;

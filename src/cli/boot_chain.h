@@ -33,13 +33,44 @@ struct machine_state {
 	uint8_t sbat_policy;              /* SbatPolicy (mokutil --set-sbat-policy); 0 none */
 	bool validation_off;              /* MokSBState: the first stage's verification is off */
 	bool ignore_db;                   /* MokDBState: db not trusted by the first stage */
+	bool mok_list_trusted;            /* MokListTrusted (mokutil --trust-mok) */
 };
+
+struct pcr_bank;
 
 /* Where the files are on the host. */
 struct chain_files {
 	const char *esp;  /* the ESP's mount point or copy */
 	const char *boot; /* the filesystem GRUB's `search` names (/boot); NULL when unknown */
 	struct image_cache *cache;
+	/*
+	 * The PCRs as the firmware left them when it started this boot's first
+	 * stage, whose Authenticode SHA-256 is @first_stage_sha256 (the event
+	 * log's part up to it); NULL: no PCR prediction.
+	 */
+	const struct pcr_bank *firmware;
+	const uint8_t *first_stage_sha256;
+};
+
+/* lockshim's events at the next boot of a chain (measure.c), and the PCRs they give. */
+enum chain_event_kind {
+	EVENT_MOK_STATE, /* PCR 14, and PCR 7's MokSBState and SbatLevel */
+	EVENT_AUTHORITY, /* PCR 7: the entry that allowed an image */
+	EVENT_IMAGE,     /* PCR 4: an image */
+};
+
+#define CHAIN_MAX_EVENTS 64
+
+struct chain_pcrs {
+	bool predicted;
+	char note[200]; /* why not, when not */
+	uint8_t pcr4[32], pcr7[32], pcr14[32];
+	size_t n_events;
+	struct {
+		enum chain_event_kind kind;
+		uint32_t pcr;
+		uint8_t sha256[32];
+	} events[CHAIN_MAX_EVENTS];
 };
 
 #define CHAIN_MAX_STEPS 96
@@ -59,8 +90,9 @@ struct chain {
 	char description[256]; /* the option's, or the path */
 	size_t n_steps;
 	struct chain_step steps[CHAIN_MAX_STEPS];
-	bool boots;    /* it ends in a kernel that will run */
-	char why[512]; /* what it boots, or why not */
+	bool boots;             /* it ends in a kernel that will run */
+	char why[512];          /* what it boots, or why not */
+	struct chain_pcrs pcrs; /* when lockshim is the first stage and files->firmware is set */
 };
 
 /* Files read once for every chain that names them. */

@@ -2,7 +2,8 @@
 /*
  * lockshim check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]
  *                [--dbx-update FILE] [--sbat-level FILE|latest|automatic]
- *                [--mok-import CERT]... [--mok-delete CERT]... [--json]
+ *                [--mok-import CERT]... [--mok-delete CERT]...
+ *                [--event-log LOG] [--pcrlock DIR] [--json]
  *
  * For every BootOrder option and the removable path, the chain the next
  * boot runs and each image's verdict (boot_chain.c), from the variables
@@ -12,6 +13,10 @@
  * boot-services-only originals. Pending MOK requests are said with what
  * they would change once confirmed. A what-if option answers for the
  * machine after that change, its difference from today's answer first.
+ * With this boot's event log (--event-log, live the kernel's copy), each
+ * chain lockshim starts also gets the PCR 4, 7 and 14 values its boot will
+ * produce (pcrlock.c; --pcrlock DIR writes the first option's events as
+ * systemd-pcrlock component files).
  * Exit status: 0 when the first BootOrder option ends in a kernel that
  * will run, 1 when not, 2 when an argument or input cannot be used.
  */
@@ -23,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/crypto.h>
 #include <openssl/x509.h>
@@ -35,10 +41,12 @@
 #include "file.h"
 #include "json.h"
 #include "macro.h"
+#include "pcrlock.h"
 #include "policy_args.h"
 #include "sbat.h"
 #include "sbat_level.h"
 #include "signature_list.h"
+#include "tcg_log.h"
 #include "variable_data.h"
 
 #define EXIT_REFUSED 1
@@ -51,11 +59,13 @@
 const char check_usage[] =
 	"check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]\n"
 	"                [--dbx-update FILE] [--sbat-level FILE|latest|automatic]\n"
-	"                [--mok-import CERT]... [--mok-delete CERT]... [--json]\n";
+	"                [--mok-import CERT]... [--mok-delete CERT]...\n"
+	"                [--event-log LOG] [--pcrlock DIR] [--json]\n";
 
 struct check_args {
 	const char *efivars, *mokvars, *esp, *boot;
 	const char *dbx_update, *sbat_level;
+	const char *event_log, *pcrlock; /* PCR prediction: this boot's log; where to write */
 	const char *mok_import[MAX_MOK_EDITS], *mok_delete[MAX_MOK_EDITS];
 	size_t n_import, n_delete;
 	bool json;
@@ -105,6 +115,10 @@ static int parse_check_args(int argc, char **argv, struct check_args *a)
 			slot = &a->dbx_update;
 		else if (strcmp(arg, "--sbat-level") == 0)
 			slot = &a->sbat_level;
+		else if (strcmp(arg, "--event-log") == 0)
+			slot = &a->event_log;
+		else if (strcmp(arg, "--pcrlock") == 0)
+			slot = &a->pcrlock;
 		else if (strcmp(arg, "--mok-import") == 0 && a->n_import < MAX_MOK_EDITS)
 			slot = &a->mok_import[a->n_import++];
 		else if (strcmp(arg, "--mok-delete") == 0 && a->n_delete < MAX_MOK_EDITS)
@@ -243,6 +257,10 @@ static int read_machine_state(const struct check_args *a, struct machine_state *
 	if (read_mirror(a, "MokSBStateRT", &v) < 0 || read_byte(&v, &byte) < 0)
 		return efivar_free(&v), -1;
 	m->validation_off = byte == 1;
+	efivar_free(&v);
+	if (read_mirror(a, "MokListTrustedRT", &v) < 0 || read_byte(&v, &byte) < 0)
+		return efivar_free(&v), -1;
+	m->mok_list_trusted = byte == 1;
 	efivar_free(&v);
 	if (read_mirror(a, "MokIgnoreDB", &v) < 0 || read_byte(&v, &byte) < 0)
 		return efivar_free(&v), -1;
@@ -387,6 +405,7 @@ static void print_chain_text(const struct chain *c, const struct option *o)
 			printf(" entry=%s", s->entry);
 		printf(": %s\n", s->message);
 	}
+	chain_pcrs_print_text(&c->pcrs);
 }
 
 static void print_chain_json(const struct chain *c, const struct option *o)
@@ -424,7 +443,9 @@ static void print_chain_json(const struct chain *c, const struct option *o)
 		json_print_string(s->message);
 		printf("}");
 	}
-	printf("]}");
+	printf("]");
+	chain_pcrs_print_json(&c->pcrs);
+	printf("}");
 }
 
 /* One change of answer: an option's, or one image's in it (@step NULL: the whole option). */
@@ -810,6 +831,52 @@ static int live_defaults(struct check_args *a, char *esp, size_t esp_size)
 	return readable_dirs(a);
 }
 
+/*
+ * The firmware's part of this boot's event log (--event-log, or live the
+ * kernel's copy when there is one) into @bank, and the first stage it
+ * measured into @first_stage. Returns 1 loaded, 0 when there is none to
+ * predict from, -1 having said why the log cannot be used.
+ */
+static int load_event_log(struct check_args *a, struct pcr_bank *bank, uint8_t first_stage[32])
+{
+	static const char live_log[] = "/sys/kernel/security/tpm0/binary_bios_measurements";
+	const char *reason;
+	uint8_t *log;
+	size_t size;
+	int r;
+
+	if (!a->event_log && !a->offline && access(live_log, R_OK) == 0)
+		a->event_log = live_log;
+	if (!a->event_log) {
+		if (a->pcrlock)
+			say_error("--pcrlock: no event log to predict from: give --event-log LOG");
+		return a->pcrlock ? -1 : 0;
+	}
+	if (read_file(a->event_log, &log, &size) < 0)
+		return -1;
+	pcr_bank_reset(bank);
+	r = tcg_log_replay_until_application(log, size, bank, first_stage, &reason);
+	if (r < 0)
+		say_error("%s: %s", a->event_log, reason);
+	free(log);
+	return r < 0 ? -1 : 1;
+}
+
+/* --pcrlock DIR: the first option's events; an option that cannot be predicted is an error. */
+static int write_pcrlock(const char *dir, const struct answer *answer)
+{
+	const struct chain *first = answer->n ? &answer->chains[0] : NULL;
+
+	if (!first || !first->pcrs.predicted) {
+		say_error("--pcrlock: %s's PCRs cannot be predicted: %s",
+			  first ? first->option : "",
+			  first && first->pcrs.note[0] ? first->pcrs.note :
+							 "lockshim does not start it");
+		return -1;
+	}
+	return pcrlock_write(dir, &first->pcrs);
+}
+
 static void answer_free(struct answer *a)
 {
 	free(a->chains);
@@ -824,7 +891,10 @@ int cmd_check(int argc, char **argv)
 	struct option *options = calloc(MAX_OPTIONS, sizeof(*options));
 	struct chain_files files = { 0 };
 	const struct answer *final;
+	struct pcr_bank firmware;
+	uint8_t first_stage[32];
 	char esp[4096];
+	int log;
 	long n = 0;
 	int r = EXIT_USAGE;
 
@@ -834,7 +904,11 @@ int cmd_check(int argc, char **argv)
 	}
 	if (live_defaults(&args, esp, sizeof(esp)) < 0 || read_machine_state(&args, &today) < 0)
 		goto out;
-	files = (struct chain_files){ args.esp, args.boot, image_cache_new() };
+	log = load_event_log(&args, &firmware, first_stage);
+	if (log < 0)
+		goto out;
+	files = (struct chain_files){ args.esp, args.boot, image_cache_new(),
+				      log ? &firmware : NULL, log ? first_stage : NULL };
 	if (!files.cache || (n = read_options(&args, options)) < 0)
 		goto out;
 	if (answer_machine(&files, &today, options, (size_t)n, &before) < 0)
@@ -846,6 +920,8 @@ int cmd_check(int argc, char **argv)
 			goto out;
 		final = &answer;
 	}
+	if (args.pcrlock && write_pcrlock(args.pcrlock, final) < 0)
+		goto out;
 	if (args.json) {
 		printf("{");
 		if (has_what_if(&args)) {

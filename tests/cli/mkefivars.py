@@ -11,7 +11,11 @@ NAME-GUID per variable, 4 bytes of little-endian attributes, then the data.
       (PATH, '\\' separators), the end node, then OPTS as UCS-2 load options
   mkefivars.py auth OUT ESL       ESL as a signed update: an
       EFI_VARIABLE_AUTHENTICATION_2 header (a dummy PKCS#7 blob) then ESL
+  mkefivars.py eventlog OUT HEX   a crypto-agile TPM event log (SHA-256 bank) in
+      which the firmware measured a separator into PCR 7, then the first boot
+      application (digest HEX) into PCR 4
 """
+import hashlib
 import struct
 import sys
 import uuid
@@ -72,6 +76,19 @@ def main(argv):
         time = struct.pack("<HBBBBBBIhBB", 2026, 12, 5, 0, 0, 0, 0, 0, 0, 0, 0)
         with open(out, "wb") as f:
             f.write(time + wincert + open(esl, "rb").read())
+    elif cmd == "eventlog":
+        out, app = argv[2], bytes.fromhex(argv[3])
+        spec = (b"Spec ID Event03\0" + struct.pack("<IBBBBI", 0, 0, 2, 0, 2, 1)
+                + struct.pack("<HH", 0x000B, 32) + b"\0")
+        log = struct.pack("<II", 0, 3) + bytes(20) + struct.pack("<I", len(spec)) + spec
+
+        def event2(pcr, etype, digest, data):
+            return (struct.pack("<IIIH", pcr, etype, 1, 0x000B) + digest
+                    + struct.pack("<I", len(data)) + data)
+        sep = b"\0\0\0\0"
+        log += event2(7, 4, hashlib.sha256(sep).digest(), sep)
+        log += event2(4, 0x80000003, app, bytes(32))
+        open(out, "wb").write(log)
     else:
         sys.exit("unknown command " + cmd)
 

@@ -250,6 +250,66 @@ expect_check 0 "after this update Boot0001 will boot again" "--mok-import CERT" 
 $mk var "$s/vars" MokListRT $SG 0x6 "$pki/mok.esl"
 expect_check 1 "after this update Boot0001 will no longer boot" "--mok-delete CERT" "$s" --mok-delete "$pki/mok.der"
 
+# PCR 4, 7 and 14 of the next boot (lockshim's events over the firmware's
+# part of this boot's log), equal to `pcr --predict`'s for the same chain
+# (which tests/qemu/test_measured_boot.sh checks against a TPM); lockshim's
+# MOK mirrors hold the vendor certificate's list first, as it writes them
+s=$work/pcrs && state "$s"
+python3 tests/qemu/tpm_log.py x509-esl "$pki/vendor.der" "$work/vendor-shim.esl"
+$mk eventlog "$work/this-boot.log" "$($cli hash "$work/lockshim.efi")"
+$mk eventlog "$work/other-boot.log" "$($cli hash "$work/kernel-rogue.efi")"
+pcrs_of() { grep -E '^  PCR (4|7|14) ' <<<"$1" | sed 's/^  PCR //'; }
+want=$($cli pcr --predict --event-log "$work/this-boot.log" --vendor-cert "$pki/vendor.der" "$work/kernel-vendor.efi")
+check "$s" --event-log "$work/this-boot.log"
+[[ $rc -eq 0 && -n $want && $(pcrs_of "$out") == "$want" ]] && ok "check: PCRs of lockshim -> kernel as pcr --predict gives" ||
+	not_ok "check: PCRs of lockshim -> kernel (exit $rc: $out; expected: $want)"
+g=$work/pcrs-grub && cp -a "$work/grub" "$g"
+cat "$work/vendor-shim.esl" "$work/mok-grub.esl" >"$work/mirror-grub.esl"
+$mk var "$g/vars" MokListRT $SG 0x6 "$work/mirror-grub.esl"
+sed -i 's/set default="0"/set default="1"/' "$g/boot/grub/grub.cfg"
+cp "$work/kernel-rogue.efi" "$g/boot/vmlinuz-rogue"
+want=$($cli pcr --predict --event-log "$work/this-boot.log" --vendor-cert "$pki/vendor.der" --mok "$work/mok-grub.esl" \
+	"$g/esp/EFI/lockshim/grubx64.efi" --shim-lock "$g/boot/vmlinuz-mok" --shim-lock "$g/boot/vmlinuz-mok")
+check "$g" --event-log "$work/this-boot.log"
+[[ $rc -eq 0 && -n $want && $(pcrs_of "$out") == "$want" ]] &&
+	ok "check: PCRs behind GRUB: its default kernel asked about twice, as pcr --predict gives" ||
+	not_ok "check: PCRs behind GRUB (exit $rc: $out; expected: $want)"
+rm -rf "$work/pcrlock" && mkdir -p "$work/pcrlock"
+check "$g" --event-log "$work/this-boot.log" --pcrlock "$work/pcrlock"
+if python3 - "$work/this-boot.log" "$work/pcrlock" "$(pcrs_of "$out")" <<'PY'
+import glob, hashlib, json, struct, subprocess, sys
+log, d, want = sys.argv[1], sys.argv[2], sys.argv[3]
+pcrs = {}
+for line in subprocess.run(["python3", "tests/qemu/tpm_log.py", "replay", log], capture_output=True, text=True).stdout.split("\n"):
+    if line:
+        pcr, value = line.split()
+        pcrs[int(pcr)] = bytes.fromhex(value)
+names = sorted(glob.glob(d + "/*.pcrlock"))
+assert [n.split("/")[-1] for n in names] == ["630-lockshim-mok-state.pcrlock", "640-lockshim-authority.pcrlock", "650-lockshim-images.pcrlock"], names
+for n in names:
+    for r in json.load(open(n))["records"]:
+        (dg,) = [x for x in r["digests"] if x["hashAlg"] == "sha256"]
+        pcrs[r["pcr"]] = hashlib.sha256(pcrs.get(r["pcr"], bytes(32)) + bytes.fromhex(dg["digest"])).digest()
+got = "\n".join("%d %s" % (p, pcrs.get(p, bytes(32)).hex()) for p in (4, 7, 14))
+assert got == want, (got, want)
+PY
+then ok "check: --pcrlock files replayed over the log give the predicted PCRs"; else not_ok "check: --pcrlock ($out)"; fi
+expect_check 0 "PCRs not predicted: the event log is of another first stage" \
+	"a log of another first stage predicts nothing" "$s" --event-log "$work/other-boot.log"
+rm -rf "$work/pcrs-sd" && cp -a "$work/sdboot" "$work/pcrs-sd"
+cat "$work/vendor-shim.esl" "$pki/mok.esl" >"$work/mirror-mok.esl"
+$mk var "$work/pcrs-sd/vars" MokListRT $SG 0x6 "$work/mirror-mok.esl"
+expect_check 0 "PCRs not predicted: PCRs behind systemd-boot are not predicted" \
+	"behind systemd-boot nothing is predicted (its measurements are not modelled)" "$work/pcrs-sd" \
+	--event-log "$work/this-boot.log"
+expect_check 0 "PCRs not predicted: the MOK mirrors do not start with this lockshim's vendor keys" \
+	"a MokListRT lockshim did not write predicts nothing" "$work/sdboot" --event-log "$work/this-boot.log"
+head -c 120 "$work/this-boot.log" >"$work/cut.log"
+expect_check 2 "cut.log: .*(past the end|no boot application)" "a cut event log is named" "$s" --event-log "$work/cut.log"
+expect_check 2 "--pcrlock: no event log" "--pcrlock without a log" "$s" --pcrlock "$work/pcrlock"
+expect_check 2 "--pcrlock: removable's PCRs cannot be predicted|--pcrlock: Boot0001's PCRs cannot be predicted: the event log is of another" \
+	"--pcrlock for an option that cannot be predicted" "$s" --event-log "$work/other-boot.log" --pcrlock "$work/pcrlock"
+
 # pending requests
 s=$work/pending && state "$s" && $mk var "$s/vars" MokNew $SG 0x7 "$pki/mok.esl"
 expect_check 0 "pending MokNew: once confirmed at the console, adds to MokList: X509 /CN=lockshim test mok" \
