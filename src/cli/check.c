@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <openssl/crypto.h>
@@ -66,6 +67,7 @@ struct check_args {
 	const char *efivars, *mokvars, *esp, *boot;
 	const char *dbx_update, *sbat_level;
 	const char *event_log, *pcrlock; /* PCR prediction: this boot's log; where to write */
+	char esp_partuuid[64]; /* live: the ESP's partition GUID (LoaderDevicePartUUID); or empty */
 	const char *mok_import[MAX_MOK_EDITS], *mok_delete[MAX_MOK_EDITS];
 	size_t n_import, n_delete;
 	bool json;
@@ -205,7 +207,22 @@ static int read_mirror(const struct check_args *a, const char *name, struct efiv
 		return -1;
 	if (v->present)
 		return 0;
-	return read_var(a, name, SHIM_GUID_TEXT, v);
+	if (read_var(a, name, SHIM_GUID_TEXT, v) < 0)
+		return -1;
+	/*
+	 * lockshim and shim write their mirrors volatile, BS|RT, at every boot:
+	 * any other one was written by an OS (squatted, time-authenticated, so
+	 * the loader could not replace it) and says nothing of the next boot
+	 */
+	if (v->present &&
+	    v->attributes != (EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)) {
+		say_error("%s: attributes 0x%x, not a loader's mirror (BS|RT): the next boot's %s "
+			  "cannot be known from it; give the MokVar table (--mok-variables)",
+			  v->source, v->attributes, name);
+		efivar_free(v);
+		return -1;
+	}
+	return 0;
 }
 
 /* Each variable the answer depends on, read into @m. Returns 0, or -1 having named the bad one. */
@@ -297,7 +314,12 @@ static int read_option(const struct check_args *a, uint16_t number, struct optio
 	}
 	snprintf(o->description, sizeof(o->description), "%s", bo->description);
 	snprintf(o->path, sizeof(o->path), "%s", bo->path);
-	if (!(bo->attributes & LOAD_OPTION_ACTIVE))
+	if (bo->partition_guid[0] && a->esp_partuuid[0] &&
+	    strcasecmp(bo->partition_guid, a->esp_partuuid) != 0)
+		snprintf(o->skip, sizeof(o->skip),
+			 "on partition %s, not the ESP this boot used: check it with --esp",
+			 bo->partition_guid);
+	else if (!(bo->attributes & LOAD_OPTION_ACTIVE))
 		snprintf(o->skip, sizeof(o->skip), "inactive: the firmware skips it");
 	else if (bo->target == BOOT_TARGET_FIRMWARE)
 		snprintf(o->skip, sizeof(o->skip), "an application inside the firmware");
@@ -824,6 +846,7 @@ static int live_defaults(struct check_args *a, char *esp, size_t esp_size)
 		return -1;
 	if (v.present && !efivar_ascii(&v, partuuid, sizeof(partuuid)))
 		partuuid[0] = '\0';
+	snprintf(a->esp_partuuid, sizeof(a->esp_partuuid), "%s", partuuid);
 	efivar_free(&v);
 	if (esp_find_live(partuuid, esp, esp_size) < 0)
 		return -1;

@@ -332,6 +332,9 @@ else
 	expect_check 2 "bad/esp: Not a directory" "an ESP that is not a directory" "$s"
 fi
 chmod 755 "$s/esp/EFI" 2>/dev/null
+state "$s" && $mk var "$s/vars" MokListRT $SG 0x27 "$pki/vendor.esl"
+expect_check 2 "MokListRT-$SG: attributes 0x27, not a loader's mirror" \
+	"a MokListRT the OS wrote (not volatile BS|RT) is no answer" "$s"
 state "$s"
 head -c 20 "$pki/vendor.esl" >"$work/short.esl"
 expect_check 2 "short.esl: malformed update" "a malformed dbx update" "$s" --dbx-update "$work/short.esl"
