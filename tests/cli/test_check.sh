@@ -113,6 +113,25 @@ s=$work/mokx && state "$s" && $mk var "$s/vars" MokListXRT $SG 0x6 "$pki/vendor.
 expect_check 1 'reason=deny-cert list=MokListX entry=/CN=lockshim test vendor' \
 	"MokListXRT refuses the vendor-signed kernel" "$s"
 
+# the MOK state: MokDBState (mirrored as MokIgnoreDB) takes db from the
+# first stage's trust; MokSBState (MokSBStateRT) turns its validation off
+sign db "$kernel" "$work/kernel-db.efi"
+s=$work/ignore-db && state "$s" && cp "$work/kernel-db.efi" "$s/esp/EFI/lockshim/vmlinuz.efi"
+expect_check 0 'allowed \\EFI\\lockshim\\vmlinuz.efi \(default loader\): reason=allowed-cert list=db' \
+	"a db-signed kernel behind lockshim boots" "$s"
+$mk byte "$s/vars" MokIgnoreDB $SG 0x6 1
+expect_check 1 'refused \\EFI\\lockshim\\vmlinuz.efi \(default loader\): reason=untrusted-signer' \
+	"MokIgnoreDB: lockshim no longer trusts db for the kernel" "$s"
+expect_check 1 'allowed \\EFI\\lockshim\\lockshimx64.efi \(first stage\): reason=allowed-cert list=db' \
+	"MokIgnoreDB: the firmware still trusts db for lockshim" "$s"
+s=$work/validation-off && state "$s" && cp "$work/kernel-rogue.efi" "$s/esp/EFI/lockshim/vmlinuz.efi"
+$mk byte "$s/vars" MokSBStateRT $SG 0x6 1
+expect_check 0 'allowed \\EFI\\lockshim\\vmlinuz.efi \(default loader\): reason=secure-boot-off: runs unverified' \
+	"MokSBStateRT=1: lockshim boots an unverified kernel, saying so" "$s"
+cp "$BUILD/lockshimx64.efi" "$s/esp/EFI/lockshim/lockshimx64.efi"
+expect_check 1 'refused \\EFI\\lockshim\\lockshimx64.efi \(first stage\): reason=not-signed' \
+	"MokSBStateRT=1: the firmware still refuses an unsigned lockshim" "$s"
+
 # SBAT: the stored level revokes the kernel's linux generation
 s=$work/sbat && state "$s"
 printf 'sbat,1,2026120300\nshim,4\ngrub,5\nlinux,9\n' >"$work/level-linux9.csv"
@@ -121,6 +140,20 @@ expect_check 1 'reason=sbat-revoked list=SbatLevel' "SbatLevelRT revokes the ker
 printf 'sbat,1,2030010100\nlockshim,9\n' >"$work/level-lockshim9.csv"
 state "$s" && $mk var "$s/vars" SbatLevelRT $SG 0x6 "$work/level-lockshim9.csv"
 expect_check 1 "first stage's own SBAT\\): reason=sbat-revoked" "a level revoking lockshim itself starts nothing" "$s"
+
+# the level lockshim applies by itself: SbatLevelRT still the original
+# level, lockshim's .sbatlevel raises it to its automatic one (grub,5), which
+# revokes a grub,4 second stage it starts
+objcopy --remove-section .sbat --remove-section .sbatlevel "$BUILD/mmx64.efi" "$work/plain.efi"
+printf 'sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\ngrub,4,Free Software Foundation,grub,2.06,https://www.gnu.org/software/grub/\n' >"$work/grub4.csv"
+build/lockshim add-sbat "$work/grub4.csv" "$work/plain.efi" "$work/grub4-unsigned.efi" &&
+	sign vendor "$work/grub4-unsigned.efi" "$work/grub4.efi"
+printf 'sbat,1,2021030218\n' >"$work/level-original.csv"
+s=$work/sbat-auto && state "$s" && cp "$work/grub4.efi" "$s/esp/EFI/lockshim/grub4.efi"
+$mk var "$s/vars" SbatLevelRT $SG 0x6 "$work/level-original.csv"
+$mk option "$s/vars" 1 lockshim '\EFI\lockshim\lockshimx64.efi' 'grub4.efi'
+expect_check 1 'refused \\EFI\\lockshim\\grub4.efi \(load options\): reason=sbat-revoked list=SbatLevel.*grub generation 4 \(SbatLevel 2025021800 requires 5\)' \
+	"lockshim's automatic level from its .sbatlevel revokes what the stored one does not" "$s"
 
 # load options name the kernel; a missing one is said, never replaced by the default
 s=$work/options && state "$s" && cp "$work/kernel-mok.efi" "$s/esp/EFI/lockshim/other.efi"
