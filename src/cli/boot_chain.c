@@ -1096,13 +1096,15 @@ static int loader_stage(const struct chain_files *files, const struct machine_st
 			goto out;
 		if (found) {
 			r = decide(files, m, fs, VERIFY_TO_START, host, fb, "fallback", out, &img);
-			if (r > 0)
+			if (r > 0) {
 				image_free(&img);
-			if (r >= 0)
 				chain_ends(out, false,
 					   "%s creates boot options from \\EFI\\*\\BOOTX64.CSV "
 					   "and boots the first: check again after it ran",
 					   fb);
+			} else if (r == 0) {
+				chain_refused(out); /* what shim does then is not modelled */
+			}
 			r = r < 0 ? -1 : 0;
 			goto out;
 		}

@@ -257,6 +257,17 @@ expect_check 0 "allowed \\\\EFI\\\\debian\\\\grubx64.efi \\(default loader\\): r
 expect_check 0 "allowed \\(ESP\\)/boot/vmlinuz \\(default entry 'Debian'\\): reason=allowed-cert list=MokList" \
 	"shim: the kernel GRUB asks about, through SHIM_LOCK" "$s"
 
+# shim as the removable path with its fallback beside it: fbx64.efi runs,
+# rewrites the boot options, and the answer says so rather than guess
+s=$work/shim-fallback && cp -a "$work/shim" "$s"
+cp "$shim_dir/shimx64.efi.signed" "$s/esp/EFI/BOOT/BOOTX64.EFI"
+cp "$work/kernel-vendor.efi" "$s/esp/EFI/BOOT/fbx64.efi"
+expect_check 0 'removable \\EFI\\BOOT\\BOOTX64.EFI: does not boot: \\EFI\\BOOT\\fbx64.efi creates boot options' \
+	"shim's fallback from \\EFI\\BOOT\\ is said, not followed" "$s"
+$mk option "$s/vars" 1 debian '\EFI\debian\shimx64.efi' --inactive
+expect_check 1 'Boot0001 "debian": does not boot: inactive: the firmware skips it' \
+	"an inactive option does not boot" "$s"
+
 # what if: a dbx update (signature list, then signed .auth) revoking the kernel's signer
 s=$work/whatif && state "$s"
 expect_check 1 "after this update Boot0001 will no longer boot: .*deny-cert|after this update Boot0001 will no longer boot: \\\\EFI\\\\lockshim\\\\vmlinuz.efi is refused: certificate /CN=lockshim test vendor is in dbx" \
