@@ -31,9 +31,6 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include <openssl/crypto.h>
-#include <openssl/x509.h>
-
 #include "boot_chain.h"
 #include "boot_option.h"
 #include "buffer.h"
@@ -41,21 +38,18 @@
 #include "esp.h"
 #include "file.h"
 #include "json.h"
+#include "machine_state.h"
 #include "macro.h"
+#include "mok_pending.h"
 #include "pcrlock.h"
-#include "policy_args.h"
-#include "sbat.h"
-#include "sbat_level.h"
-#include "signature_list.h"
 #include "tcg_log.h"
-#include "variable_data.h"
+#include "what_if.h"
 
 #define EXIT_REFUSED 1
 #define EXIT_USAGE   2
 
 #define REMOVABLE_PATH "\\EFI\\BOOT\\BOOTX64.EFI"
 #define MAX_OPTIONS    (BOOT_ORDER_MAX + 1)
-#define MAX_MOK_EDITS  16
 
 const char check_usage[] =
 	"check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]\n"
@@ -65,11 +59,9 @@ const char check_usage[] =
 
 struct check_args {
 	const char *efivars, *mokvars, *esp, *boot;
-	const char *dbx_update, *sbat_level;
+	struct what_if what_if;
 	const char *event_log, *pcrlock; /* PCR prediction: this boot's log; where to write */
 	char esp_partuuid[64]; /* live: the ESP's partition GUID (LoaderDevicePartUUID); or empty */
-	const char *mok_import[MAX_MOK_EDITS], *mok_delete[MAX_MOK_EDITS];
-	size_t n_import, n_delete;
 	bool json;
 	bool offline; /* --efivars given: no live defaults for the others */
 };
@@ -97,6 +89,8 @@ static int check_usage_error(void)
 
 static int parse_check_args(int argc, char **argv, struct check_args *a)
 {
+	struct what_if *w = &a->what_if;
+
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
 		const char **slot = NULL;
@@ -114,178 +108,23 @@ static int parse_check_args(int argc, char **argv, struct check_args *a)
 		else if (strcmp(arg, "--boot") == 0)
 			slot = &a->boot;
 		else if (strcmp(arg, "--dbx-update") == 0)
-			slot = &a->dbx_update;
+			slot = &a->what_if.dbx_update;
 		else if (strcmp(arg, "--sbat-level") == 0)
-			slot = &a->sbat_level;
+			slot = &a->what_if.sbat_level;
 		else if (strcmp(arg, "--event-log") == 0)
 			slot = &a->event_log;
 		else if (strcmp(arg, "--pcrlock") == 0)
 			slot = &a->pcrlock;
-		else if (strcmp(arg, "--mok-import") == 0 && a->n_import < MAX_MOK_EDITS)
-			slot = &a->mok_import[a->n_import++];
-		else if (strcmp(arg, "--mok-delete") == 0 && a->n_delete < MAX_MOK_EDITS)
-			slot = &a->mok_delete[a->n_delete++];
+		else if (strcmp(arg, "--mok-import") == 0 && w->n_import < WHAT_IF_MAX_MOK)
+			slot = &w->mok_import[w->n_import++];
+		else if (strcmp(arg, "--mok-delete") == 0 && w->n_delete < WHAT_IF_MAX_MOK)
+			slot = &w->mok_delete[w->n_delete++];
 		if (!slot || !value || *slot)
 			return -1;
 		*slot = value;
 		i++;
 	}
 	a->offline = a->efivars != NULL;
-	return 0;
-}
-
-/* ---- the machine's state ---------------------------------------------------------- */
-
-static int blob_take(struct blob *b, const struct efivar *v)
-{
-	b->present = v->present;
-	b->data = NULL;
-	b->size = 0;
-	if (!v->present)
-		return 0;
-	if (buffer_append(&b->data, &b->size, v->data, v->size) < 0) {
-		say_error("out of memory");
-		return -1;
-	}
-	return 0;
-}
-
-static int blob_dup(struct blob *to, const struct blob *from)
-{
-	struct efivar v = { .present = from->present, .data = from->data, .size = from->size };
-
-	return blob_take(to, &v);
-}
-
-static void machine_state_free(struct machine_state *m)
-{
-	struct blob *blobs[] = { &m->db, &m->dbx, &m->mok_list, &m->mok_list_x, &m->sbat_level };
-
-	for (size_t i = 0; i < sizeof(blobs) / sizeof(blobs[0]); i++)
-		OPENSSL_free(blobs[i]->data);
-	memset(m, 0, sizeof(*m));
-}
-
-static int machine_state_dup(struct machine_state *to, const struct machine_state *from)
-{
-	*to = *from;
-	to->db.data = to->dbx.data = to->mok_list.data = to->mok_list_x.data = NULL;
-	to->sbat_level.data = NULL;
-	return blob_dup(&to->db, &from->db) < 0 || blob_dup(&to->dbx, &from->dbx) < 0 ||
-			       blob_dup(&to->mok_list, &from->mok_list) < 0 ||
-			       blob_dup(&to->mok_list_x, &from->mok_list_x) < 0 ||
-			       blob_dup(&to->sbat_level, &from->sbat_level) < 0 ?
-		       -1 :
-		       0;
-}
-
-/* A one-byte variable's value (0 when absent); -1 (said) when it is not one byte. */
-static int read_byte(const struct efivar *v, uint8_t *out)
-{
-	*out = 0;
-	if (!v->present)
-		return 0;
-	if (v->size != 1) {
-		say_error("%s: %zu bytes where one is expected", v->source, v->size);
-		return -1;
-	}
-	*out = v->data[0];
-	return 0;
-}
-
-/* A variable from the efivarfs copy. */
-static int read_var(const struct check_args *a, const char *name, const char *guid,
-		    struct efivar *v)
-{
-	return efivar_read(a->efivars, name, guid, v);
-}
-
-/* A mirror: the MokVar table's copy when there is one (only the loader writes it), else efivarfs. */
-static int read_mirror(const struct check_args *a, const char *name, struct efivar *v)
-{
-	if (mokvar_read(a->mokvars, name, v) < 0)
-		return -1;
-	if (v->present)
-		return 0;
-	if (read_var(a, name, SHIM_GUID_TEXT, v) < 0)
-		return -1;
-	/*
-	 * lockshim and shim write their mirrors volatile, BS|RT, at every boot:
-	 * any other one was written by an OS (squatted, time-authenticated, so
-	 * the loader could not replace it) and says nothing of the next boot
-	 */
-	if (v->present &&
-	    v->attributes != (EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)) {
-		say_error("%s: attributes 0x%x, not a loader's mirror (BS|RT): the next boot's %s "
-			  "cannot be known from it; give the MokVar table (--mok-variables)",
-			  v->source, v->attributes, name);
-		efivar_free(v);
-		return -1;
-	}
-	return 0;
-}
-
-/* Each variable the answer depends on, read into @m. Returns 0, or -1 having named the bad one. */
-static int read_machine_state(const struct check_args *a, struct machine_state *m)
-{
-	struct efivar v;
-	uint8_t secure_boot, setup_mode, byte;
-	struct {
-		const char *name;
-		bool mirror;
-		struct blob *to;
-	} lists[] = {
-		{ "db", false, &m->db },
-		{ "dbx", false, &m->dbx },
-		{ "MokListRT", true, &m->mok_list },
-		{ "MokListXRT", true, &m->mok_list_x },
-		{ "SbatLevelRT", true, &m->sbat_level },
-	};
-
-	memset(m, 0, sizeof(*m));
-	if (read_var(a, "SecureBoot", EFI_GLOBAL_GUID_TEXT, &v) < 0 ||
-	    read_byte(&v, &secure_boot) < 0)
-		return efivar_free(&v), -1;
-	efivar_free(&v);
-	if (read_var(a, "SetupMode", EFI_GLOBAL_GUID_TEXT, &v) < 0 ||
-	    read_byte(&v, &setup_mode) < 0)
-		return efivar_free(&v), -1;
-	efivar_free(&v);
-	m->secure_boot = secure_boot == 1 && setup_mode == 0;
-	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
-		int r = lists[i].mirror ? read_mirror(a, lists[i].name, &v) :
-					  read_var(a, lists[i].name, EFI_SECURITY_GUID_TEXT, &v);
-
-		if (r < 0 || blob_take(lists[i].to, &v) < 0)
-			return efivar_free(&v), -1;
-		efivar_free(&v);
-	}
-	if (m->sbat_level.present) {
-		struct reason_buf why_buf;
-		const char *why;
-		struct sbat level;
-
-		if (sbat_parse(m->sbat_level.data, m->sbat_level.size, SBAT_LEVEL, &level, &why,
-			       &why_buf) < 0) {
-			say_error("SbatLevelRT: not a usable SbatLevel: %s", why);
-			return -1;
-		}
-	}
-	if (read_mirror(a, "MokSBStateRT", &v) < 0 || read_byte(&v, &byte) < 0)
-		return efivar_free(&v), -1;
-	m->validation_off = byte == 1;
-	efivar_free(&v);
-	if (read_mirror(a, "MokListTrustedRT", &v) < 0 || read_byte(&v, &byte) < 0)
-		return efivar_free(&v), -1;
-	m->mok_list_trusted = byte == 1;
-	efivar_free(&v);
-	if (read_mirror(a, "MokIgnoreDB", &v) < 0 || read_byte(&v, &byte) < 0)
-		return efivar_free(&v), -1;
-	m->ignore_db = byte == 1;
-	efivar_free(&v);
-	if (read_var(a, "SbatPolicy", SHIM_GUID_TEXT, &v) < 0 || read_byte(&v, &m->sbat_policy) < 0)
-		return efivar_free(&v), -1;
-	efivar_free(&v);
 	return 0;
 }
 
@@ -300,7 +139,7 @@ static int read_option(const struct check_args *a, uint16_t number, struct optio
 
 	memset(o, 0, sizeof(*o));
 	snprintf(o->name, sizeof(o->name), "Boot%04X", number);
-	if (!bo || read_var(a, o->name, EFI_GLOBAL_GUID_TEXT, &v) < 0)
+	if (!bo || efivar_read(a->efivars, o->name, EFI_GLOBAL_GUID_TEXT, &v) < 0)
 		goto out;
 	if (!v.present) {
 		snprintf(o->skip, sizeof(o->skip), "BootOrder names %s, which does not exist",
@@ -346,7 +185,7 @@ static long read_options(const struct check_args *a, struct option *options)
 	struct efivar v;
 	size_t n = 0, count = 0;
 
-	if (read_var(a, "BootOrder", EFI_GLOBAL_GUID_TEXT, &v) < 0)
+	if (efivar_read(a->efivars, "BootOrder", EFI_GLOBAL_GUID_TEXT, &v) < 0)
 		return -1;
 	if (v.present && boot_order_parse(v.data, v.size, order, &count, &reason) < 0) {
 		say_error("%s: %s", v.source, reason);
@@ -545,257 +384,6 @@ static size_t print_changes(const struct answer *before, const struct answer *af
 	return changed;
 }
 
-/* ---- pending MOK requests ------------------------------------------------------------ */
-
-static int describe_entry(const struct esl_entry *e, void *ctx)
-{
-	char *out = ctx;
-	size_t len = strlen(out);
-	char subject[200] = "";
-
-	if (e->type == ESL_X509) {
-		const unsigned char *p = e->data;
-		X509 *cert = d2i_X509(NULL, &p, (long)e->size);
-
-		if (cert)
-			X509_NAME_oneline(X509_get_subject_name(cert), subject, sizeof(subject));
-		X509_free(cert);
-	} else {
-		for (size_t i = 0; i < e->size && i < 32; i++)
-			snprintf(subject + 2 * i, sizeof(subject) - 2 * i, "%02x", e->data[i]);
-	}
-	snprintf(out + len, 600 - len, "%s%s %s", len ? "; " : "", esl_type_name(e->type), subject);
-	return 0;
-}
-
-/* The requests mokutil leaves for the MOK manager, said with what each would change. */
-static int print_pending(const struct check_args *a, bool json)
-{
-	static const struct {
-		const char *name, *effect;
-		bool list;
-	} requests[] = {
-		{ "MokNew", "adds to MokList", true },
-		{ "MokDel", "deletes from MokList", true },
-		{ "MokXNew", "adds to MokListX", true },
-		{ "MokXDel", "deletes from MokListX", true },
-		{ "MokSB", "turns validation off or on (MokSBState)", false },
-		{ "MokDB", "stops or starts trusting db (MokDBState)", false },
-		{ "MokPW", "sets or clears the MOK password", false },
-		{ "MokTML", "trusts MOK keys for modules or stops (MokListTrusted)", false },
-		{ "SbatPolicy", "asks for another SbatLevel at the next boot", false },
-	};
-	size_t shown = 0;
-
-	for (size_t i = 0; i < sizeof(requests) / sizeof(requests[0]); i++) {
-		char what[600] = "";
-		const char *reason;
-		struct efivar v;
-
-		if (read_var(a, requests[i].name, SHIM_GUID_TEXT, &v) < 0)
-			return -1;
-		if (!v.present)
-			continue;
-		if (requests[i].list &&
-		    esl_walk(v.data, v.size, describe_entry, what, &reason) > 0) {
-			say_error("%s: malformed request: %s", v.source, reason);
-			efivar_free(&v);
-			return -1;
-		}
-		efivar_free(&v);
-		if (json) {
-			printf("%s{", shown ? ", " : "");
-			json_print_key("variable", false);
-			json_print_string(requests[i].name);
-			json_print_key("effect", true);
-			json_print_string(requests[i].effect);
-			json_print_key("entries", true);
-			json_print_string(what);
-			printf("}");
-		} else {
-			printf("pending %s: once confirmed at the console, %s%s%s\n",
-			       requests[i].name, requests[i].effect, what[0] ? ": " : "", what);
-		}
-		shown++;
-	}
-	return 0;
-}
-
-/* ---- what if ------------------------------------------------------------------------ */
-
-/* esl_walk_lists's visitor when only its count of rejected lists matters */
-static int accept_list(const struct esl_list *list, void *ctx)
-{
-	(void)list;
-	(void)ctx;
-	return 0;
-}
-
-/* A dbx update: a signature list, or a signed .auth whose payload is one. Appended to dbx. */
-static int apply_dbx_update(const char *path, struct machine_state *m)
-{
-	const uint8_t *payload;
-	size_t size, payload_size;
-	const char *reason = "", *auth_reason;
-	uint8_t *data;
-	int r = -1;
-
-	if (read_file(path, &data, &size) < 0)
-		return -1;
-	payload = data;
-	payload_size = size;
-	if (size == 0 || esl_walk_lists(data, size, accept_list, NULL, &reason) != 0) {
-		if (auth2_payload(data, size, &payload, &payload_size, &auth_reason) < 0) {
-			say_error(
-				"%s: malformed update: neither a signature list (%s) nor a signed "
-				"update (%s)",
-				path, size ? reason : "empty", auth_reason);
-			goto out;
-		}
-		if (payload_size == 0 ||
-		    esl_walk_lists(payload, payload_size, accept_list, NULL, &reason) != 0) {
-			say_error("%s: malformed update: its payload is not a signature list (%s)",
-				  path, payload_size ? reason : "empty");
-			goto out;
-		}
-	}
-	m->dbx.present = true;
-	if (buffer_append(&m->dbx.data, &m->dbx.size, payload, payload_size) < 0) {
-		say_error("out of memory");
-		goto out;
-	}
-	r = 0;
-out:
-	free(data);
-	return r;
-}
-
-static int apply_sbat_level(const char *arg, struct machine_state *m)
-{
-	struct reason_buf why_buf;
-	struct sbat level;
-	const char *why;
-	uint8_t *data;
-	size_t size;
-
-	if (strcmp(arg, "latest") == 0 || strcmp(arg, "automatic") == 0) {
-		m->sbat_policy = arg[0] == 'l' ? SBAT_POLICY_LATEST : SBAT_POLICY_AUTOMATIC;
-		return 0;
-	}
-	if (read_file(arg, &data, &size) < 0)
-		return -1;
-	if (sbat_parse(data, size, SBAT_LEVEL, &level, &why, &why_buf) < 0) {
-		say_error("%s: not a usable SbatLevel: %s", arg, why);
-		free(data);
-		return -1;
-	}
-	OPENSSL_free(m->sbat_level.data);
-	m->sbat_level = (struct blob){ true, NULL, 0 };
-	if (buffer_append(&m->sbat_level.data, &m->sbat_level.size, data, size) < 0) {
-		say_error("out of memory");
-		free(data);
-		return -1;
-	}
-	free(data);
-	m->sbat_policy = SBAT_POLICY_NONE;
-	return 0;
-}
-
-/* The certificates to delete: a signature list as policy_list_file_bytes makes of a file. */
-struct mok_delete {
-	const uint8_t *esl;
-	size_t size;
-};
-
-/* esl_walk's visitor: 1 (stop) when @e is the certificate @ctx points at. */
-static int same_cert(const struct esl_entry *e, void *ctx)
-{
-	const struct esl_entry *wanted = ctx;
-
-	return e->type == ESL_X509 && e->size == wanted->size &&
-	       memcmp(e->data, wanted->data, e->size) == 0;
-}
-
-static bool keep_unless_deleted(const struct esl_entry *e, void *ctx)
-{
-	const struct mok_delete *d = ctx;
-	const char *reason;
-
-	return e->type != ESL_X509 || esl_walk(d->esl, d->size, same_cert, (void *)e, &reason) != 1;
-}
-
-struct list_rebuild {
-	struct mok_delete del;
-	uint8_t *data;
-	size_t size, dropped;
-	int failed;
-};
-
-static int rebuild_list(const struct esl_list *list, void *ctx)
-{
-	struct list_rebuild *r = ctx;
-	size_t dropped = 0;
-
-	if (esl_append_list(list, keep_unless_deleted, &r->del, &r->data, &r->size, &dropped) < 0)
-		return r->failed = -1;
-	r->dropped += dropped;
-	return 0;
-}
-
-/* MokList without the certificates of the file at @path (mokutil --delete). */
-static int apply_mok_delete(const char *path, struct machine_state *m)
-{
-	struct list_rebuild r = { 0 };
-	uint8_t *certs = NULL;
-	size_t size = 0;
-	const char *reason = "";
-	int rejected = 0;
-
-	if (policy_list_file_bytes(path, &certs, &size) < 0)
-		return -1;
-	r.del = (struct mok_delete){ certs, size };
-	if (m->mok_list.present)
-		rejected = esl_walk_lists(m->mok_list.data, m->mok_list.size, rebuild_list, &r,
-					  &reason);
-	OPENSSL_free(certs);
-	if (rejected != 0) {
-		say_error("MokListRT cannot be rewritten: %s", r.failed ? "out of memory" : reason);
-		OPENSSL_free(r.data);
-		return -1;
-	}
-	if (!r.dropped) {
-		say_error("%s: not in MokList: nothing to delete", path);
-		OPENSSL_free(r.data);
-		return -1;
-	}
-	OPENSSL_free(m->mok_list.data);
-	m->mok_list = (struct blob){ r.data != NULL, r.data, r.size };
-	return 0;
-}
-
-static int apply_what_if(const struct check_args *a, struct machine_state *m)
-{
-	if (a->dbx_update && apply_dbx_update(a->dbx_update, m) < 0)
-		return -1;
-	if (a->sbat_level && apply_sbat_level(a->sbat_level, m) < 0)
-		return -1;
-	for (size_t i = 0; i < a->n_import; i++) {
-		if (policy_list_file_bytes(a->mok_import[i], &m->mok_list.data, &m->mok_list.size) <
-		    0)
-			return -1;
-		m->mok_list.present = true;
-	}
-	for (size_t i = 0; i < a->n_delete; i++)
-		if (apply_mok_delete(a->mok_delete[i], m) < 0)
-			return -1;
-	return 0;
-}
-
-static bool has_what_if(const struct check_args *a)
-{
-	return a->dbx_update || a->sbat_level || a->n_import || a->n_delete;
-}
-
 /* ---- the command ------------------------------------------------------------------- */
 
 /*
@@ -925,7 +513,8 @@ int cmd_check(int argc, char **argv)
 		free(options);
 		return check_usage_error();
 	}
-	if (live_defaults(&args, esp, sizeof(esp)) < 0 || read_machine_state(&args, &today) < 0)
+	if (live_defaults(&args, esp, sizeof(esp)) < 0 ||
+	    machine_state_read(args.efivars, args.mokvars, &today) < 0)
 		goto out;
 	log = load_event_log(&args, &firmware, first_stage);
 	if (log < 0)
@@ -937,8 +526,9 @@ int cmd_check(int argc, char **argv)
 	if (answer_machine(&files, &today, options, (size_t)n, &before) < 0)
 		goto out;
 	final = &before;
-	if (has_what_if(&args)) {
-		if (machine_state_dup(&after, &today) < 0 || apply_what_if(&args, &after) < 0 ||
+	if (what_if_given(&args.what_if)) {
+		if (machine_state_dup(&after, &today) < 0 ||
+		    what_if_apply(&args.what_if, &after) < 0 ||
 		    answer_machine(&files, &after, options, (size_t)n, &answer) < 0)
 			goto out;
 		final = &answer;
@@ -947,7 +537,7 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	if (args.json) {
 		printf("{");
-		if (has_what_if(&args)) {
+		if (what_if_given(&args.what_if)) {
 			json_print_key("changes", false);
 			printf("[");
 			print_changes(&before, &answer, true);
@@ -962,15 +552,15 @@ int cmd_check(int argc, char **argv)
 		printf("], ");
 		json_print_key("pending", false);
 		printf("[");
-		if (print_pending(&args, true) < 0)
+		if (mok_pending_print(args.efivars, true) < 0)
 			goto out;
 		printf("]}\n");
 	} else {
-		if (has_what_if(&args))
+		if (what_if_given(&args.what_if))
 			print_changes(&before, &answer, false);
 		for (size_t i = 0; i < final->n; i++)
 			print_chain_text(&final->chains[i], &options[i]);
-		if (print_pending(&args, false) < 0)
+		if (mok_pending_print(args.efivars, false) < 0)
 			goto out;
 	}
 	r = final->n && final->chains[0].boots ? EXIT_SUCCESS : EXIT_REFUSED;
