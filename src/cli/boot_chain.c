@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
-#define _GNU_SOURCE /* strverscmp */
 #include "boot_chain.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +9,9 @@
 #include <openssl/crypto.h>
 #include <openssl/x509.h>
 
-#include "bls.h"
+#include "boot_chain_internal.h"
 #include "esp.h"
 #include "file.h"
-#include "grub_cfg.h"
 #include "load_options.h"
 #include "measure.h"
 #include "pe.h"
@@ -26,10 +21,9 @@
 #include "vendor_cert.h"
 #include "verify.h"
 
-#define MAX_CONFIGFILES 8
-#define MAX_CACHED      512
-#define SHIM_DEFAULT    "grubx64.efi" /* rhboot/shim's DEFAULT_LOADER, as Debian builds it */
-#define SHIM_FALLBACK   "fbx64.efi"
+#define MAX_CACHED    512
+#define SHIM_DEFAULT  "grubx64.efi" /* rhboot/shim's DEFAULT_LOADER, as Debian builds it */
+#define SHIM_FALLBACK "fbx64.efi"
 
 /* ---- files, read once ---------------------------------------------------------- */
 
@@ -59,8 +53,8 @@ void image_cache_free(struct image_cache *cache)
 }
 
 /* The file at host path @path, read at most once. Returns 0, or -1 having said why. */
-static int cache_read(struct image_cache *cache, const char *path, const uint8_t **data,
-		      size_t *size)
+int chain_cache_read(struct image_cache *cache, const char *path, const uint8_t **data,
+		     size_t *size)
 {
 	struct cached_file *f;
 
@@ -87,24 +81,6 @@ static int cache_read(struct image_cache *cache, const char *path, const uint8_t
 }
 
 /* ---- what an image is ------------------------------------------------------------ */
-
-enum image_kind {
-	KIND_UNKNOWN,
-	KIND_LOCKSHIM,
-	KIND_SHIM,
-	KIND_GRUB,
-	KIND_SYSTEMD_BOOT,
-	KIND_KERNEL, /* a Linux kernel's EFI stub, or a UKI */
-};
-
-/* One image read and parsed; @pe is heap memory (struct pe_image is large). */
-struct image {
-	char name[320]; /* as the chain shows it */
-	const uint8_t *data;
-	size_t size;
-	struct pe_image *pe; /* NULL when it is not a PE image */
-	enum image_kind kind;
-};
 
 static bool sbat_names(const struct pe_image *pe, const char *component)
 {
@@ -177,7 +153,7 @@ static int image_load(const struct chain_files *files, const char *host_path, co
 	snprintf(img->name, sizeof(img->name), "%s", name);
 	if (!host_path)
 		return 0;
-	if (cache_read(files->cache, host_path, &img->data, &img->size) < 0)
+	if (chain_cache_read(files->cache, host_path, &img->data, &img->size) < 0)
 		return -1;
 	img->pe = malloc(sizeof(*img->pe));
 	if (!img->pe) {
@@ -201,7 +177,7 @@ static void image_free(struct image *img)
 
 /* ---- steps ------------------------------------------------------------------------ */
 
-static struct chain_step *add_step(struct chain *out, const char *image, const char *role)
+struct chain_step *chain_add_step(struct chain *out, const char *image, const char *role)
 {
 	struct chain_step *s;
 
@@ -227,7 +203,7 @@ static void step_from_verdict(struct chain_step *s, const struct verdict *v, boo
 			 "runs unverified (Secure Boot off): %.300s", v->message);
 }
 
-static void step_refuse(struct chain_step *s, enum verdict_reason reason, const char *message)
+void chain_step_refuse(struct chain_step *s, enum verdict_reason reason, const char *message)
 {
 	s->allowed = false;
 	s->reason = reason;
@@ -303,22 +279,6 @@ static int add_vendor_keys(struct verify_policy *p, const struct image *fs, char
 	return 0;
 }
 
-/*
- * lockshim's measurements at the next boot, into a copy of the firmware's
- * PCRs (PCR prediction): the events it extends, each recorded for
- * --pcrlock. @times: how often the next image decided is measured (GRUB's
- * `linux` asks SHIM_LOCK's Verify twice); 0 for an image off the default
- * path, which that boot does not run.
- */
-struct chain_measure {
-	struct measurer m;
-	struct pcr_bank bank;
-	struct chain_pcrs *pcrs;
-	bool mok_state_done; /* later events are authorities and images */
-	bool failed;
-	unsigned int times;
-};
-
 static int chain_extend(const struct measure_event *event, void *ctx)
 {
 	struct chain_measure *cm = ctx;
@@ -338,15 +298,6 @@ static int chain_extend(const struct measure_event *event, void *ctx)
 	p->n_events++;
 	return 0;
 }
-
-/* What lockshim or shim @fs decides with at the next boot. */
-struct first_stage {
-	struct chain_measure *measure; /* NULL: nothing predicted */
-	const struct image *image;
-	struct verify_policy policy;
-	struct sbat level;
-	bool enforced; /* Secure Boot on and validation not turned off */
-};
 
 /* The levels @fs carries (.sbatlevel); false when it has none that parse. */
 static bool embedded_levels(const struct image *fs, struct sbat_levels *levels)
@@ -450,7 +401,7 @@ static void esp_path_beside(const char *dir, const char *name, char *out, size_t
 }
 
 /* The directory of ESP path @path, with its trailing '\'. */
-static void esp_dir(const char *path, char *out, size_t size)
+void chain_esp_dir(const char *path, char *out, size_t size)
 {
 	const char *slash = strrchr(path, '\\');
 
@@ -463,21 +414,6 @@ static void esp_dir(const char *path, char *out, size_t size)
 static int on_esp(const struct chain_files *files, const char *path, char *host, size_t size)
 {
 	return esp_resolve(files->esp, path, host, size);
-}
-
-/* A GRUB path: on the ESP, or on the filesystem --boot names (a leading /boot dropped). */
-static int grub_host_path(const struct chain_files *files, const struct grub_path *p, char *host,
-			  size_t size)
-{
-	const char *rest = p->path;
-
-	if (p->on_esp)
-		return on_esp(files, p->path, host, size);
-	if (!files->boot)
-		return 0;
-	if (strncmp(rest, "/boot/", 6) == 0 || strcmp(rest, "/boot") == 0)
-		rest += 5;
-	return esp_resolve(files->boot, rest, host, size);
 }
 
 /* ---- the stages ------------------------------------------------------------------ */
@@ -514,7 +450,7 @@ static int decide(const struct chain_files *files, const struct machine_state *m
 		  const struct first_stage *fs, enum verify_request request, const char *host,
 		  const char *name, const char *role, struct chain *out, struct image *img)
 {
-	struct chain_step *s = add_step(out, name, role);
+	struct chain_step *s = chain_add_step(out, name, role);
 	unsigned int times = fs && fs->measure ? fs->measure->times : 0;
 	struct verify_policy fw;
 	struct verdict *v;
@@ -529,7 +465,7 @@ static int decide(const struct chain_files *files, const struct machine_state *m
 	r = image_load(files, host, name, img);
 	if (r <= 0) {
 		if (r == 0)
-			step_refuse(s, VERDICT_MISSING, "no such file");
+			chain_step_refuse(s, VERDICT_MISSING, "no such file");
 		return r;
 	}
 	v = malloc(sizeof(*v));
@@ -553,7 +489,7 @@ static int decide(const struct chain_files *files, const struct machine_state *m
 	return 1;
 }
 
-static void chain_ends(struct chain *out, bool boots, const char *fmt, const char *what)
+void chain_ends(struct chain *out, bool boots, const char *fmt, const char *what)
 {
 	out->boots = boots;
 	snprintf(out->why, sizeof(out->why), fmt, what);
@@ -573,10 +509,10 @@ static void chain_refused(struct chain *out)
 }
 
 /* A kernel an entry names, decided as a second stage asks about it. */
-static int second_stage_image(const struct chain_files *files, const struct machine_state *m,
-			      const struct first_stage *fs, const char *host, const char *name,
-			      const char *role, bool firmware_fallback, struct chain *out,
-			      bool *boots)
+int chain_second_stage_image(const struct chain_files *files, const struct machine_state *m,
+			     const struct first_stage *fs, const char *host, const char *name,
+			     const char *role, bool firmware_fallback, struct chain *out,
+			     bool *boots)
 {
 	struct image img;
 	int r = decide(files, m, fs, VERIFY_FOR_LOADER, host, name, role, out, &img);
@@ -595,284 +531,6 @@ static int second_stage_image(const struct chain_files *files, const struct mach
 	return 0;
 }
 
-/* GRUB: grub.cfg beside it, following configfile, each entry's kernel through SHIM_LOCK. */
-static int grub_stage(const struct chain_files *files, const struct machine_state *m,
-		      const struct first_stage *fs, const char *grub_path, struct chain *out)
-{
-	struct grub_vars *vars = calloc(1, sizeof(*vars));
-	struct grub_cfg *cfg = calloc(1, sizeof(*cfg));
-	struct grub_path where = { .on_esp = true };
-	char dir[320], host[4096], prefix[400], name[400];
-	const char *reason;
-	bool default_boots = false;
-	long def;
-	int r = -1;
-
-	if (!vars || !cfg) {
-		say_error("out of memory");
-		goto out;
-	}
-	esp_dir(grub_path, dir, sizeof(dir));
-	for (char *p = dir; *p; p++)
-		if (*p == '\\')
-			*p = '/';
-	snprintf(prefix, sizeof(prefix), "(" GRUB_ESP_DEVICE ")%.*s", (int)strlen(dir) - 1, dir);
-	grub_vars_set(vars, "root", GRUB_ESP_DEVICE);
-	grub_vars_set(vars, "prefix", prefix);
-	grub_vars_set(vars, "cmdpath", prefix);
-	snprintf(where.path, sizeof(where.path), "%sgrub.cfg", dir);
-	for (int hop = 0;; hop++) {
-		const uint8_t *text;
-		size_t size;
-		int found = grub_host_path(files, &where, host, sizeof(host));
-
-		if (found < 0)
-			goto out;
-		if (found == 0) {
-			chain_ends(out, false, "GRUB finds no %s: it stops at its prompt",
-				   where.path);
-			r = 0;
-			goto out;
-		}
-		if (hop == MAX_CONFIGFILES) {
-			say_error("%s: configfile hands over more than %d times", host,
-				  MAX_CONFIGFILES);
-			goto out;
-		}
-		if (cache_read(files->cache, host, &text, &size) < 0)
-			goto out;
-		if (grub_cfg_parse((const char *)text, size, vars, cfg, &reason) < 0) {
-			say_error("%s: %s", host, reason);
-			goto out;
-		}
-		if (!cfg->has_configfile)
-			break;
-		where = cfg->configfile;
-	}
-	def = grub_cfg_default_index(cfg);
-	if (def < 0) {
-		chain_ends(out, false, "%.400s has no menu entry that boots an image", host);
-		r = 0;
-		goto out;
-	}
-	/* the default entry first, then the others in menu order */
-	for (size_t k = 0; k < cfg->n_entries; k++) {
-		size_t i = k == 0 ? (size_t)def : (k <= (size_t)def ? k - 1 : k);
-		const struct grub_entry *e = &cfg->entries[i];
-		char role[96];
-		bool boots = false;
-		int found;
-
-		if (!e->has_image)
-			continue;
-		snprintf(role, sizeof(role), "%s '%.70s'", k == 0 ? "default entry" : "entry",
-			 e->title);
-		snprintf(name, sizeof(name), "%s%s", e->image.on_esp ? "(ESP)" : "", e->image.path);
-		found = grub_host_path(files, &e->image, host, sizeof(host));
-		if (found < 0)
-			goto out;
-		/* Debian's GRUB asks SHIM_LOCK's Verify twice about the kernel it boots */
-		if (k == 0 && fs && fs->measure)
-			fs->measure->times = 2;
-		if (!fs && m->secure_boot) {
-			struct chain_step *s = add_step(out, name, role);
-
-			if (s)
-				step_refuse(
-					s, VERDICT_NO_SHIM_LOCK,
-					"GRUB started by the firmware finds no shim_lock protocol");
-		} else if (second_stage_image(files, m, fs, found ? host : NULL, name, role, false,
-					      out, &boots) < 0) {
-			goto out;
-		}
-		if (k == 0)
-			default_boots = boots;
-	}
-	r = 0;
-	/* the default entry's step says how the chain ends */
-	for (size_t i = 0; i < out->n_steps; i++)
-		if (strncmp(out->steps[i].role, "default entry", 13) == 0) {
-			if (out->steps[i].allowed && default_boots)
-				chain_ends(out, true, "GRUB's default entry boots %s",
-					   out->steps[i].image);
-			else if (!out->steps[i].allowed)
-				snprintf(out->why, sizeof(out->why),
-					 "GRUB's default entry: %.200s is refused: %.250s",
-					 out->steps[i].image, out->steps[i].message);
-			else
-				chain_ends(out, false,
-					   "GRUB's default entry starts %s, not a kernel",
-					   out->steps[i].image);
-			break;
-		}
-out:
-	free(vars);
-	free(cfg);
-	return r;
-}
-
-/* One systemd-boot entry: a Type #1 .conf or a UKI. */
-struct sd_entry {
-	char id[256];
-	char name[320];  /* as the chain shows the image */
-	char host[4096]; /* the image's host path; empty when missing */
-};
-
-static int sd_entry_cmp(const void *a, const void *b)
-{
-	/* newest version first, as systemd-boot orders entries without sort-key */
-	return -strverscmp(((const struct sd_entry *)a)->id, ((const struct sd_entry *)b)->id);
-}
-
-/* Add the entries of one directory: *.conf (Type #1) or *.efi (UKIs), on the filesystem at @root. */
-static int sd_scan(const struct chain_files *files, const char *root, const char *dir_name,
-		   bool ukis, struct sd_entry *entries, size_t *n, size_t max)
-{
-	char dir_host[4096], path[8192];
-	struct dirent *d;
-	DIR *dir;
-	int r = esp_resolve(root, dir_name, dir_host, sizeof(dir_host));
-
-	if (r <= 0)
-		return r;
-	dir = opendir(dir_host);
-	if (!dir) {
-		say_error("%s: %s", dir_host, strerror(errno));
-		return -1;
-	}
-	while ((d = readdir(dir)) && *n < max) {
-		size_t len = strlen(d->d_name);
-		struct sd_entry *e = &entries[*n];
-		const char *suffix = ukis ? ".efi" : ".conf";
-
-		if (len <= strlen(suffix) ||
-		    strcasecmp(d->d_name + len - strlen(suffix), suffix) != 0)
-			continue;
-		memset(e, 0, sizeof(*e));
-		snprintf(e->id, sizeof(e->id), "%s", d->d_name);
-		snprintf(path, sizeof(path), "%s/%s", dir_host, d->d_name);
-		if (ukis) {
-			snprintf(e->name, sizeof(e->name), "%s/%s", dir_name, d->d_name);
-			snprintf(e->host, sizeof(e->host), "%.3800s/%.255s", dir_host, d->d_name);
-		} else {
-			const uint8_t *text;
-			struct bls_entry bls;
-			const char *reason;
-			size_t size;
-
-			if (cache_read(files->cache, path, &text, &size) < 0)
-				goto fail;
-			if (bls_entry_parse((const char *)text, size, &bls, &reason) < 0) {
-				say_error("%s: %s", path, reason);
-				goto fail;
-			}
-			if (!bls.image[0])
-				continue;
-			snprintf(e->name, sizeof(e->name), "%s", bls.image);
-			r = esp_resolve(root, bls.image, e->host, sizeof(e->host));
-			if (r < 0)
-				goto fail;
-			if (r == 0)
-				e->host[0] = '\0';
-		}
-		(*n)++;
-	}
-	closedir(dir);
-	return 0;
-fail:
-	closedir(dir);
-	return -1;
-}
-
-/* systemd-boot: its entries on the ESP (and on --boot, XBOOTLDR), the default first. */
-static int systemd_boot_stage(const struct chain_files *files, const struct machine_state *m,
-			      const struct first_stage *fs, struct chain *out)
-{
-	struct sd_entry *entries = calloc(GRUB_CFG_MAX_ENTRIES, sizeof(*entries));
-	char conf[4096], def[256] = "";
-	const char *roots[2] = { files->esp, files->boot };
-	size_t n = 0, first = 0;
-	int r = -1;
-
-	if (!entries) {
-		say_error("out of memory");
-		return -1;
-	}
-	/* whether its security override and lockshim's both measure has not been checked on a boot */
-	if (fs && fs->measure) {
-		snprintf(out->pcrs.note, sizeof(out->pcrs.note),
-			 "PCRs behind systemd-boot are not predicted");
-		fs->measure->failed = true;
-	}
-	for (int i = 0; i < 2; i++)
-		if (roots[i] && (sd_scan(files, roots[i], "loader/entries", false, entries, &n,
-					 GRUB_CFG_MAX_ENTRIES) < 0 ||
-				 sd_scan(files, roots[i], "EFI/Linux", true, entries, &n,
-					 GRUB_CFG_MAX_ENTRIES) < 0))
-			goto out;
-	qsort(entries, n, sizeof(*entries), sd_entry_cmp);
-	r = esp_resolve(files->esp, "loader/loader.conf", conf, sizeof(conf));
-	if (r > 0) {
-		const uint8_t *text;
-		const char *reason;
-		size_t size;
-
-		if (cache_read(files->cache, conf, &text, &size) < 0)
-			goto out_fail;
-		if (bls_loader_default((const char *)text, size, def, sizeof(def), &reason) < 0) {
-			say_error("%s: %s", conf, reason);
-			goto out_fail;
-		}
-	} else if (r < 0) {
-		goto out_fail;
-	}
-	for (size_t i = 0; def[0] && i < n; i++) {
-		char id[256];
-
-		snprintf(id, sizeof(id), "%.*s", (int)(strrchr(entries[i].id, '.') - entries[i].id),
-			 entries[i].id);
-		if (fnmatch(def, entries[i].id, 0) == 0 || fnmatch(def, id, 0) == 0) {
-			first = i;
-			break;
-		}
-	}
-	if (n == 0) {
-		chain_ends(out, false, "systemd-boot finds no entry%s", "");
-		r = 0;
-		goto out;
-	}
-	for (size_t k = 0; k < n; k++) {
-		size_t i = k == 0 ? first : (k <= first ? k - 1 : k);
-		char role[96];
-		bool boots = false;
-
-		snprintf(role, sizeof(role), "%s '%.70s'", k == 0 ? "default entry" : "entry",
-			 entries[i].id);
-		if (second_stage_image(files, m, fs, entries[i].host[0] ? entries[i].host : NULL,
-				       entries[i].name, role, fs && fs->image->kind == KIND_SHIM,
-				       out, &boots) < 0)
-			goto out_fail;
-		if (k == 0) {
-			const struct chain_step *s = &out->steps[out->n_steps - 1];
-
-			if (boots)
-				chain_ends(out, true, "systemd-boot's default entry boots %s",
-					   s->image);
-			else
-				snprintf(out->why, sizeof(out->why),
-					 "systemd-boot's default entry: %.200s: %.250s", s->image,
-					 s->allowed ? "not a kernel" : s->message);
-		}
-	}
-	r = 0;
-	goto out;
-out_fail:
-	r = -1;
-out:
-	free(entries);
-	return r;
-}
-
 /* What a second stage (or a kernel) that was allowed does next. */
 static int next_stage(const struct chain_files *files, const struct machine_state *m,
 		      const struct first_stage *fs, const struct image *img, const char *path,
@@ -883,9 +541,9 @@ static int next_stage(const struct chain_files *files, const struct machine_stat
 		chain_ends(out, true, "it boots %s", path);
 		return 0;
 	case KIND_GRUB:
-		return grub_stage(files, m, fs, path, out);
+		return chain_grub_stage(files, m, fs, path, out);
 	case KIND_SYSTEMD_BOOT:
-		return systemd_boot_stage(files, m, fs, out);
+		return chain_systemd_boot_stage(files, m, fs, out);
 	default:
 		chain_ends(out, false, "lockshim cannot tell what %s starts", path);
 		return 0;
@@ -1035,7 +693,7 @@ static int loader_stage(const struct chain_files *files, const struct machine_st
 		say_error("%s", why[0] ? why : "out of memory");
 		goto out;
 	}
-	esp_dir(path, dir, sizeof(dir));
+	chain_esp_dir(path, dir, sizeof(dir));
 	/* its own .sbat against the level it enforces: revoked, it starts nothing */
 	if (fs->enforced && first->kind == KIND_LOCKSHIM) {
 		size_t size = 0;
@@ -1044,10 +702,10 @@ static int loader_stage(const struct chain_files *files, const struct machine_st
 
 		if (own && sbat_parse(own, size, SBAT_SECTION, &sbat, &reason, &why_buf) == 0 &&
 		    sbat_check(&sbat, &fs->level, &reason, &why_buf) < 0) {
-			struct chain_step *s = add_step(out, path, "first stage's own SBAT");
+			struct chain_step *s = chain_add_step(out, path, "first stage's own SBAT");
 
 			if (s)
-				step_refuse(s, VERDICT_SBAT_REVOKED, reason);
+				chain_step_refuse(s, VERDICT_SBAT_REVOKED, reason);
 			chain_refused(out);
 			r = 0;
 			goto out;
