@@ -34,6 +34,8 @@ struct machine_state {
 	bool validation_off;              /* MokSBState: the first stage's verification is off */
 	bool ignore_db;                   /* MokDBState: db not trusted by the first stage */
 	bool mok_list_trusted;            /* MokListTrusted (mokutil --trust-mok) */
+	/* systemd-boot's entry for the next boot: LoaderEntryOneShot, else LoaderEntryDefault */
+	char loader_entry[256];
 };
 
 struct pcr_bank;

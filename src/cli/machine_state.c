@@ -108,6 +108,25 @@ static int read_mirror(const char *efivars, const char *mokvars, const char *nam
 	return 0;
 }
 
+/* systemd-boot's next entry, as bootctl set-oneshot / set-default leave it (UTF-16). */
+static int read_loader_entry(const char *efivars, struct machine_state *m)
+{
+	static const char *const names[] = { "LoaderEntryOneShot", "LoaderEntryDefault" };
+	struct efivar v;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names) && !m->loader_entry[0]; i++) {
+		if (efivar_read(efivars, names[i], LOADER_GUID_TEXT, &v) < 0)
+			return -1;
+		if (v.present && !efivar_ascii(&v, m->loader_entry, sizeof(m->loader_entry))) {
+			say_error("%s: not an entry name", v.source);
+			efivar_free(&v);
+			return -1;
+		}
+		efivar_free(&v);
+	}
+	return 0;
+}
+
 int machine_state_read(const char *efivars, const char *mokvars, struct machine_state *m)
 {
 	struct efivar v;
@@ -160,5 +179,5 @@ int machine_state_read(const char *efivars, const char *mokvars, struct machine_
 	    read_byte(&v, &m->sbat_policy) < 0)
 		return efivar_free(&v), -1;
 	efivar_free(&v);
-	return 0;
+	return read_loader_entry(efivars, m);
 }

@@ -181,7 +181,7 @@ static int sd_scan(const struct chain_files *files, const char *root, const char
 		say_error("%s: %s", dir_host, strerror(errno));
 		return -1;
 	}
-	while ((d = readdir(dir)) && *n < max) {
+	while ((d = readdir(dir))) {
 		size_t len = strlen(d->d_name);
 		struct sd_entry *e = &entries[*n];
 		const char *suffix = ukis ? ".efi" : ".conf";
@@ -189,6 +189,11 @@ static int sd_scan(const struct chain_files *files, const char *root, const char
 		if (len <= strlen(suffix) ||
 		    strcasecmp(d->d_name + len - strlen(suffix), suffix) != 0)
 			continue;
+		if (*n == max) {
+			say_error("%s: more than %zu entries: not all could be checked", dir_host,
+				  max);
+			goto fail;
+		}
 		memset(e, 0, sizeof(*e));
 		snprintf(e->id, sizeof(e->id), "%s", d->d_name);
 		snprintf(path, sizeof(path), "%s/%s", dir_host, d->d_name);
@@ -267,6 +272,13 @@ int chain_systemd_boot_stage(const struct chain_files *files, const struct machi
 	} else if (r < 0) {
 		goto out_fail;
 	}
+	/* bootctl set-oneshot or set-default: the entry of that id, before loader.conf */
+	for (size_t i = 0; m->loader_entry[0] && i < n; i++)
+		if (strcmp(entries[i].id, m->loader_entry) == 0) {
+			first = i;
+			def[0] = '\0';
+			break;
+		}
 	for (size_t i = 0; def[0] && i < n; i++) {
 		char id[256];
 

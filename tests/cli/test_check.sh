@@ -238,6 +238,11 @@ expect_check 1 "systemd-boot's default entry: /vmlinuz-mok: .*not trusted|system
 	"systemd-boot: a Type #1 entry's MOK kernel refused without MokList" "$s"
 expect_check 1 "allowed EFI/Linux/debian-uki.efi \\(entry 'debian-uki.efi'\\): reason=allowed-cert list=vendor" \
 	"systemd-boot: a UKI in EFI/Linux allowed by the vendor key" "$s"
+printf 'debian-uki.efi\0' | iconv -f ascii -t utf-16le >"$work/entry-uki"
+cp -a "$s" "$work/sdboot-oneshot"
+$mk var "$work/sdboot-oneshot/vars" LoaderEntryOneShot 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 0x6 "$work/entry-uki"
+expect_check 0 "systemd-boot's default entry boots EFI/Linux/debian-uki.efi" \
+	"systemd-boot: LoaderEntryOneShot (bootctl set-oneshot) comes before loader.conf" "$work/sdboot-oneshot"
 $mk var "$s/vars" MokListRT $SG 0x6 "$pki/mok.esl"
 expect_check 0 "systemd-boot's default entry boots /vmlinuz-mok" "systemd-boot: MokList allows the Type #1 kernel" "$s"
 
