@@ -36,6 +36,49 @@ static int grub_host_path(const struct chain_files *files, const struct grub_pat
 	return esp_resolve(files->boot, rest, host, size);
 }
 
+/*
+ * grub.cfg's conditions are not evaluated, so a one-shot entry
+ * (grub-reboot's next_entry) or a saved default (saved_entry) in the
+ * grubenv beside the last grub.cfg read is said after the answer rather
+ * than guessed at.
+ */
+static void grubenv_note(const struct chain_files *files, const struct grub_path *cfg,
+			 struct chain *out)
+{
+	static const char *const keys[] = { "next_entry=", "saved_entry=" };
+	struct grub_path env = *cfg;
+	char *slash = strrchr(env.path, '/'), host[4096];
+	const uint8_t *text;
+	size_t size, len = strlen(out->why);
+
+	if (!slash || (size_t)(slash - env.path) + sizeof("/grubenv") > sizeof(env.path))
+		return;
+	strcpy(slash, "/grubenv");
+	if (grub_host_path(files, &env, host, sizeof(host)) <= 0 ||
+	    chain_cache_read(files->cache, host, &text, &size) < 0)
+		return;
+	for (size_t at = 0; at < size;) {
+		const char *line = (const char *)text + at, *nl = memchr(line, '\n', size - at);
+		size_t n = nl ? (size_t)(nl - line) : size - at;
+
+		at += n + 1;
+		for (size_t i = 0; i < n; i++)
+			if (line[i] < 0x20 || line[i] > 0x7e)
+				n = 0; /* said only when printable */
+		for (size_t k = 0; k < 2; k++) {
+			size_t key = strlen(keys[k]);
+
+			if (n > key && strncmp(line, keys[k], key) == 0 &&
+			    len + 1 < sizeof(out->why))
+				len += (size_t)snprintf(out->why + len, sizeof(out->why) - len,
+							" (grubenv %.*s: not evaluated)",
+							(int)(n > 80 ? 80 : n), line);
+			if (len >= sizeof(out->why))
+				len = sizeof(out->why) - 1;
+		}
+	}
+}
+
 /* GRUB: grub.cfg beside it, following configfile, each entry's kernel through SHIM_LOCK. */
 int chain_grub_stage(const struct chain_files *files, const struct machine_state *m,
 		     const struct first_stage *fs, const char *grub_path, struct chain *out)
@@ -146,6 +189,7 @@ int chain_grub_stage(const struct chain_files *files, const struct machine_state
 					   out->steps[i].image);
 			break;
 		}
+	grubenv_note(files, &where, out);
 out:
 	free(vars);
 	free(cfg);

@@ -207,6 +207,10 @@ expect_check 0 "allowed /boot/vmlinuz-vendor \\(entry 'Advanced>Debian vendor'\\
 	"GRUB: a submenu's entry is checked" "$s"
 expect_check 0 "^after this update Boot0001: /boot/vmlinuz-vendor \\(entry 'Advanced>Debian vendor'\\) will be refused: certificate /CN=lockshim test vendor is in dbx" \
 	"what if: a recovery kernel's refusal is said though the option still boots" "$s" --dbx-update "$pki/vendor.esl"
+printf '# GRUB Environment Block\nnext_entry=Debian rogue\n%s\n' "$(head -c 900 /dev/zero | tr '\0' '#')" >"$s/boot/grub/grubenv"
+expect_check 0 "GRUB's default entry boots /boot/vmlinuz-mok \\(grubenv next_entry=Debian rogue: not evaluated\\)" \
+	"GRUB: a one-shot next_entry in grubenv is said, not guessed at" "$s"
+rm "$s/boot/grub/grubenv"
 sed -i 's/set default="1"/set default="0"/' "$s/boot/grub/grub.cfg"
 expect_check 1 "GRUB's default entry: /boot/vmlinuz-rogue is refused" "GRUB: a refused default entry stops the option" "$s"
 rm "$s/boot/vmlinuz-rogue"
