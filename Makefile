@@ -137,10 +137,12 @@ EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined \
 # The project's linker script (lib/efi/elf_x86_64_efi.lds): gnu-efi's
 # layout, with -fdata-sections' .bss.* in .data, crt0's .reloc kept through
 # --gc-sections, and .relr (packed relocations, lib/efi/efi.mk), .sbat and
-# .sbatlevel, each on a 4 KiB page.
+# .sbatlevel, .vendor_cert and .ldrname (what `lockshim check` reads of a
+# lockshim on an ESP: shim's layout), each on a 4 KiB page.
 EFI_LDS := lib/efi/elf_x86_64_efi.lds
 EFI_PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela \
-                   -j '.rel.*' -j '.rela.*' -j .relr -j .reloc -j .sbat -j .sbatlevel
+                   -j '.rel.*' -j '.rela.*' -j .relr -j .reloc -j .sbat -j .sbatlevel \
+                   -j .vendor_cert -j .ldrname
 
 include lib/crypto/crypto.mk
 include lib/efi/efi.mk
@@ -223,12 +225,12 @@ $(EMPTY_ESL):
 	: > $@
 
 $(BUILD)/efi/efi/vendor_certs.o: src/efi/vendor_certs.S $(VENDOR_CERT) $(VENDOR_DBX) $(BUILD)/efi/vendor_certs.path \
-		$(FLAGS_DIR)/efi-asm
+		$(BUILD)/efi/default_loader.stamp $(FLAGS_DIR)/efi-asm
 	@openssl x509 -inform DER -in $(VENDOR_CERT) -noout 2>/dev/null || \
 	    { echo "VENDOR_CERT=$(VENDOR_CERT) is not a DER certificate" >&2; exit 1; }
 	@mkdir -p $(@D)
 	$(CC) -c -DVENDOR_CERT_FILE='"$(abspath $(VENDOR_CERT))"' \
-	    -DVENDOR_DBX_FILE='"$(abspath $(VENDOR_DBX))"' $< -o $@
+	    -DVENDOR_DBX_FILE='"$(abspath $(VENDOR_DBX))"' -DDEFAULT_LOADER_TEXT='"$(DEFAULT_LOADER)"' $< -o $@
 
 # The MOK manager lockshim may start: the Authenticode digest of the one
 # built beside it (efi_policy.c pins it; signing does not change it).
@@ -294,7 +296,8 @@ $(VARIANT)/vendor_certs.o: src/efi/vendor_certs.S $(VARIANT_CERT) $(VARIANT_DBX)
 	@openssl x509 -inform DER -in $(VARIANT_CERT) -noout 2>/dev/null || \
 	    { echo "VARIANT_CERT=$(VARIANT_CERT) is not a DER certificate" >&2; exit 1; }
 	$(CC) -c -DVENDOR_CERT_FILE='"$(abspath $(VARIANT_CERT))"' \
-	    -DVENDOR_DBX_FILE='"$(abspath $(VARIANT_DBX))"' $< -o $@
+	    -DVENDOR_DBX_FILE='"$(abspath $(VARIANT_DBX))"' \
+	    -DDEFAULT_LOADER_TEXT='"$(VARIANT_DEFAULT_LOADER)"' $< -o $@
 $(VARIANT)/efi_main.o: src/efi/efi_main.c $(BUILD)/efi/efi/efi_main.o $(VARIANT)/settings
 	$(EFI_SHELL_COMPILE) -DLOCKSHIM_VERSION='"$(VERSION)"' \
 	    -DDEFAULT_LOADER='L"$(VARIANT_DEFAULT_LOADER)"' -c $< -o $@

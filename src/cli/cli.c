@@ -14,6 +14,8 @@
  *   lockshim hash [--alg sha1|sha224|sha256|sha384|sha512] IMAGE
  *   lockshim esl FILE
  *   lockshim add-sbat CSV IMAGE OUT
+ *   lockshim check ...              (check.c: will this machine still boot?)
+ *   lockshim SUBCOMMAND --help      that subcommand's usage, on stdout
  *
  * F is an EFI signature list or a DER/PEM certificate. LEVEL is SbatLevel
  * text; without it, verify applies the automatic level built into lockshim
@@ -51,7 +53,9 @@
 
 #include <openssl/x509.h>
 
+#include "check.h"
 #include "file.h"
+#include "json.h"
 #include "macro.h"
 #include "measure.h"
 #include "pe.h"
@@ -70,59 +74,71 @@
 
 const char program_name[] = "lockshim";
 
-static int usage(void)
+/* Each subcommand's usage, after "usage: lockshim ". */
+static const char verify_usage[] =
+	"verify [--db F]... [--dbx F]... [--mok F]... [--mokx F]...\n"
+	"                [--vendor-cert F]... [--vendor-dbx F]...\n"
+	"                [--sbat-level LEVEL | --no-sbat] [--shim-lock]\n"
+	"                [--json | --record] IMAGE\n";
+static const char pcr_usage[] =
+	"pcr --predict [--event-log LOG] [--db F]... [--dbx F]... [--mok F]...\n"
+	"                [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...\n"
+	"                [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted]\n"
+	"                {IMAGE | --shim-lock IMAGE}...\n";
+static const char hash_usage[] = "hash [--alg sha1|sha224|sha256|sha384|sha512] IMAGE\n";
+static const char esl_usage[] = "esl FILE\n";
+static const char add_sbat_usage[] = "add-sbat CSV IMAGE OUT\n";
+static const char list_file_note[] = "F: an EFI signature list, or a DER or PEM certificate\n";
+
+static int cmd_verify(int argc, char **argv);
+static int cmd_pcr(int argc, char **argv);
+static int cmd_hash(int argc, char **argv);
+static int cmd_esl(int argc, char **argv);
+static int cmd_add_sbat(int argc, char **argv);
+
+static const struct command {
+	const char *name;
+	const char *usage;
+	int (*run)(int argc, char **argv);
+} commands[] = {
+	{ "verify", verify_usage, cmd_verify }, { "pcr", pcr_usage, cmd_pcr },
+	{ "check", check_usage, cmd_check },    { "hash", hash_usage, cmd_hash },
+	{ "esl", esl_usage, cmd_esl },          { "add-sbat", add_sbat_usage, cmd_add_sbat },
+};
+
+/* Every subcommand's usage on @f. */
+static void print_usage(FILE *f)
 {
-	fprintf(stderr,
-		"usage: lockshim verify [--db F]... [--dbx F]... [--mok F]... [--mokx F]...\n"
-		"                       [--vendor-cert F]... [--vendor-dbx F]...\n"
-		"                       [--sbat-level LEVEL | --no-sbat] [--shim-lock]\n"
-		"                       [--json | --record] IMAGE\n"
-		"       lockshim pcr --predict [--event-log LOG] [--db F]... [--dbx F]... [--mok F]...\n"
-		"                  [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...\n"
-		"                  [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted]\n"
-		"                  {IMAGE | --shim-lock IMAGE}...\n"
-		"       lockshim hash [--alg sha1|sha224|sha256|sha384|sha512] IMAGE\n"
-		"       lockshim esl FILE\n"
-		"       lockshim add-sbat CSV IMAGE OUT\n"
-		"F: an EFI signature list, or a DER or PEM certificate\n");
-	return EXIT_USAGE;
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "%s lockshim %s", i ? "      " : "usage:", commands[i].usage);
+	fputs(list_file_note, f);
 }
 
-static void print_json_string(const char *s)
+static int usage(void)
 {
-	putchar('"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
+	print_usage(stderr);
+	return EXIT_USAGE;
 }
 
 static void print_verdict_json(const char *image, const struct verdict *v)
 {
 	printf("{\"image\": ");
-	print_json_string(image);
+	json_print_string(image);
 	printf(", \"allowed\": %s, \"list\": ", v->allowed ? "true" : "false");
 	if (v->list)
-		print_json_string(v->list);
+		json_print_string(v->list);
 	else
 		printf("null");
 	printf(", \"entry\": ");
 	if (v->entry[0])
-		print_json_string(v->entry);
+		json_print_string(v->entry);
 	else
 		printf("null");
 	printf(", \"message\": ");
-	print_json_string(v->message);
+	json_print_string(v->message);
 	/* last, so the fields before keep their order */
 	printf(", \"reason\": ");
-	print_json_string(verdict_reason_name(v->reason));
+	json_print_string(verdict_reason_name(v->reason));
 	printf("}\n");
 }
 
@@ -579,17 +595,28 @@ static int cmd_esl(int argc, char **argv)
 	return EXIT_SUCCESS;
 }
 
+static bool is_help(const char *arg)
+{
+	return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc >= 2 && strcmp(argv[1], "verify") == 0)
-		return cmd_verify(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "pcr") == 0)
-		return cmd_pcr(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "hash") == 0)
-		return cmd_hash(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "esl") == 0)
-		return cmd_esl(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "add-sbat") == 0)
-		return cmd_add_sbat(argc - 1, argv + 1);
+	if (argc == 2 && is_help(argv[1])) {
+		print_usage(stdout);
+		return EXIT_SUCCESS;
+	}
+	for (size_t i = 0; argc >= 2 && i < ARRAY_SIZE(commands); i++) {
+		if (strcmp(argv[1], commands[i].name) != 0)
+			continue;
+		/* asked for: that subcommand's usage on stdout, and success */
+		if (argc == 3 && is_help(argv[2])) {
+			printf("usage: lockshim %s", commands[i].usage);
+			if (strstr(commands[i].usage, " F]"))
+				fputs(list_file_note, stdout);
+			return EXIT_SUCCESS;
+		}
+		return commands[i].run(argc - 1, argv + 1);
+	}
 	return usage();
 }

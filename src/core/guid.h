@@ -18,6 +18,10 @@
 #define IMAGE_SECURITY_DATABASE_GUID_FIELDS \
 	0xd719b2cb, 0x3d3a, 0x4596, 0xa3, 0xbc, 0xda, 0xd0, 0x0e, 0x67, 0x65, 0x6f
 
+/* EFI_CERT_TYPE_PKCS7_GUID: the CertType of a time-based authenticated variable's signature. */
+#define CERT_TYPE_PKCS7_GUID_FIELDS \
+	0x4aafd29d, 0x68df, 0x49ee, 0x8a, 0xa9, 0x34, 0x7d, 0x37, 0x56, 0x65, 0xa7
+
 /* (clang-format would take the braced initializer for a block) */
 /* clang-format off */
 #define GUID_BYTES(...) GUID_BYTES_(__VA_ARGS__)

@@ -185,6 +185,36 @@ const struct pe_section *pe_find_section(const struct pe_image *img, const char 
 	return NULL;
 }
 
+/* Does the header name "/N" of @s point at @name in the COFF string table? */
+static bool long_name_is(const struct pe_image *img, const struct pe_section *s, const char *name)
+{
+	const uint8_t *coff = img->data + img->nt_headers_offset + PE_SIGNATURE_SIZE;
+	size_t table, offset = 0, len = strlen(name) + 1;
+
+	if (s->name[0] != '/' || !s->name[1])
+		return false;
+	for (const char *p = s->name + 1; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		offset = offset * 10 + (size_t)(*p - '0'); /* at most 7 digits: no overflow */
+	}
+	/* pe_parse checked that the COFF header lies inside the image */
+	table = (size_t)read_le32(coff + COFF_SYMBOL_TABLE) +
+		(size_t)read_le32(coff + COFF_NUMBER_OF_SYMBOLS) * 18;
+	return !add_overflows(table, offset, &offset) && range_inside(offset, len, img->size) &&
+	       memcmp(img->data + offset, name, len) == 0;
+}
+
+const struct pe_section *pe_find_section_long(const struct pe_image *img, const char *name)
+{
+	if (strlen(name) <= 8)
+		return pe_find_section(img, name);
+	for (uint16_t i = 0; i < img->n_sections; i++)
+		if (long_name_is(img, &img->sections[i], name))
+			return &img->sections[i];
+	return NULL;
+}
+
 unsigned int pe_count_sections(const struct pe_image *img, const char *name)
 {
 	unsigned int n = 0;

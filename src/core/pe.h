@@ -65,6 +65,15 @@ bool pe_is_linux_kernel(const struct pe_image *img);
 /* The section named @name (at most 8 characters), or NULL; the first by file offset. */
 const struct pe_section *pe_find_section(const struct pe_image *img, const char *name);
 
+/*
+ * The section named @name, which may be longer than 8 characters
+ * (.vendor_cert, .sbatlevel): the linker then writes "/N" in the header, N
+ * the name's offset in the COFF string table (after the symbol table), as
+ * objcopy leaves it even in a stripped image. NULL when there is none, or
+ * when a "/N" name points outside the image.
+ */
+const struct pe_section *pe_find_section_long(const struct pe_image *img, const char *name);
+
 /* How many sections are named @name: an image may repeat a name. */
 unsigned int pe_count_sections(const struct pe_image *img, const char *name);
 

@@ -180,6 +180,7 @@ int tcg_log_walk(const uint8_t *data, size_t size, tcg_log_visit_fn visit, void 
 struct replay {
 	struct pcr_bank *bank;
 	const char *reason;
+	uint8_t *application; /* the first boot application's SHA-256 digest; NULL: not wanted */
 };
 
 #define REPLAY_DONE   1
@@ -199,15 +200,25 @@ static int replay_event(const struct tcg_log_event *event, void *ctx)
 		replay->reason = "an event names a PCR out of range";
 		return REPLAY_FAILED;
 	}
-	if (event->pcr == PCR_BOOT_APPLICATIONS && event->type == EV_EFI_BOOT_SERVICES_APPLICATION)
+	if (event->pcr == PCR_BOOT_APPLICATIONS &&
+	    event->type == EV_EFI_BOOT_SERVICES_APPLICATION) {
+		if (replay->application)
+			memcpy(replay->application, event->sha256, 32);
 		return REPLAY_DONE;
+	}
 	return 0;
 }
 
 int tcg_log_replay_firmware(const uint8_t *data, size_t size, struct pcr_bank *bank,
 			    const char **reason)
 {
-	struct replay replay = { bank, NULL };
+	return tcg_log_replay_until_application(data, size, bank, NULL, reason);
+}
+
+int tcg_log_replay_until_application(const uint8_t *data, size_t size, struct pcr_bank *bank,
+				     uint8_t application[32], const char **reason)
+{
+	struct replay replay = { bank, NULL, application };
 	int r = tcg_log_walk(data, size, replay_event, &replay, reason);
 
 	if (r == REPLAY_DONE)

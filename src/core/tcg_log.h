@@ -64,4 +64,13 @@ int tcg_log_walk(const uint8_t *data, size_t size, tcg_log_visit_fn visit, void 
 int tcg_log_replay_firmware(const uint8_t *data, size_t size, struct pcr_bank *bank,
 			    const char **reason);
 
+/*
+ * tcg_log_replay_firmware, and the SHA-256 digest of that first boot
+ * application into @application (NULL: not wanted): the Authenticode hash
+ * of the first stage this boot started, which a prediction for another
+ * first stage must not build on (lockshim check).
+ */
+int tcg_log_replay_until_application(const uint8_t *data, size_t size, struct pcr_bank *bank,
+				     uint8_t application[32], const char **reason);
+
 #endif

@@ -29,6 +29,9 @@ static const char *const names[VERDICT_REASON_COUNT] = {
 	[VERDICT_MALFORMED_SIGNATURE] = "malformed-signature",
 	[VERDICT_BAD_CERT] = "bad-certificate",
 	[VERDICT_OUT_OF_MEMORY] = "out-of-memory",
+	[VERDICT_MISSING] = "missing",
+	[VERDICT_NOT_ENFORCED] = "secure-boot-off",
+	[VERDICT_NO_SHIM_LOCK] = "no-shim-lock",
 };
 
 const char *verdict_reason_name(enum verdict_reason reason)

@@ -67,6 +67,10 @@ enum verdict_reason {
 	VERDICT_MALFORMED_SIGNATURE, /* a certificate table entry or signature cannot be decoded */
 	VERDICT_BAD_CERT,            /* a certificate that cannot be matched against a deny list */
 	VERDICT_OUT_OF_MEMORY,
+	/* `lockshim check`: what happens to an image besides the policy's verdict */
+	VERDICT_MISSING,      /* the file a boot option or loader names does not exist */
+	VERDICT_NOT_ENFORCED, /* refused by the policy, but runs: Secure Boot is not enforced */
+	VERDICT_NO_SHIM_LOCK, /* GRUB started without lockshim or shim: no SHIM_LOCK to ask */
 	VERDICT_REASON_COUNT
 };
 

@@ -4,9 +4,11 @@
 # without --sbat-level, the automatic level built into lockshim from
 # certs/sbat-level-automatic.csv).
 #
-# The test image is lockshim's own EFI binary without its .sbat and
-# .sbatlevel sections and without its COFF symbol table (objcopy), so that
-# add-sbat appends to an image that ends with its last section. (Appended
+# The test image is lockshim's own EFI binary without its .sbat,
+# .sbatlevel, .vendor_cert and .ldrname sections and without its COFF
+# symbol table (objcopy), so that add-sbat appends to an image that ends
+# with its last section (the long names .sbatlevel and .vendor_cert live in
+# the string table after it, which add-sbat drops with the symbol table). (Appended
 # after trailing data, the new section would leave that data between two
 # sections, where lockshim's Authenticode digest and sbsign's differ: pe.c
 # hashes what follows the last section from its end, the Authenticode
@@ -66,7 +68,8 @@ sign() { # IN OUT [KEY]
 
 # ---- the base image ----------------------------------------------------------------
 base=$work/base.efi
-objcopy --remove-section .sbat --remove-section .sbatlevel --strip-all "$BUILD/lockshimx64.efi" "$base" ||
+objcopy --remove-section .sbat --remove-section .sbatlevel --remove-section .vendor_cert \
+	--remove-section .ldrname --strip-all "$BUILD/lockshimx64.efi" "$base" ||
 	{ not_ok "sbat: objcopy could not strip $BUILD/lockshimx64.efi"; exit 1; }
 run_cli hash "$base"
 if [[ $rc -eq 0 && $out =~ ^[0-9a-f]{64}$ ]] && ! objdump -h "$base" | grep -qE "^ +[0-9]+ +\.sbat"; then

@@ -23,7 +23,7 @@ FUZZ_MAX_LEN ?= 65536
 FUZZ_TIMEOUT ?= 10
 FUZZ_RSS_MB  ?= 2048
 FUZZ_FLAGS   ?=
-FUZZ_ALL_TARGETS := fuzz_pe fuzz_esl fuzz_verify fuzz_sbat fuzz_tcg_log
+FUZZ_ALL_TARGETS := fuzz_pe fuzz_esl fuzz_verify fuzz_sbat fuzz_tcg_log fuzz_check
 FUZZ_TARGETS ?= $(FUZZ_ALL_TARGETS)
 
 FUZZ_DIR      := $(BUILD)/fuzz
@@ -37,6 +37,10 @@ fuzz_esl_SRCS    := src/core/signature_list.c src/core/buffer.c
 fuzz_sbat_SRCS   := src/core/sbat.c src/core/sbat_level.c src/core/reason.c
 fuzz_verify_SRCS := $(CORE_SRCS)
 fuzz_tcg_log_SRCS := $(CORE_SRCS)
+# what `lockshim check` reads of a machine: the core's parsers and the CLI's text readers
+fuzz_check_SRCS  := src/core/boot_option.c src/core/variable_data.c src/core/vendor_cert.c \
+                    src/core/signature_list.c src/core/buffer.c src/core/reason.c \
+                    src/cli/grub_cfg.c src/cli/bls.c
 
 FUZZ_BINS := $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
 
@@ -64,7 +68,7 @@ $(FUZZ_DIR)/obj/src/%.o: src/%.c
 
 $(FUZZ_DIR)/obj/tests/fuzz/%.o: tests/fuzz/%.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -MMD -MP -c $< -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -Isrc/cli -MMD -MP -c $< -o $@
 
 define FUZZ_TARGET_RULE
 $(FUZZ_DIR)/$(1): $(FUZZ_DIR)/obj/tests/fuzz/$(1).o $(patsubst src/%.c,$(FUZZ_DIR)/obj/src/%.o,$($(1)_SRCS))

@@ -66,6 +66,13 @@ static void check_image(const uint8_t *data, size_t size, const struct pe_image 
 	sink ^= pe_find_section(img, ".sbat") != NULL;
 	sink ^= pe_find_section(img, "") != NULL;
 	sink ^= pe_find_section(img, ".toolongname") != NULL;
+	/* long names through the COFF string table: a section of the image, or none */
+	for (int n = 0; n < 2; n++) {
+		const struct pe_section *l = pe_find_section_long(img, n ? ".vendor_cert" : ".sbatlevel");
+
+		FUZZ_ASSERT(!l || (l >= img->sections && l < img->sections + img->n_sections));
+		sink ^= l != NULL;
+	}
 }
 
 /* The image's Authenticode digest with @md, computed once per algorithm. */

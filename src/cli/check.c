@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+/*
+ * lockshim check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]
+ *                [--dbx-update FILE] [--sbat-level FILE|latest|automatic]
+ *                [--mok-import CERT]... [--mok-delete CERT]...
+ *                [--event-log LOG] [--pcrlock DIR] [--json]
+ *
+ * For every BootOrder option and the removable path, the chain the next
+ * boot runs and each image's verdict (boot_chain.c), from the variables
+ * of this boot: db and dbx; the MOK lists, SbatLevel and MOK state from
+ * lockshim's or shim's runtime mirrors (the MokVar table first, which only
+ * the loader writes), since a running system cannot read the
+ * boot-services-only originals. Pending MOK requests are said with what
+ * they would change once confirmed. A what-if option answers for the
+ * machine after that change, its difference from today's answer first.
+ * With this boot's event log (--event-log, live the kernel's copy), each
+ * chain lockshim starts also gets the PCR 4, 7 and 14 values its boot will
+ * produce (pcrlock.c; --pcrlock DIR writes the first option's events as
+ * systemd-pcrlock component files).
+ * Exit status: 0 when the first BootOrder option ends in a kernel that
+ * will run, 1 when not, 2 when an argument or input cannot be used.
+ */
+#include "check.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "boot_chain.h"
+#include "boot_option.h"
+#include "buffer.h"
+#include "efivars.h"
+#include "esp.h"
+#include "file.h"
+#include "json.h"
+#include "machine_state.h"
+#include "macro.h"
+#include "mok_pending.h"
+#include "pcrlock.h"
+#include "tcg_log.h"
+#include "what_if.h"
+
+#define EXIT_REFUSED 1
+#define EXIT_USAGE   2
+
+#define REMOVABLE_PATH "\\EFI\\BOOT\\BOOTX64.EFI"
+#define MAX_OPTIONS    (BOOT_ORDER_MAX + 1)
+
+const char check_usage[] =
+	"check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]\n"
+	"                [--dbx-update FILE] [--sbat-level FILE|latest|automatic]\n"
+	"                [--mok-import CERT]... [--mok-delete CERT]...\n"
+	"                [--event-log LOG] [--pcrlock DIR] [--json]\n";
+
+struct check_args {
+	const char *efivars, *mokvars, *esp, *boot;
+	struct what_if what_if;
+	const char *event_log, *pcrlock; /* PCR prediction: this boot's log; where to write */
+	char esp_partuuid[64]; /* live: the ESP's partition GUID (LoaderDevicePartUUID); or empty */
+	bool json;
+	bool offline; /* --efivars given: no live defaults for the others */
+};
+
+/* One option the firmware may start. */
+struct option {
+	char name[16];
+	char path[BOOT_OPTION_MAX_PATH];
+	char description[BOOT_OPTION_MAX_DESC];
+	char skip[200]; /* why the firmware does not start a file from the ESP; or empty */
+	uint8_t *options;
+	size_t options_size;
+};
+
+struct answer {
+	struct chain *chains; /* one per option */
+	size_t n;
+};
+
+static int check_usage_error(void)
+{
+	fprintf(stderr, "usage: lockshim %s", check_usage);
+	return EXIT_USAGE;
+}
+
+static int parse_check_args(int argc, char **argv, struct check_args *a)
+{
+	struct what_if *w = &a->what_if;
+
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+		const char **slot = NULL;
+
+		if (strcmp(arg, "--json") == 0) {
+			a->json = true;
+			continue;
+		}
+		if (strcmp(arg, "--efivars") == 0)
+			slot = &a->efivars;
+		else if (strcmp(arg, "--mok-variables") == 0)
+			slot = &a->mokvars;
+		else if (strcmp(arg, "--esp") == 0)
+			slot = &a->esp;
+		else if (strcmp(arg, "--boot") == 0)
+			slot = &a->boot;
+		else if (strcmp(arg, "--dbx-update") == 0)
+			slot = &a->what_if.dbx_update;
+		else if (strcmp(arg, "--sbat-level") == 0)
+			slot = &a->what_if.sbat_level;
+		else if (strcmp(arg, "--event-log") == 0)
+			slot = &a->event_log;
+		else if (strcmp(arg, "--pcrlock") == 0)
+			slot = &a->pcrlock;
+		else if (strcmp(arg, "--mok-import") == 0 && w->n_import < WHAT_IF_MAX_MOK)
+			slot = &w->mok_import[w->n_import++];
+		else if (strcmp(arg, "--mok-delete") == 0 && w->n_delete < WHAT_IF_MAX_MOK)
+			slot = &w->mok_delete[w->n_delete++];
+		if (!slot || !value || *slot)
+			return -1;
+		*slot = value;
+		i++;
+	}
+	a->offline = a->efivars != NULL;
+	return 0;
+}
+
+/* ---- the options ---------------------------------------------------------------- */
+
+static int read_option(const struct check_args *a, uint16_t number, struct option *o)
+{
+	struct boot_option *bo = malloc(sizeof(*bo));
+	const char *reason;
+	struct efivar v;
+	int r = -1;
+
+	memset(o, 0, sizeof(*o));
+	snprintf(o->name, sizeof(o->name), "Boot%04X", number);
+	if (!bo || efivar_read(a->efivars, o->name, EFI_GLOBAL_GUID_TEXT, &v) < 0)
+		goto out;
+	if (!v.present) {
+		snprintf(o->skip, sizeof(o->skip), "BootOrder names %s, which does not exist",
+			 o->name);
+		r = 0;
+		goto out;
+	}
+	if (boot_option_parse(v.data, v.size, bo, &reason) < 0) {
+		say_error("%s: %s", v.source, reason);
+		goto out_var;
+	}
+	snprintf(o->description, sizeof(o->description), "%s", bo->description);
+	snprintf(o->path, sizeof(o->path), "%s", bo->path);
+	if (bo->partition_guid[0] && a->esp_partuuid[0] &&
+	    strcasecmp(bo->partition_guid, a->esp_partuuid) != 0)
+		snprintf(o->skip, sizeof(o->skip),
+			 "on partition %s, not the ESP this boot used: check it with --esp",
+			 bo->partition_guid);
+	else if (!(bo->attributes & LOAD_OPTION_ACTIVE))
+		snprintf(o->skip, sizeof(o->skip), "inactive: the firmware skips it");
+	else if (bo->target == BOOT_TARGET_FIRMWARE)
+		snprintf(o->skip, sizeof(o->skip), "an application inside the firmware");
+	else if (bo->target == BOOT_TARGET_OTHER)
+		snprintf(o->skip, sizeof(o->skip), "no file on a disk (network, removable media)");
+	if (bo->optional_data && buffer_append(&o->options, &o->options_size, bo->optional_data,
+					       bo->optional_data_size) < 0) {
+		say_error("out of memory");
+		goto out_var;
+	}
+	r = 0;
+out_var:
+	efivar_free(&v);
+out:
+	free(bo);
+	return r;
+}
+
+/* BootOrder's options, then the removable path. Returns the count, or -1 having said why. */
+static long read_options(const struct check_args *a, struct option *options)
+{
+	uint16_t order[BOOT_ORDER_MAX];
+	const char *reason;
+	struct efivar v;
+	size_t n = 0, count = 0;
+
+	if (efivar_read(a->efivars, "BootOrder", EFI_GLOBAL_GUID_TEXT, &v) < 0)
+		return -1;
+	if (v.present && boot_order_parse(v.data, v.size, order, &count, &reason) < 0) {
+		say_error("%s: %s", v.source, reason);
+		efivar_free(&v);
+		return -1;
+	}
+	efivar_free(&v);
+	for (n = 0; n < count; n++)
+		if (read_option(a, order[n], &options[n]) < 0)
+			return -1;
+	memset(&options[n], 0, sizeof(options[n]));
+	snprintf(options[n].name, sizeof(options[n].name), "removable");
+	snprintf(options[n].path, sizeof(options[n].path), "%s", REMOVABLE_PATH);
+	return (long)n + 1;
+}
+
+/* ---- the answer ------------------------------------------------------------------ */
+
+static int answer_machine(const struct chain_files *files, const struct machine_state *today,
+			  const struct option *options, size_t n, struct answer *out)
+{
+	struct machine_state next;
+	int r = -1;
+
+	out->n = 0;
+	out->chains = calloc(n, sizeof(*out->chains));
+	if (!out->chains || machine_state_dup(&next, today) < 0) {
+		say_error("out of memory");
+		return -1;
+	}
+	/* the first option's boot stores the SbatLevel every later boot sees */
+	for (size_t i = 0; i < n; i++)
+		if (!options[i].skip[0]) {
+			if (chain_next_sbat_level(files, options[i].path, &next) < 0)
+				goto out;
+			break;
+		}
+	for (size_t i = 0; i < n; i++) {
+		struct chain *c = &out->chains[i];
+
+		snprintf(c->option, sizeof(c->option), "%s", options[i].name);
+		snprintf(c->description, sizeof(c->description), "%s",
+			 options[i].description[0] ? options[i].description : options[i].path);
+		if (options[i].skip[0]) {
+			snprintf(c->why, sizeof(c->why), "%s", options[i].skip);
+		} else if (chain_evaluate(files, &next, options[i].path, options[i].options,
+					  options[i].options_size, c) < 0) {
+			goto out;
+		}
+		out->n++;
+	}
+	r = 0;
+out:
+	machine_state_free(&next);
+	return r;
+}
+
+static const char *verdict_word(bool allowed)
+{
+	return allowed ? "allowed" : "refused";
+}
+
+static void print_chain_text(const struct chain *c, const struct option *o)
+{
+	if (o->description[0])
+		printf("%s \"%s\"", c->option, o->description);
+	else
+		printf("%s %s", c->option, o->path);
+	printf(": %s: %s\n", c->boots ? "boots" : "does not boot", c->why);
+	for (size_t i = 0; i < c->n_steps; i++) {
+		const struct chain_step *s = &c->steps[i];
+
+		printf("  %s %s (%s): reason=%s", verdict_word(s->allowed), s->image, s->role,
+		       verdict_reason_name(s->reason));
+		if (s->list[0])
+			printf(" list=%s", s->list);
+		if (s->entry[0])
+			printf(" entry=%s", s->entry);
+		printf(": %s\n", s->message);
+	}
+	chain_pcrs_print_text(&c->pcrs);
+}
+
+static void print_chain_json(const struct chain *c, const struct option *o)
+{
+	printf("{");
+	json_print_key("option", false);
+	json_print_string(c->option);
+	json_print_key("description", true);
+	json_print_string(o->description);
+	json_print_key("path", true);
+	json_print_string(o->path);
+	json_print_key("boots", true);
+	printf("%s", c->boots ? "true" : "false");
+	json_print_key("why", true);
+	json_print_string(c->why);
+	json_print_key("chain", true);
+	printf("[");
+	for (size_t i = 0; i < c->n_steps; i++) {
+		const struct chain_step *s = &c->steps[i];
+
+		printf("%s{", i ? ", " : "");
+		json_print_key("image", false);
+		json_print_string(s->image);
+		json_print_key("role", true);
+		json_print_string(s->role);
+		json_print_key("verdict", true);
+		json_print_string(verdict_word(s->allowed));
+		json_print_key("reason", true);
+		json_print_string(verdict_reason_name(s->reason));
+		json_print_key("list", true);
+		json_print_string(s->list);
+		json_print_key("entry", true);
+		json_print_string(s->entry);
+		json_print_key("message", true);
+		json_print_string(s->message);
+		printf("}");
+	}
+	printf("]");
+	chain_pcrs_print_json(&c->pcrs);
+	printf("}");
+}
+
+/* One change of answer: an option's, or one image's in it (@step NULL: the whole option). */
+static void print_change(const struct chain *c, const struct chain_step *step, bool boots_before,
+			 bool json, size_t n)
+{
+	bool now = step ? step->allowed : c->boots;
+
+	if (json) {
+		printf("%s{", n ? ", " : "");
+		json_print_key("option", false);
+		json_print_string(c->option);
+		if (step) {
+			json_print_key("image", true);
+			json_print_string(step->image);
+			json_print_key("role", true);
+			json_print_string(step->role);
+			json_print_key("verdict", true);
+			json_print_string(verdict_word(now));
+			json_print_key("reason", true);
+			json_print_string(verdict_reason_name(step->reason));
+		} else {
+			json_print_key("boots_before", true);
+			printf("%s", boots_before ? "true" : "false");
+			json_print_key("boots_after", true);
+			printf("%s", now ? "true" : "false");
+		}
+		json_print_key("why", true);
+		json_print_string(step ? step->message : c->why);
+		printf("}");
+	} else if (step) {
+		printf("after this update %s: %s (%s) will be %s: %s\n", c->option, step->image,
+		       step->role, now ? "allowed" : "refused", step->message);
+	} else {
+		printf("after this update %s will %s: %s\n", c->option,
+		       now ? "boot again" : "no longer boot", c->why);
+	}
+}
+
+/* The step of @b with @s's image and role; NULL when @b has none. */
+static const struct chain_step *same_step(const struct chain *b, const struct chain_step *s)
+{
+	for (size_t i = 0; i < b->n_steps; i++)
+		if (strcmp(b->steps[i].image, s->image) == 0 &&
+		    strcmp(b->steps[i].role, s->role) == 0)
+			return &b->steps[i];
+	return NULL;
+}
+
+/*
+ * How @after differs from @before, said first: each option that stops or
+ * starts booting, then, where its answer is the same, each image of its
+ * chain whose verdict changes (a recovery kernel in a GRUB submenu).
+ */
+static size_t print_changes(const struct answer *before, const struct answer *after, bool json)
+{
+	size_t changed = 0;
+
+	for (size_t i = 0; i < after->n && i < before->n; i++) {
+		const struct chain *b = &before->chains[i], *c = &after->chains[i];
+
+		if (b->boots != c->boots) {
+			print_change(c, NULL, b->boots, json, changed++);
+			continue;
+		}
+		for (size_t k = 0; k < c->n_steps; k++) {
+			const struct chain_step *was = same_step(b, &c->steps[k]);
+
+			if (was && was->allowed != c->steps[k].allowed)
+				print_change(c, &c->steps[k], b->boots, json, changed++);
+		}
+	}
+	if (!changed && !json)
+		printf("after this update every option boots as it does today\n");
+	return changed;
+}
+
+/* ---- the command ------------------------------------------------------------------- */
+
+/*
+ * The variables, the ESP (and /boot, when given) must be directories that
+ * can be read: else nothing can be said. The MokVar table may be absent
+ * (no loader installed one).
+ */
+static int readable_dirs(const struct check_args *a)
+{
+	const char *dirs[] = { a->efivars, a->esp, a->boot };
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		DIR *d = dirs[i] ? opendir(dirs[i]) : NULL;
+
+		if (dirs[i] && !d) {
+			say_error("%s: %s", dirs[i], strerror(errno));
+			return -1;
+		}
+		if (d)
+			closedir(d);
+	}
+	return 0;
+}
+
+/* The live defaults for what was not given (unless --efivars says this is a copy). */
+static int live_defaults(struct check_args *a, char *esp, size_t esp_size)
+{
+	char partuuid[64] = "";
+	struct efivar v;
+
+	if (a->offline) {
+		if (!a->esp) {
+			say_error("--efivars without --esp: give the ESP's copy too");
+			return -1;
+		}
+		return readable_dirs(a);
+	}
+	a->efivars = "/sys/firmware/efi/efivars";
+	if (!a->mokvars)
+		a->mokvars = "/sys/firmware/efi/mok-variables";
+	if (readable_dirs(&(struct check_args){ .efivars = a->efivars }) < 0)
+		return -1; /* not booted through UEFI, or efivarfs not mounted */
+	if (!a->boot)
+		a->boot = "/boot";
+	if (a->esp)
+		return 0;
+	if (efivar_read(a->efivars, "LoaderDevicePartUUID", LOADER_GUID_TEXT, &v) < 0)
+		return -1;
+	if (v.present && !efivar_ascii(&v, partuuid, sizeof(partuuid)))
+		partuuid[0] = '\0';
+	snprintf(a->esp_partuuid, sizeof(a->esp_partuuid), "%s", partuuid);
+	efivar_free(&v);
+	if (esp_find_live(partuuid, esp, esp_size) < 0)
+		return -1;
+	a->esp = esp;
+	return readable_dirs(a);
+}
+
+/*
+ * The firmware's part of this boot's event log (--event-log, or live the
+ * kernel's copy when there is one) into @bank, and the first stage it
+ * measured into @first_stage. Returns 1 loaded, 0 when there is none to
+ * predict from, -1 having said why the log cannot be used.
+ */
+static int load_event_log(struct check_args *a, struct pcr_bank *bank, uint8_t first_stage[32])
+{
+	static const char live_log[] = "/sys/kernel/security/tpm0/binary_bios_measurements";
+	const char *reason;
+	uint8_t *log;
+	size_t size;
+	int r;
+
+	if (!a->event_log && !a->offline && access(live_log, R_OK) == 0)
+		a->event_log = live_log;
+	if (!a->event_log) {
+		if (a->pcrlock)
+			say_error("--pcrlock: no event log to predict from: give --event-log LOG");
+		return a->pcrlock ? -1 : 0;
+	}
+	if (read_file(a->event_log, &log, &size) < 0)
+		return -1;
+	pcr_bank_reset(bank);
+	r = tcg_log_replay_until_application(log, size, bank, first_stage, &reason);
+	if (r < 0)
+		say_error("%s: %s", a->event_log, reason);
+	free(log);
+	return r < 0 ? -1 : 1;
+}
+
+/* --pcrlock DIR: the first option's events; an option that cannot be predicted is an error. */
+static int write_pcrlock(const char *dir, const struct answer *answer)
+{
+	const struct chain *first = answer->n ? &answer->chains[0] : NULL;
+
+	if (!first || !first->pcrs.predicted) {
+		say_error("--pcrlock: %s's PCRs cannot be predicted: %s",
+			  first ? first->option : "",
+			  first && first->pcrs.note[0] ? first->pcrs.note :
+							 "lockshim does not start it");
+		return -1;
+	}
+	return pcrlock_write(dir, &first->pcrs);
+}
+
+static void answer_free(struct answer *a)
+{
+	free(a->chains);
+	a->chains = NULL;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_args args = { 0 };
+	struct machine_state today = { 0 }, after = { 0 };
+	struct answer before = { 0 }, answer = { 0 };
+	struct option *options = calloc(MAX_OPTIONS, sizeof(*options));
+	struct chain_files files = { 0 };
+	const struct answer *final;
+	struct pcr_bank firmware;
+	uint8_t first_stage[32];
+	char esp[4096];
+	int log;
+	long n = 0;
+	int r = EXIT_USAGE;
+
+	if (!options || parse_check_args(argc, argv, &args) < 0) {
+		free(options);
+		return check_usage_error();
+	}
+	if (live_defaults(&args, esp, sizeof(esp)) < 0 ||
+	    machine_state_read(args.efivars, args.mokvars, &today) < 0)
+		goto out;
+	log = load_event_log(&args, &firmware, first_stage);
+	if (log < 0)
+		goto out;
+	files = (struct chain_files){ args.esp, args.boot, image_cache_new(),
+				      log ? &firmware : NULL, log ? first_stage : NULL };
+	if (!files.cache || (n = read_options(&args, options)) < 0)
+		goto out;
+	if (answer_machine(&files, &today, options, (size_t)n, &before) < 0)
+		goto out;
+	final = &before;
+	if (what_if_given(&args.what_if)) {
+		if (machine_state_dup(&after, &today) < 0 ||
+		    what_if_apply(&args.what_if, &after) < 0 ||
+		    answer_machine(&files, &after, options, (size_t)n, &answer) < 0)
+			goto out;
+		final = &answer;
+	}
+	if (args.pcrlock && write_pcrlock(args.pcrlock, final) < 0)
+		goto out;
+	if (args.json) {
+		printf("{");
+		if (what_if_given(&args.what_if)) {
+			json_print_key("changes", false);
+			printf("[");
+			print_changes(&before, &answer, true);
+			printf("], ");
+		}
+		json_print_key("entries", false);
+		printf("[");
+		for (size_t i = 0; i < final->n; i++) {
+			printf("%s", i ? ", " : "");
+			print_chain_json(&final->chains[i], &options[i]);
+		}
+		printf("], ");
+		json_print_key("pending", false);
+		printf("[");
+		if (mok_pending_print(args.efivars, true) < 0)
+			goto out;
+		printf("]}\n");
+	} else {
+		if (what_if_given(&args.what_if))
+			print_changes(&before, &answer, false);
+		for (size_t i = 0; i < final->n; i++)
+			print_chain_text(&final->chains[i], &options[i]);
+		if (mok_pending_print(args.efivars, false) < 0)
+			goto out;
+	}
+	r = final->n && final->chains[0].boots ? EXIT_SUCCESS : EXIT_REFUSED;
+out:
+	fflush(stdout);
+	for (long i = 0; i < n; i++)
+		free(options[i].options);
+	free(options);
+	answer_free(&before);
+	answer_free(&answer);
+	image_cache_free(files.cache);
+	machine_state_free(&today);
+	machine_state_free(&after);
+	return r;
+}

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/* `lockshim check`: will this machine still boot, now and after an update (check.c). */
+#ifndef LOCKSHIM_CHECK_H
+#define LOCKSHIM_CHECK_H
+
+extern const char check_usage[];
+
+int cmd_check(int argc, char **argv);
+
+#endif

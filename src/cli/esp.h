@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/*
+ * The ESP and the kernels' filesystem on the host: where they are mounted
+ * on a running system, and files on them by the names the firmware and the
+ * loaders use (FAT compares names without regard to case).
+ */
+#ifndef LOCKSHIM_ESP_H
+#define LOCKSHIM_ESP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * The host path of @name (separators '\' or '/', from the root of the
+ * filesystem mounted at @root) into @out (@size bytes): each component
+ * matched without regard to ASCII case, as FAT does. Returns 1 found, 0
+ * when a component does not exist, -1 (said) when a directory cannot be
+ * read or the path is too long.
+ */
+int esp_resolve(const char *root, const char *name, char *out, size_t size);
+
+/*
+ * Where the running system's ESP is mounted, into @out: the partition the
+ * boot loader named (@partuuid, LoaderDevicePartUUID; NULL or empty when
+ * not set) through /dev/disk/by-partuuid and /proc/self/mountinfo, else
+ * the first of /boot/efi, /efi, /boot that holds an EFI directory.
+ * Returns 0, or -1 having said why none was found.
+ */
+int esp_find_live(const char *partuuid, char *out, size_t size);
+
+#endif

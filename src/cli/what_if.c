@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#include "what_if.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+
+#include "buffer.h"
+#include "file.h"
+#include "policy_args.h"
+#include "sbat.h"
+#include "sbat_level.h"
+#include "signature_list.h"
+#include "variable_data.h"
+
+/* esl_walk_lists's visitor when only its count of rejected lists matters */
+static int accept_list(const struct esl_list *list, void *ctx)
+{
+	(void)list;
+	(void)ctx;
+	return 0;
+}
+
+/* A dbx update: a signature list, or a signed .auth whose payload is one. Appended to dbx. */
+static int apply_dbx_update(const char *path, struct machine_state *m)
+{
+	const uint8_t *payload;
+	size_t size, payload_size;
+	const char *reason = "", *auth_reason;
+	uint8_t *data;
+	int r = -1;
+
+	if (read_file(path, &data, &size) < 0)
+		return -1;
+	payload = data;
+	payload_size = size;
+	if (size == 0 || esl_walk_lists(data, size, accept_list, NULL, &reason) != 0) {
+		if (auth2_payload(data, size, &payload, &payload_size, &auth_reason) < 0) {
+			say_error(
+				"%s: malformed update: neither a signature list (%s) nor a signed "
+				"update (%s)",
+				path, size ? reason : "empty", auth_reason);
+			goto out;
+		}
+		if (payload_size == 0 ||
+		    esl_walk_lists(payload, payload_size, accept_list, NULL, &reason) != 0) {
+			say_error("%s: malformed update: its payload is not a signature list (%s)",
+				  path, payload_size ? reason : "empty");
+			goto out;
+		}
+	}
+	m->dbx.present = true;
+	if (buffer_append(&m->dbx.data, &m->dbx.size, payload, payload_size) < 0) {
+		say_error("out of memory");
+		goto out;
+	}
+	r = 0;
+out:
+	free(data);
+	return r;
+}
+
+static int apply_sbat_level(const char *arg, struct machine_state *m)
+{
+	struct reason_buf why_buf;
+	struct sbat level;
+	const char *why;
+	uint8_t *data;
+	size_t size;
+
+	if (strcmp(arg, "latest") == 0 || strcmp(arg, "automatic") == 0) {
+		m->sbat_policy = arg[0] == 'l' ? SBAT_POLICY_LATEST : SBAT_POLICY_AUTOMATIC;
+		return 0;
+	}
+	if (read_file(arg, &data, &size) < 0)
+		return -1;
+	if (sbat_parse(data, size, SBAT_LEVEL, &level, &why, &why_buf) < 0) {
+		say_error("%s: not a usable SbatLevel: %s", arg, why);
+		free(data);
+		return -1;
+	}
+	OPENSSL_free(m->sbat_level.data);
+	m->sbat_level = (struct blob){ true, NULL, 0 };
+	if (buffer_append(&m->sbat_level.data, &m->sbat_level.size, data, size) < 0) {
+		say_error("out of memory");
+		free(data);
+		return -1;
+	}
+	free(data);
+	m->sbat_policy = SBAT_POLICY_NONE;
+	return 0;
+}
+
+/* The certificates to delete: a signature list as policy_list_file_bytes makes of a file. */
+struct mok_delete {
+	const uint8_t *esl;
+	size_t size;
+};
+
+/* esl_walk's visitor: 1 (stop) when @e is the certificate @ctx points at. */
+static int same_cert(const struct esl_entry *e, void *ctx)
+{
+	const struct esl_entry *wanted = ctx;
+
+	return e->type == ESL_X509 && e->size == wanted->size &&
+	       memcmp(e->data, wanted->data, e->size) == 0;
+}
+
+static bool keep_unless_deleted(const struct esl_entry *e, void *ctx)
+{
+	const struct mok_delete *d = ctx;
+	const char *reason;
+
+	return e->type != ESL_X509 || esl_walk(d->esl, d->size, same_cert, (void *)e, &reason) != 1;
+}
+
+struct list_rebuild {
+	struct mok_delete del;
+	uint8_t *data;
+	size_t size, dropped;
+	int failed;
+};
+
+static int rebuild_list(const struct esl_list *list, void *ctx)
+{
+	struct list_rebuild *r = ctx;
+	size_t dropped = 0;
+
+	if (esl_append_list(list, keep_unless_deleted, &r->del, &r->data, &r->size, &dropped) < 0)
+		return r->failed = -1;
+	r->dropped += dropped;
+	return 0;
+}
+
+/* MokList without the certificates of the file at @path (mokutil --delete). */
+static int apply_mok_delete(const char *path, struct machine_state *m)
+{
+	struct list_rebuild r = { 0 };
+	uint8_t *certs = NULL;
+	size_t size = 0;
+	const char *reason = "";
+	int rejected = 0;
+
+	if (policy_list_file_bytes(path, &certs, &size) < 0)
+		return -1;
+	r.del = (struct mok_delete){ certs, size };
+	if (m->mok_list.present)
+		rejected = esl_walk_lists(m->mok_list.data, m->mok_list.size, rebuild_list, &r,
+					  &reason);
+	OPENSSL_free(certs);
+	if (rejected != 0) {
+		say_error("MokListRT cannot be rewritten: %s", r.failed ? "out of memory" : reason);
+		OPENSSL_free(r.data);
+		return -1;
+	}
+	if (!r.dropped) {
+		say_error("%s: not in MokList: nothing to delete", path);
+		OPENSSL_free(r.data);
+		return -1;
+	}
+	OPENSSL_free(m->mok_list.data);
+	m->mok_list = (struct blob){ r.data != NULL, r.data, r.size };
+	return 0;
+}
+
+int what_if_apply(const struct what_if *a, struct machine_state *m)
+{
+	if (a->dbx_update && apply_dbx_update(a->dbx_update, m) < 0)
+		return -1;
+	if (a->sbat_level && apply_sbat_level(a->sbat_level, m) < 0)
+		return -1;
+	for (size_t i = 0; i < a->n_import; i++) {
+		if (policy_list_file_bytes(a->mok_import[i], &m->mok_list.data, &m->mok_list.size) <
+		    0)
+			return -1;
+		m->mok_list.present = true;
+	}
+	for (size_t i = 0; i < a->n_delete; i++)
+		if (apply_mok_delete(a->mok_delete[i], m) < 0)
+			return -1;
+	return 0;
+}
+
+bool what_if_given(const struct what_if *a)
+{
+	return a->dbx_update || a->sbat_level || a->n_import || a->n_delete;
+}

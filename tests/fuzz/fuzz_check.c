@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+/*
+ * libFuzzer target: what `lockshim check` reads of a machine it is asked
+ * about, all of it hostile: BootOrder and Boot#### (boot_option.c), an
+ * efivarfs file and a signed update (variable_data.c), a .vendor_cert
+ * table (vendor_cert.c), grub.cfg (src/cli/grub_cfg.c) and systemd-boot's
+ * entries (src/cli/bls.c).
+ *
+ * Input: the whole of it goes to every parser, each from a heap block of
+ * exactly its size (ASan reports a read past it). What a parser hands back
+ * must point inside its input and be terminated; a grub.cfg's default
+ * index must name one of its entries.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bls.h"
+#include "boot_option.h"
+#include "fuzz.h"
+#include "grub_cfg.h"
+#include "variable_data.h"
+#include "vendor_cert.h"
+
+static bool inside(const uint8_t *p, size_t n, const uint8_t *base, size_t size)
+{
+	return !p || (p >= base && (size_t)(p - base) <= size && n <= size - (size_t)(p - base));
+}
+
+static void check_boot_variables(const uint8_t *data, size_t size)
+{
+	static uint16_t order[BOOT_ORDER_MAX];
+	static struct boot_option bo;
+	const char *reason = NULL;
+	size_t count = 0;
+
+	if (boot_order_parse(data, size, order, &count, &reason) == 0)
+		FUZZ_ASSERT(count == size / 2 && count <= BOOT_ORDER_MAX);
+	else
+		FUZZ_ASSERT(reason && reason[0]);
+	if (boot_option_parse(data, size, &bo, &reason) == 0) {
+		FUZZ_ASSERT(memchr(bo.description, '\0', sizeof(bo.description)));
+		FUZZ_ASSERT(memchr(bo.path, '\0', sizeof(bo.path)));
+		FUZZ_ASSERT(memchr(bo.partition_guid, '\0', sizeof(bo.partition_guid)));
+		FUZZ_ASSERT(inside(bo.optional_data, bo.optional_data_size, data, size));
+		FUZZ_ASSERT((bo.target == BOOT_TARGET_FILE) ==
+			    (bo.path[0] && bo.target != BOOT_TARGET_FIRMWARE));
+		for (const char *p = bo.path; *p; p++)
+			FUZZ_ASSERT(*p >= 0x20 && *p < 0x7f && *p != '/');
+	} else {
+		FUZZ_ASSERT(reason && reason[0]);
+	}
+}
+
+static void check_variable_data(const uint8_t *data, size_t size)
+{
+	struct vendor_cert_table table;
+	const uint8_t *value;
+	const char *reason = NULL;
+	uint32_t attributes;
+	size_t value_size;
+
+	if (efivarfs_split(data, size, &attributes, &value, &value_size, &reason) == 0)
+		FUZZ_ASSERT(value == data + 4 && value_size == size - 4);
+	else
+		FUZZ_ASSERT(size < 4);
+	if (auth2_payload(data, size, &value, &value_size, &reason) == 0)
+		FUZZ_ASSERT(inside(value, value_size, data, size) &&
+			    value + value_size == data + size && value >= data + 40);
+	if (vendor_cert_table_parse(data, size, &table, &reason) == 0) {
+		FUZZ_ASSERT(inside(table.authorized, table.authorized_size, data, size));
+		FUZZ_ASSERT(inside(table.deauthorized, table.deauthorized_size, data, size));
+	}
+}
+
+static void check_texts(const uint8_t *data, size_t size)
+{
+	static struct grub_vars vars;
+	static struct grub_cfg cfg;
+	struct bls_entry entry;
+	char def[64];
+	const char *reason = NULL;
+	long index;
+
+	memset(&vars, 0, sizeof(vars));
+	grub_vars_set(&vars, "root", GRUB_ESP_DEVICE);
+	grub_vars_set(&vars, "prefix", "(" GRUB_ESP_DEVICE ")/EFI/debian");
+	if (grub_cfg_parse((const char *)data, size, &vars, &cfg, &reason) == 0) {
+		FUZZ_ASSERT(cfg.n_entries <= GRUB_CFG_MAX_ENTRIES && vars.n <= GRUB_CFG_MAX_VARS);
+		index = grub_cfg_default_index(&cfg);
+		FUZZ_ASSERT(cfg.n_entries ? index >= 0 && (size_t)index < cfg.n_entries :
+					    index == -1);
+		for (size_t i = 0; i < cfg.n_entries; i++) {
+			FUZZ_ASSERT(memchr(cfg.entries[i].title, '\0', GRUB_CFG_MAX_TEXT));
+			FUZZ_ASSERT(!cfg.entries[i].has_image ||
+				    cfg.entries[i].image.path[0] == '/');
+		}
+		FUZZ_ASSERT(!cfg.has_configfile || cfg.configfile.path[0] == '/');
+	} else {
+		FUZZ_ASSERT(reason && reason[0]);
+	}
+	if (bls_entry_parse((const char *)data, size, &entry, &reason) == 0)
+		FUZZ_ASSERT(memchr(entry.image, '\0', sizeof(entry.image)) &&
+			    !strchr(entry.image, '\\'));
+	if (bls_loader_default((const char *)data, size, def, sizeof(def), &reason) == 0)
+		FUZZ_ASSERT(memchr(def, '\0', sizeof(def)));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint8_t *copy = malloc(size ? size : 1);
+
+	if (size)
+		memcpy(copy, data, size);
+	check_boot_variables(copy, size);
+	check_variable_data(copy, size);
+	check_texts(copy, size);
+	free(copy);
+	return 0;
+}
