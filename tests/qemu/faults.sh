@@ -10,8 +10,9 @@
 #
 # make faults runs it whole; tests/qemu/test_faults.sh (make check) runs
 # --sample: every ReadFile, LoadImage and runtime AllocatePages (the
-# kernel's tables) of the normal walk; every
-# SetVariable, ReadFile and LoadImage of the enrollment walk,
+# kernel's tables) of the normal walk; every ReadFile and LoadImage of the
+# enrollment walk, every SetVariable of its MOK manager and lockshim's
+# SbatLevel and first MokListRT (FAULTS_LOADER_WRITES),
 # FAULTS_ALLOCATIONS (1) allocation amid its calls and,
 # with FAULTS_GET_STRIDE=N, every N-th GetVariable (none by default); the
 # first read of SecureBoot, dbx and MokListX in the revoked
@@ -83,6 +84,12 @@ QEMU_TIMEOUT=${QEMU_TIMEOUT:-60}
 FAULTS_MATCH=${FAULTS_MATCH:-} # only the listed calls matching this ERE ("GetVariable dbx$")
 FAULTS_GET_STRIDE=${FAULTS_GET_STRIDE:-0} # 0: no GetVariable in the sample
 FAULTS_ALLOCATIONS=${FAULTS_ALLOCATIONS:-1}
+# lockshim's own writes before it starts the manager that the enrollment
+# sample fails: the SbatLevel update (non-volatile) and one runtime mirror.
+# The others (SbatLevelRT, MokListXRT, MokSBStateRT, MokIgnoreDB,
+# MokListTrustedRT, and the second MokListRT and SbatLevelRT calls) take
+# the same path through efi_vars.c; the whole walk fails each.
+FAULTS_LOADER_WRITES=${FAULTS_LOADER_WRITES-SbatLevel MokListRT}
 SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 FAULT_GUID=b8e9e7b1-23a8-40c1-bdbb-e0fcffb56be5
 VECTOR=tests/vectors/mokutil/import_hashfile
@@ -294,11 +301,18 @@ count_calls() {
 }
 
 # sample_calls: the sample of a walk's calls (after count_calls): every
-# SetVariable, ReadFile and LoadImage, every FAULTS_GET_STRIDE-th
-# GetVariable (none when 0), and FAULTS_ALLOCATIONS allocations evenly spread.
+# ReadFile and LoadImage; every SetVariable after the first LoadImage (the
+# MOK manager's) and, before it, lockshim's own writes of the names in
+# FAULTS_LOADER_WRITES only (the first of each); every
+# FAULTS_GET_STRIDE-th GetVariable (none when 0), and FAULTS_ALLOCATIONS
+# allocations evenly spread.
 sample_calls() {
-	printf '%s\n' "${LISTED[@]}" | awk -v g="$FAULTS_GET_STRIDE" -v calls="$CALLS" -v allocs="$FAULTS_ALLOCATIONS" '
+	printf '%s\n' "${LISTED[@]}" | awk -v g="$FAULTS_GET_STRIDE" -v calls="$CALLS" -v allocs="$FAULTS_ALLOCATIONS" \
+		-v loader_writes="$FAULTS_LOADER_WRITES" '
+		BEGIN { split(loader_writes, w, " "); for (i in w) wanted[w[i]] = 1 }
 		{ listed[$1] = 1 }
+		$2 == "LoadImage" { loaded = 1 }
+		$2 == "SetVariable" && !loaded { if (($3 in wanted) && !written[$3]++) print $1; next }
 		$2 != "GetVariable" && $2 != "AllocatePages" { print $1 }
 		$2 == "GetVariable" && g > 0 && gets++ % g == 0 { print $1 }
 		END {
@@ -371,7 +385,8 @@ sample_choose() {
 	[[ -z $match && $walk == normal ]] && (( SAMPLE )) && match='^[0-9]+ (ReadFile|LoadImage|AllocatePages runtime)( |$)' &&
 		must=('^[0-9]+ ReadFile( |$)' '^[0-9]+ LoadImage( |$)' '^[0-9]+ AllocatePages runtime( |$)')
 	[[ -z $match && $walk == enrollment ]] && (( SAMPLE )) &&
-		must=('^[0-9]+ SetVariable MokList$' '^[0-9]+ ReadFile( |$)' '^[0-9]+ LoadImage( |$)')
+		must=('^[0-9]+ SetVariable MokList$' '^[0-9]+ SetVariable SbatLevel$' '^[0-9]+ SetVariable MokListRT$'
+			'^[0-9]+ ReadFile( |$)' '^[0-9]+ LoadImage( |$)')
 	if [[ -n $match ]]; then
 		mapfile -t CALLS_CHOSEN < <(printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -E -- "$match" | $first | cut -d' ' -f1)
 	elif (( SAMPLE )); then

@@ -12,9 +12,10 @@
 #                          MokListX when the kernel is in dbx: refused
 #   faults_db_ignored_sample    the first read of MokDBState: the db-signed
 #                          kernel refused
-#   faults_enrollment_sample    every SetVariable, ReadFile and LoadImage
-#                          of an enrollment by the MOK manager, and one
-#                          allocation amid them
+#   faults_enrollment_sample    every ReadFile and LoadImage of an
+#                          enrollment by the MOK manager, every SetVariable
+#                          of the manager, lockshim's SbatLevel update and
+#                          first runtime mirror, and one allocation amid them
 #   faults_power_cut_sample     2 power cuts during the manager's MokList
 #                          write, each followed by a boot that must reach
 #                          the kernel, verified, with the old or the new

@@ -19,6 +19,8 @@
 #                               that do not hold what a walk's sample must
 #                               (a changed fault line, a call no longer
 #                               made) fails; over calls that do, it chooses
+#                               them (the enrollment walk's: exactly its
+#                               sample, lockshim's two writes included)
 #
 # A new self-test: a function returning 0 when the harness behaved, added
 # to SCENARIOS and described above; its work files in HARNESS_WORK, named
@@ -124,6 +126,22 @@ harness_empty_fault_sample_fails() {
 		_choose revoked '10 GetVariable SecureBoot' '11 GetVariable dbx' '12 GetVariable MokListX2' ||
 		failed=1
 	fails_with 'db_ignored: no call to fail' _choose db_ignored '7 GetVariable MokDBSTATE' || failed=1
+	# the enrollment walk (listed as the fault build lists it; 30 calls in
+	# all, so 7 to 30 but the listed ones are allocations): lockshim's
+	# SbatLevel and first MokListRT write, every file read and LoadImage,
+	# every write of the manager's, and one allocation
+	local -a enrollment=('2 GetVariable MokNew' '14 SetVariable SbatLevel' '15 SetVariable SbatLevelRT'
+		'16 SetVariable SbatLevelRT' '17 SetVariable MokListRT' '18 SetVariable MokListRT'
+		'19 SetVariable MokListXRT' '20 SetVariable MokIgnoreDB' '21 ReadFile 644648'
+		'22 LoadImage 644648' '23 SetVariable MokNew' '24 SetVariable MokAuth' '30 SetVariable MokList')
+	local chosen
+	chosen=$(_choose enrollment "${enrollment[@]}" 2>&1 >/dev/null) || failed=1
+	[[ $chosen == *"chose calls 8 14 17 21 22 23 24 30" ]] || {
+		echo "FAIL: the enrollment sample: $chosen, not calls 8 14 17 21 22 23 24 30" >&2
+		failed=1
+	}
+	fails_with 'the sample has no call /^[0-9]+ SetVariable MokListRT$/' \
+		_choose enrollment "${enrollment[@]:0:4}" "${enrollment[@]:6}" || failed=1
 	(( failed == 0 ))
 }
 
