@@ -47,6 +47,13 @@ BUILD     ?= build
 # The fault build (make faults-build): a BUILD directory of its own.
 FAULTS_BUILD := $(BUILD)/faults
 CACHE_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/lockshim
+# ccache (scripts/bootstrap.sh installs it) in front of every C compile, its
+# cache beside the others: a clean clone, as CI's is, gets what was compiled
+# before from it. Not the .S files: what they .incbin (certificates, SBAT
+# data, the MOK manager's digest) is not part of what ccache hashes.
+# CCACHE= turns it off.
+CCACHE ?= $(shell command -v ccache 2>/dev/null)
+export CCACHE_DIR ?= $(CACHE_DIR)/ccache
 # The release: git describe in a clone, else the VERSION file (git archive
 # fills it through export-subst), so every build says which release it is.
 VERSION   := $(shell scripts/version.sh)
@@ -170,9 +177,9 @@ TEST_ONLY_DEFINES := LOCKSHIM_FAULT_INJECTION LOCKSHIM_TEST_CORRUPT_TABLE
 
 # The compile commands of the firmware programs' objects, as their flags
 # files record them.
-EFI_CORE_COMPILE  = $(CC) $(EFI_CORE_CFLAGS) $(EFI_TEST_CFLAGS)
-EFI_SHELL_COMPILE = $(CC) $(EFI_SHELL_CFLAGS) $(EFI_TEST_CFLAGS)
-EFI_MM_COMPILE    = $(CC) $(EFI_SHELL_CFLAGS) -Isrc/mm $(EFI_TEST_CFLAGS)
+EFI_CORE_COMPILE  = $(CCACHE) $(CC) $(EFI_CORE_CFLAGS) $(EFI_TEST_CFLAGS)
+EFI_SHELL_COMPILE = $(CCACHE) $(CC) $(EFI_SHELL_CFLAGS) $(EFI_TEST_CFLAGS)
+EFI_MM_COMPILE    = $(CCACHE) $(CC) $(EFI_SHELL_CFLAGS) -Isrc/mm $(EFI_TEST_CFLAGS)
 EFI_ASM_COMPILE   = $(CC) $(SBAT_ASFLAGS)
 
 ifeq ($(abspath $(BUILD)),$(abspath $(RELEASE_BUILD)))
@@ -333,8 +340,8 @@ HOST_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/host/%.o)
 SAN_OBJS  := $(CORE_SRCS:src/%.c=$(BUILD)/host-san/%.o)
 CLI_OBJS  := $(CLI_SRCS:src/%.c=$(BUILD)/host/%.o)
 
-HOST_COMPILE = $(HOST_CC) $(HOST_CFLAGS)
-SAN_COMPILE  = $(HOST_CC) $(HOST_CFLAGS) $(SANITIZE)
+HOST_COMPILE = $(CCACHE) $(HOST_CC) $(HOST_CFLAGS)
+SAN_COMPILE  = $(CCACHE) $(HOST_CC) $(HOST_CFLAGS) $(SANITIZE)
 $(eval $(call FLAGS_FILE,host,HOST_COMPILE))
 $(eval $(call FLAGS_FILE,host-san,SAN_COMPILE))
 

@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
 	make gcc binutils libc6-dev xz-utils cpio dpkg-dev python3
+	ccache                   # compiles a clean clone has seen before, from the cache
 	gnu-efi                  # EFI headers, crt0, linker script, libefi/libgnuefi
 	libssl-dev openssl       # host build of the core; test PKI
 	ovmf qemu-system-x86     # Secure Boot firmware and the emulator

@@ -40,7 +40,7 @@ LIBEFI_GLUE_OBJS := $(LIBEFI_BUILD_DIR)/cpu_features.o $(LIBEFI_BUILD_DIR)/efi_r
                     $(LIBEFI_BUILD_DIR)/efi_random.o $(LIBEFI_BUILD_DIR)/stack_guard.o
 # What $(FLAGS_DIR)/lib-efi records: every object's flags, cpu_features.o's
 # OpenSSL ones included.
-LIBEFI_COMPILE = $(CC) $(LIBC_EFI_CFLAGS) $(CRYPTO_EFI_CFLAGS) $(CRYPTO_EFI_INCLUDES)
+LIBEFI_COMPILE = $(CCACHE) $(CC) $(LIBC_EFI_CFLAGS) $(CRYPTO_EFI_CFLAGS) $(CRYPTO_EFI_INCLUDES)
 $(eval $(call FLAGS_FILE,lib-efi,LIBEFI_COMPILE))
 
 # Packed relative relocations: libcrypto's pointer tables (the OBJ table,
@@ -57,17 +57,17 @@ LIBEFI_RELR_LDFLAGS := -z pack-relative-relocs $(LIBEFI_RELOCATE_LDFLAGS)
 
 $(LIBEFI_BUILD_DIR)/libc/%.o: $(LIBEFI_DIR)/libc/%.c $(FLAGS_DIR)/lib-efi
 	@mkdir -p $(@D)
-	$(CC) $(LIBC_EFI_CFLAGS) -MMD -MP -c $< -o $@
+	$(CCACHE) $(CC) $(LIBC_EFI_CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIBEFI_BUILD_DIR)/cpu_features.o: $(LIBEFI_DIR)/cpu_features.c $(LIBEFI_DIR)/cpu_features.h \
 		$(CRYPTO_EFI_LIB) $(FLAGS_DIR)/lib-efi
 	@mkdir -p $(@D)
-	$(CC) $(LIBC_EFI_CFLAGS) $(CRYPTO_EFI_CFLAGS) $(CRYPTO_EFI_INCLUDES) -MMD -MP -c $< -o $@
+	$(CCACHE) $(CC) $(LIBC_EFI_CFLAGS) $(CRYPTO_EFI_CFLAGS) $(CRYPTO_EFI_INCLUDES) -MMD -MP -c $< -o $@
 
 $(LIBEFI_BUILD_DIR)/efi_relocate.o $(LIBEFI_BUILD_DIR)/efi_random.o $(LIBEFI_BUILD_DIR)/stack_guard.o: \
 		$(LIBEFI_BUILD_DIR)/%.o: $(LIBEFI_DIR)/%.c $(FLAGS_DIR)/lib-efi
 	@mkdir -p $(@D)
-	$(CC) $(LIBC_EFI_CFLAGS) -MMD -MP -c $< -o $@
+	$(CCACHE) $(CC) $(LIBC_EFI_CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIBC_EFI_LIB): $(LIBC_EFI_OBJS) $(LIBEFI_GLUE_OBJS)
 	@rm -f $@
@@ -90,7 +90,7 @@ libefi-libc-test: $(LIBC_TEST_DIR)/libc-test
 
 $(LIBC_TEST_DIR)/%.o: $(LIBEFI_DIR)/libc/%.c $(wildcard $(LIBEFI_DIR)/libc/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(LIBC_TEST_CFLAGS) -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns -c $< -o $@
+	$(CCACHE) $(CC) $(LIBC_TEST_CFLAGS) -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns -c $< -o $@
 
 # Every symbol the objects define gets the t_ prefix, in all of them.
 $(LIBC_TEST_DIR)/libc-t.a: $(LIBC_TEST_OBJS)

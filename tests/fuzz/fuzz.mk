@@ -64,11 +64,11 @@ fuzz-clean:
 
 $(FUZZ_DIR)/obj/src/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+	$(CCACHE) $(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 
 $(FUZZ_DIR)/obj/tests/fuzz/%.o: tests/fuzz/%.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -Isrc/cli -MMD -MP -c $< -o $@
+	$(CCACHE) $(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -Isrc/cli -MMD -MP -c $< -o $@
 
 define FUZZ_TARGET_RULE
 $(FUZZ_DIR)/$(1): $(FUZZ_DIR)/obj/tests/fuzz/$(1).o $(patsubst src/%.c,$(FUZZ_DIR)/obj/src/%.o,$($(1)_SRCS))
