@@ -33,6 +33,10 @@ EFI_GUID security2_arch_protocol_guid =
 /* PI's EFI_FIRMWARE_VOLUME2_PROTOCOL */
 EFI_GUID firmware_volume2_protocol_guid =
 	{ 0x220e73b6, 0x6bdb, 0x4413, { 0x84, 0x05, 0xb9, 0x74, 0xb1, 0x08, 0x61, 0x9a } };
+/* UEFI 2.10's EFI_MEMORY_ATTRIBUTE_PROTOCOL: firmware that maps images with
+   their sections' attributes offers it */
+EFI_GUID memory_attribute_protocol_guid =
+	{ 0xf4560cf6, 0x40ec, 0x4b4a, { 0xa1, 0x92, 0xbf, 0x1d, 0x57, 0xd0, 0xb1, 0x89 } };
 /* TCG EFI Protocol Specification, family 2.0, level 00 revision 00.13 */
 EFI_GUID tcg2_protocol_guid =
 	{ 0x607f766c, 0x7455, 0x42be, { 0x93, 0x0b, 0xe4, 0xd7, 0x6d, 0xb2, 0x72, 0x0f } };

@@ -401,6 +401,17 @@ static EFI_STATUS next_stage_start(EFI_HANDLE parent, const struct next_stage *l
 	return status;
 }
 
+/* Whether the firmware offers UEFI 2.10's memory attributes protocol: the
+ * sign that it maps images section by section, where NX_COMPAT (which
+ * lockshimx64.efi carries) matters. Said once, for the record of the boot;
+ * BS->LocateProtocol allocates nothing, unlike LibLocateProtocol. */
+static bool firmware_has_memory_attributes(void)
+{
+	void *protocol = NULL;
+
+	return !EFI_ERROR(BS->LocateProtocol(&memory_attribute_protocol_guid, NULL, &protocol));
+}
+
 static EFI_STATUS lockshim_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 {
 	_cleanup_(verify_policy_free) struct verify_policy policy = {};
@@ -422,6 +433,8 @@ static EFI_STATUS lockshim_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table
 	Print(L"lockshim %a\n", LOCKSHIM_VERSION);
 	efi_measure_open(&measure);
 	log_info("crypto: %s", crypto_cpu_describe(cpu, sizeof(cpu)));
+	log_info("firmware: memory attributes protocol %s",
+		 firmware_has_memory_attributes() ? "present" : "absent");
 	efi_mok_state_read(&mok); /* once: what follows decides from this reading */
 	secure_boot_state_read(&sb, &mok);
 	verifier.enforcing = sb.enforcing;

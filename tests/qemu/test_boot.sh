@@ -37,7 +37,9 @@
 #                               VENDOR_DBX=) holding the db certificate,
 #                               refuses the db-signed kernel
 #   sb_vendor_kernel_boots and sb_unsigned_kernel_refused also check that
-#   lockshim says nothing of a TPM, having none
+#   lockshim says nothing of a TPM, having none; sb_vendor_kernel_boots,
+#   that it says Debian 12's OVMF has no memory attributes protocol (no
+#   firmware here enforces NX_COMPAT: README, "Building for production")
 #
 # Its preparation: boot.sh's (boot_prepare) and the lockshim built with an
 # outside vendor certificate.
@@ -155,6 +157,7 @@ sb_vendor_kernel_boots() {
 		expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_no_log -F 'lockshim: refusing' &&
 		expect_no_log -F 'lockshim: Secure Boot is off' &&
+		expect_log -F 'lockshim: firmware: memory attributes protocol absent' &&
 		expect_log -F "lockshim: booting $KPATH: " &&
 		expect_log -F "lockshim: verdict=allowed image=$KPATH reason=allowed-cert list=vendor entry=\"/CN=lockshim test vendor\"" &&
 		expect_order -F "lockshim: booting $KPATH: " "lockshim: verdict=allowed image=$KPATH" &&
