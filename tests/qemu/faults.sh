@@ -384,9 +384,11 @@ sample_choose() {
 	# the page allocations of the kernel's tables
 	[[ -z $match && $walk == normal ]] && (( SAMPLE )) && match='^[0-9]+ (ReadFile|LoadImage|AllocatePages runtime)( |$)' &&
 		must=('^[0-9]+ ReadFile( |$)' '^[0-9]+ LoadImage( |$)' '^[0-9]+ AllocatePages runtime( |$)')
-	[[ -z $match && $walk == enrollment ]] && (( SAMPLE )) &&
-		must=('^[0-9]+ SetVariable MokList$' '^[0-9]+ SetVariable SbatLevel$' '^[0-9]+ SetVariable MokListRT$'
-			'^[0-9]+ ReadFile( |$)' '^[0-9]+ LoadImage( |$)')
+	if [[ -z $match && $walk == enrollment ]] && (( SAMPLE )); then
+		must=('^[0-9]+ SetVariable MokList$' '^[0-9]+ ReadFile( |$)' '^[0-9]+ LoadImage( |$)')
+		local name
+		for name in $FAULTS_LOADER_WRITES; do must+=("^[0-9]+ SetVariable $name\$"); done
+	fi
 	if [[ -n $match ]]; then
 		mapfile -t CALLS_CHOSEN < <(printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -E -- "$match" | $first | cut -d' ' -f1)
 	elif (( SAMPLE )); then
