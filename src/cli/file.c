@@ -21,33 +21,52 @@ void say_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/*
+ * Read to the end rather than trusting a size: efivarfs cannot seek and
+ * says a variable's size only once it has been read, and sysfs rounds.
+ */
 int read_file(const char *path, uint8_t **data, size_t *size)
 {
 	FILE *f = fopen(path, "rb");
-	long length;
+	size_t capacity = 0, got;
+	uint8_t *grown;
 
 	*data = NULL;
+	*size = 0;
 	if (!f) {
 		say_error("%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fseek(f, 0, SEEK_END) != 0 || (length = ftell(f)) < 0 ||
-	    (unsigned long)length > MAX_FILE_SIZE || fseek(f, 0, SEEK_SET) != 0) {
-		say_error("%s: cannot read or too large", path);
-		fclose(f);
-		return -1;
+	for (;;) {
+		if (*size == capacity) {
+			capacity = capacity ? capacity * 2 : 64 * 1024;
+			if (capacity > MAX_FILE_SIZE + 1)
+				capacity = MAX_FILE_SIZE + 1;
+			grown = *size < capacity ? realloc(*data, capacity) : NULL;
+			if (!grown) {
+				say_error("%s: %s", path,
+					  *size < capacity ? "out of memory" : "too large");
+				goto fail;
+			}
+			*data = grown;
+		}
+		got = fread(*data + *size, 1, capacity - *size, f);
+		*size += got;
+		if (got == 0)
+			break;
 	}
-	*size = (size_t)length;
-	*data = malloc(*size ? *size : 1);
-	if (!*data || fread(*data, 1, *size, f) != *size) {
+	if (ferror(f)) {
 		say_error("%s: read failed", path);
-		free(*data);
-		*data = NULL;
-		fclose(f);
-		return -1;
+		goto fail;
 	}
 	fclose(f);
 	return 0;
+fail:
+	free(*data);
+	*data = NULL;
+	*size = 0;
+	fclose(f);
+	return -1;
 }
 
 int write_file(const char *path, const uint8_t *data, size_t size)

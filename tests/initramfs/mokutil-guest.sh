@@ -2,7 +2,8 @@
 # Build a guest initramfs that runs Debian's mokutil against the firmware's
 # EFI variables (efivarfs), for tests/qemu/mokutil_vectors.sh:
 #
-#   tests/initramfs/mokutil-guest.sh [--steps FILE] [--add SRC:DEST]... [OUT]
+#   tests/initramfs/mokutil-guest.sh [--steps FILE] [--add SRC:DEST]...
+#                                    [--bin FILE]... [--module NAME]... [OUT]
 #                                    (OUT defaults to build/initramfs/mokutil-guest.img)
 #   tests/initramfs/mokutil-guest.sh --base IMG --steps FILE [--add SRC:DEST]... OUT
 #
@@ -16,16 +17,22 @@
 #                  form's time, for a boot per set of steps (test_mok.sh).
 #   --add SRC:DEST copy host file SRC to DEST in the image (e.g.
 #                  build/pki/mok.der:/data/mok.der); may be repeated.
+#   --bin FILE     another program, at /usr/bin/NAME, with the libraries
+#                  `ldd` lists (build/lockshim, say); may be repeated.
+#   --module NAME  another module of the kernel's .deb (virtio_blk, vfat),
+#                  loaded after its dependencies; may be repeated.
 #
 # Contents: busybox-static, /usr/bin/mokutil with the libraries `ldd` lists
-# and the dynamic loader, and efivarfs.ko (plus any module it depends on,
-# by `modinfo -F depends`) from the linux-image .deb of the kernel that
-# tests/qemu/debian-kernel.sh fetched. The modules are extracted once into
-# ${cache}/debian-kernel-<package>-<version>/modules/ (the .deb is fetched
-# again with `apt-get download` for that, then deleted). Nothing is installed.
+# and the dynamic loader, and efivarfs.ko and the --module modules (plus any
+# module they depend on, by `modinfo -F depends`) from the linux-image .deb
+# of the kernel that tests/qemu/debian-kernel.sh fetched. The modules are
+# extracted once into ${cache}/debian-kernel-<package>-<version>/modules/,
+# NAME.order listing NAME's load order (the .deb is fetched again with
+# `apt-get download` when one is missing, then deleted). Nothing is installed.
 #
 # /init mounts devtmpfs, proc, sysfs, quiets the kernel console (dmesg -n 1),
-# insmods the modules, mounts efivarfs at /sys/firmware/efi/efivars, then,
+# insmods the modules (those already built in or loaded are skipped), mounts
+# efivarfs at /sys/firmware/efi/efivars, then,
 # on /dev/ttyS0 (the console with console=ttyS0):
 #   MOKUTIL-GUEST-BEGIN <uname -r>
 #   MOKUTIL-GUEST-CMDLINE <contents of /proc/cmdline>
@@ -53,12 +60,14 @@ die() { echo "mokutil-guest.sh: $*" >&2; exit 1; }
 usage() { die "usage: mokutil-guest.sh [--steps FILE] [--add SRC:DEST]... [OUT]"; }
 
 steps='' out='' base=''
-adds=()
+adds=() bins=() modules=(efivarfs)
 while (( $# )); do
 	case $1 in
 	--steps) (( $# >= 2 )) || usage; steps=$2; shift 2 ;;
 	--base) (( $# >= 2 )) || usage; base=$2; shift 2 ;;
 	--add) (( $# >= 2 )) || usage; adds+=("$2"); shift 2 ;;
+	--bin) (( $# >= 2 )) || usage; bins+=("$2"); shift 2 ;;
+	--module) (( $# >= 2 )) || usage; [[ $2 =~ ^[a-z0-9_]+$ ]] || usage; modules+=("$2"); shift 2 ;;
 	-*) usage ;;
 	*) [[ -z $out ]] || usage; out=$1; shift ;;
 	esac
@@ -76,6 +85,8 @@ command -v objcopy >/dev/null || command -v modinfo >/dev/null ||
 [[ -x $mokutil ]] || die "$mokutil not found (apt-get install mokutil)"
 [[ -z $steps || -s $steps ]] || die "--steps $steps: missing or empty"
 [[ -z $base || ( -s $base && -n $steps ) ]] || die "--base needs an image that exists, and --steps"
+[[ -z $base || ( ${#bins[@]} == 0 && ${#modules[@]} == 1 ) ]] || die "--base takes no --bin or --module"
+for bin in "${bins[@]}"; do [[ -x $bin ]] || die "--bin $bin: not an executable file"; done
 
 # add_data ROOT: the --add files and the steps (the default ones without
 # --steps) into the tree ROOT.
@@ -141,10 +152,14 @@ modinfo_field() {
 	fi
 }
 
-if [[ ! -f $mdir/.complete ]]; then
+missing=()
+for name in "${modules[@]}"; do
+	[[ -s $mdir/$name.order ]] || missing+=("$name")
+done
+if (( ${#missing[@]} )); then
 	tmp=$(mktemp -d "$cache/.mokutil-guest.XXXXXX")
-	trap 'rm -rf "$tmp"' EXIT
-	echo "mokutil-guest.sh: fetching $kpkg $kver for its efivarfs module" >&2
+	trap 'rm -rf "$tmp" "$root"' EXIT
+	echo "mokutil-guest.sh: fetching $kpkg $kver for its modules ${missing[*]}" >&2
 	aptopt=()
 	[[ $(id -u) == 0 ]] && aptopt=(-o APT::Sandbox::User=root)
 	(cd "$tmp" && apt-get download -q "${aptopt[@]}" "$kpkg=$kver" >&2) ||
@@ -152,14 +167,13 @@ if [[ ! -f $mdir/.complete ]]; then
 	deb=$(ls "$tmp"/*.deb) || die "no .deb downloaded"
 	dpkg-deb -c "$deb" | awk '{ print $NF }' | grep -E '\.ko(\.[a-z]+)?$' >"$tmp/index"
 	mkdir -p "$tmp/x" "$tmp/out"
-	# Resolve efivarfs and its dependencies by module name, in load order
-	# (dependencies first).
-	order=()
-	want=(efivarfs)
-	seen=' '
-	while (( ${#want[@]} )); do
-		name=${want[0]}; want=("${want[@]:1}")
-		[[ $seen == *" $name "* ]] && continue
+	cp -a "$mdir/." "$tmp/out/" 2>/dev/null || true
+	# add_module NAME: NAME's dependencies (by name, depth first), then
+	# NAME itself, appended to order[] once each
+	add_module() {
+		local name=$1 path f dep
+		local -a deps
+		[[ $seen == *" $name "* ]] && return 0
 		seen+="$name "
 		path=$(grep -E "/lib/modules/$krel/.*/${name//[-_]/[-_]}\.ko(\.[a-z]+)?$" "$tmp/index" | head -n1) ||
 			die "module $name not in $deb"
@@ -167,28 +181,31 @@ if [[ ! -f $mdir/.complete ]]; then
 		f=$tmp/x/${path#./}
 		[[ -s $f ]] || die "could not extract $path"
 		case $f in *.ko) ;; *) die "$path is compressed: not handled" ;; esac
-		vm=$(modinfo_field "$f" vermagic)
-		[[ $vm == "$krel "* ]] || die "$path: vermagic '$vm' is not for $krel"
+		[[ $(modinfo_field "$f" vermagic) == "$krel "* ]] || die "$path: vermagic is not for $krel"
 		cp "$f" "$tmp/out/$name.ko"
-		order=("$name" "${order[@]}")
-		deps=$(modinfo_field "$f" depends)
-		IFS=, read -ra more <<<"$deps"
-		want+=("${more[@]}")
+		IFS=, read -ra deps <<<"$(modinfo_field "$f" depends)"
+		for dep in "${deps[@]}"; do
+			add_module "$dep"
+		done
+		order+=("$name")
+	}
+	for top in "${missing[@]}"; do
+		order=() seen=' '
+		add_module "$top"
+		printf '%s\n' "${order[@]}" >"$tmp/out/$top.order"
 	done
-	printf '%s\n' "${order[@]}" >"$tmp/out/load-order"
 	echo "$kpkg $kver $krel" >"$tmp/out/SOURCE"
-	touch "$tmp/out/.complete"
 	rm -rf "$mdir"
 	mv "$tmp/out" "$mdir"
 	rm -rf "$tmp"
-	trap - EXIT
+	trap 'rm -rf "$root"' EXIT
 fi
 
 # ---- the image ----------------------------------------------------------------
 
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,usr/bin,lib/modules,data}
 cp "$busybox" "$root/bin/busybox"
-for applet in sh mount mkdir cat uname echo poweroff sleep insmod dmesg \
+for applet in sh mount umount mkdir cat cp dd sync uname echo poweroff sleep insmod dmesg \
 	base64 sed ls stat printf head tail od xxd wc grep cut tr; do
 	ln -s busybox "$root/bin/$applet"
 done
@@ -206,10 +223,24 @@ for lib in $libs; do
 	cp -L "$lib" "$root$lib"
 done
 
-while read -r name; do
-	cp "$mdir/$name.ko" "$root/lib/modules/$name.ko"
-done <"$mdir/load-order"
-cp "$mdir/load-order" "$root/lib/modules/load-order"
+# the other programs, the same way, at /usr/bin/NAME
+for bin in "${bins[@]}"; do
+	cp "$bin" "$root/usr/bin/$(basename "$bin")"
+	for lib in $(ldd "$bin" | sed -nE 's/.*=> (\/[^ ]+) .*/\1/p; s/^[[:space:]]*(\/[^ ]+) \(0x.*/\1/p'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+done
+
+# every module once, dependencies first
+: >"$root/lib/modules/load-order"
+for top in "${modules[@]}"; do
+	while read -r name; do
+		grep -qx "$name" "$root/lib/modules/load-order" && continue
+		cp "$mdir/$name.ko" "$root/lib/modules/$name.ko"
+		echo "$name" >>"$root/lib/modules/load-order"
+	done <"$mdir/$top.order"
+done
 
 add_data "$root"
 
@@ -231,10 +262,10 @@ SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 ok=1
 # Debian's kernel has efivarfs as a module; lockshim's companion kernel
 # (kernel/build.sh) has it built in.
-grep -qw efivarfs /proc/filesystems ||
-	for m in $(cat /lib/modules/load-order); do
-		insmod /lib/modules/$m.ko || { echo "MOKUTIL-GUEST-ERROR insmod $m"; ok=0; }
-	done
+for m in $(cat /lib/modules/load-order); do
+	[ $m = efivarfs ] && grep -qw efivarfs /proc/filesystems && continue
+	insmod /lib/modules/$m.ko || { echo "MOKUTIL-GUEST-ERROR insmod $m"; ok=0; }
+done
 mount -t efivarfs efivarfs $EFIVARS || { echo "MOKUTIL-GUEST-ERROR mount efivarfs"; ok=0; }
 [ -e $EFIVARS/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c ] ||
 	{ echo "MOKUTIL-GUEST-ERROR no SecureBoot variable in efivarfs"; ok=0; }

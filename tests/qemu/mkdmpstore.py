@@ -5,6 +5,7 @@ VARS file back.
     mkdmpstore.py OUT SPEC [SPEC ...]
     mkdmpstore.py --list VARS.fd
     mkdmpstore.py --check VARS.fd SPEC [SPEC ...]
+    mkdmpstore.py --set VARS.fd NAME:GUID:ATTRS=FILE [...]
 
 SPEC is NAME=FILE or NAME:GUID:ATTRS=FILE.
 
@@ -18,6 +19,12 @@ a number (0x3 = NV|BS, 0x7 = NV|BS|RT; 0x27 for an authenticated one, whose
 FILE then starts with EFI_VARIABLE_AUTHENTICATION_2), FILE the data as is
 (not empty: writing no data deletes a variable). E.g.
     MokList:605dab50-e046-4300-abb6-3dd810dd8b23:0x3=build/pki/mok.esl
+
+--set writes plain variables (no time-based authentication) into VARS.fd
+offline, as the firmware's variable driver would: the live copy of each is
+marked deleted and the new one appended after the last record. For what
+root does from the OS (efibootmgr -o, say) where a test needs the store as
+it would be after that, not a boot spent on it.
 
 Writing: records are written in the order given; put PK last (writing PK ends
 setup mode, after which the Shell cannot start and plain variables could no
@@ -37,6 +44,7 @@ attributes and that data: FILE's bytes, or for a time-authenticated variable
 does not match.
 """
 import hashlib
+import os
 import struct
 import sys
 import uuid
@@ -54,6 +62,7 @@ AUTH_VARIABLE_STORE = uuid.UUID("aaf32c78-947b-439a-a180-2e144ec37792")
 VAR_START_ID = 0x55AA
 VAR_ADDED = 0x3F
 VAR_IN_DELETED_TRANSITION = 0xFE
+VAR_DELETED = 0xFD
 AUTH_VAR_HEADER = struct.Struct("<HBBIQ16sIII16s")  # 60 bytes
 
 
@@ -121,13 +130,18 @@ def auth2_payload(data, path):
     return data[16 + length:]
 
 
-def read_store(path):
-    """The live variables of an OVMF VARS file: [(name, guid, attrs, data)]."""
+def read_file(path):
     try:
         with open(path, "rb") as f:
-            fd = f.read()
+            return f.read()
     except OSError as e:
         die(f"{path}: {e.strerror}")
+
+
+def walk_store(fd, path):
+    """The records of the variable store in the VARS image @fd:
+    ([(offset, state, name, guid, attrs, data)], the offset after the last
+    record, the end of the store)."""
     if len(fd) < 0x48 or fd[0x28:0x2C] != b"_FVH":
         die(f"{path}: not a firmware volume")
     (fv_header_len,) = struct.unpack_from("<H", fd, 0x30)
@@ -141,7 +155,7 @@ def read_store(path):
             f"the file at {len(fd):#x}")
     end = store + store_size
     off = store + 28  # sizeof(VARIABLE_STORE_HEADER)
-    out = []
+    records = []
     while off + AUTH_VAR_HEADER.size <= end:
         (start, state, _, attrs, _, _, _, name_size, data_size,
          guid) = AUTH_VAR_HEADER.unpack_from(fd, off)
@@ -152,11 +166,18 @@ def read_store(path):
         nxt = data_off + data_size
         if nxt > end:
             die(f"{path}: variable at {off:#x} runs past the store")
-        if state in (VAR_ADDED, VAR_ADDED & VAR_IN_DELETED_TRANSITION):
-            name = fd[name_off:data_off].decode("utf-16-le").rstrip("\0")
-            out.append((name, uuid.UUID(bytes_le=guid), attrs, fd[data_off:nxt],
-                        state == VAR_ADDED))
+        name = fd[name_off:data_off].decode("utf-16-le", "replace").rstrip("\0")
+        records.append((off, state, name, uuid.UUID(bytes_le=guid), attrs, fd[data_off:nxt]))
         off = (nxt + 3) & ~3
+    return records, off, end
+
+
+def read_store(path):
+    """The live variables of an OVMF VARS file: [(name, guid, attrs, data)]."""
+    records, _, _ = walk_store(read_file(path), path)
+    out = [(name, guid, attrs, data, state == VAR_ADDED)
+           for _, state, name, guid, attrs, data in records
+           if state in (VAR_ADDED, VAR_ADDED & VAR_IN_DELETED_TRANSITION)]
     # A write cut short between adding the new copy and deleting the old one
     # leaves both: the firmware reads the added copy, as here (edk2's
     # FindVariable); the one in deleted transition counts only alone.
@@ -176,6 +197,29 @@ def cmd_write(out, specs):
         die("PK must come last")
     with open(out, "wb") as f:
         f.write(blob)
+
+
+def cmd_set(path, specs):
+    fd = bytearray(read_file(path))
+    for spec in specs:
+        name, guid, attrs, fpath = parse_spec(spec)
+        if attrs & TIME_BASED_AUTH or ":" not in spec.partition("=")[0]:
+            die(f"--set {spec!r}: only plain variables (NAME:GUID:ATTRS, no time-based authentication)")
+        data = read_data(fpath)
+        records, free, end = walk_store(bytes(fd), path)
+        uname = (name + "\0").encode("utf-16-le")
+        new = AUTH_VAR_HEADER.pack(VAR_START_ID, VAR_ADDED, 0, attrs, 0, bytes(16), 0,
+                                   len(uname), len(data), guid.bytes_le) + uname + data
+        if free + len(new) > end or fd[free:free + len(new)] != b"\xff" * len(new):
+            die(f"{path}: no free space for {name} (the firmware would reclaim first)")
+        # as the firmware orders it: the new copy first, then the old one deleted
+        fd[free:free + len(new)] = new
+        for off, state, rname, rguid, _, _ in records:
+            if (rname, rguid) == (name, guid) and state in (VAR_ADDED, VAR_ADDED & VAR_IN_DELETED_TRANSITION):
+                fd[off + 2] = state & VAR_DELETED
+    with open(path + ".tmp", "wb") as f:
+        f.write(fd)
+    os.replace(path + ".tmp", path)
 
 
 def cmd_list(path):
@@ -211,11 +255,13 @@ def cmd_check(path, specs):
 
 def main(argv):
     usage = ("usage: mkdmpstore.py OUT SPEC [SPEC ...] | --list VARS.fd | "
-             "--check VARS.fd SPEC [SPEC ...]")
+             "--check VARS.fd SPEC [SPEC ...] | --set VARS.fd SPEC [SPEC ...]")
     if len(argv) == 3 and argv[1] == "--list":
         cmd_list(argv[2])
     elif len(argv) >= 4 and argv[1] == "--check":
         cmd_check(argv[2], argv[3:])
+    elif len(argv) >= 4 and argv[1] == "--set":
+        cmd_set(argv[2], argv[3:])
     elif len(argv) >= 3 and not argv[1].startswith("--"):
         cmd_write(argv[1], argv[2:])
     else:

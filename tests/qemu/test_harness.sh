@@ -21,6 +21,15 @@
 #                               made) fails; over calls that do, it chooses
 #                               them (the enrollment walk's: exactly its
 #                               sample, lockshim's two writes included)
+#   harness_check_predictions_compared  check_boots.py (test_check.sh)
+#                               passes a boot that did what the prediction
+#                               said, and fails each way one can differ: a
+#                               refused kernel predicted to boot, another
+#                               reason or list entry, an allowed kernel that
+#                               never started, an option the firmware never
+#                               tried or the prediction does not name;
+#                               mkdmpstore.py --set changes BootOrder
+#                               in a store and refuses an authenticated one
 #
 # A new self-test: a function returning 0 when the harness behaved, added
 # to SCENARIOS and described above; its work files in HARNESS_WORK, named
@@ -35,6 +44,7 @@ SCENARIOS=(
 	harness_unreadable_store_fails
 	harness_missing_input_fails
 	harness_empty_fault_sample_fails
+	harness_check_predictions_compared
 )
 
 HARNESS_WORK=$QEMU_BUILD/harness
@@ -143,6 +153,73 @@ harness_empty_fault_sample_fails() {
 	fails_with 'the sample has no call /^[0-9]+ SetVariable MokListRT$/' \
 		_choose enrollment "${enrollment[@]:0:4}" "${enrollment[@]:6}" || failed=1
 	(( failed == 0 ))
+}
+
+# check_prediction OUT BOOTS2 REASON2 ENTRY2: a prediction (JSON; the
+# heredoc halves each pair of backslashes) for Boot0001
+# (lockshim allows \EFI\lockshim\k.efi by the vendor certificate; it boots)
+# and Boot0002 (the same kernel with BOOTS2, REASON2, ENTRY2 from dbx).
+check_prediction() {
+	local verdict=refused
+	[[ $2 == true ]] && verdict=allowed
+	local first='{"image": "\\EFI\\lockshim\\lockshimx64.efi", "role": "first stage",
+		"verdict": "allowed", "reason": "allowed-cert", "list": "db", "entry": "/CN=test db"}'
+	cat >"$1" <<EOF
+{"entries": [
+ {"option": "Boot0001", "boots": true, "chain": [$first,
+  {"image": "\\\\EFI\\\\lockshim\\\\k.efi", "role": "load options", "verdict": "allowed",
+   "reason": "allowed-cert", "list": "vendor", "entry": "/CN=test vendor"}]},
+ {"option": "Boot0002", "boots": $2, "chain": [$first,
+  {"image": "\\\\EFI\\\\lockshim\\\\k.efi", "role": "load options", "verdict": "$verdict",
+   "reason": "$3", "list": "dbx", "entry": "$4"}]}]}
+EOF
+}
+
+harness_check_predictions_compared() {
+	local w=$HARNESS_WORK/check k='\EFI\lockshim\k.efi' l='\EFI\lockshim\lockshimx64.efi'
+	mkdir -p "$w"
+	# the boot: Boot0002's kernel refused by dbx, then Boot0001's allowed and started
+	cat >"$w/boot.log" <<EOF
+BdsDxe: loading Boot0002 "two" from $l
+BdsDxe: starting Boot0002 "two" from $l
+lockshim 0.7.0
+lockshim: verdict=refused image=$k reason=deny-digest list=dbx entry=ab12
+BdsDxe: failed to start Boot0002 "two" from $l: Security Violation
+BdsDxe: loading Boot0001 "one" from $l
+BdsDxe: starting Boot0001 "one" from $l
+lockshim 0.7.0
+lockshim: verdict=allowed image=$k reason=allowed-cert list=vendor entry="/CN=test vendor"
+[    0.000000] Linux version 6.12.0
+EOF
+	check_prediction "$w/right.json" false deny-digest ab12 &&
+		check_prediction "$w/boots.json" true allowed-cert ab12 &&
+		check_prediction "$w/reason.json" false deny-cert ab12 &&
+		check_prediction "$w/entry.json" false deny-digest cd34 || return 1
+	python3 tests/qemu/check_boots.py "$w/right.json" "$w/boot.log" Boot0002 Boot0001 || return 1
+	fails_with 'predicted boots=true, no kernel started (the firmware: Security Violation)' \
+		python3 tests/qemu/check_boots.py "$w/boots.json" "$w/boot.log" Boot0002 &&
+		fails_with "'reason': 'deny-digest'" \
+			python3 tests/qemu/check_boots.py "$w/reason.json" "$w/boot.log" Boot0002 &&
+		fails_with "'entry': 'ab12'" \
+			python3 tests/qemu/check_boots.py "$w/entry.json" "$w/boot.log" Boot0002 &&
+		fails_with 'predicts nothing for it' \
+			python3 tests/qemu/check_boots.py "$w/right.json" "$w/boot.log" Boot0003 || return 1
+	head -n 5 "$w/boot.log" >"$w/only-two.log"
+	grep -v 'Linux version' "$w/boot.log" >"$w/no-kernel.log"
+	fails_with 'the firmware never tried it' \
+		python3 tests/qemu/check_boots.py "$w/right.json" "$w/only-two.log" Boot0002 Boot0001 || return 1
+	fails_with 'predicted boots=true, no kernel started' \
+		python3 tests/qemu/check_boots.py "$w/right.json" "$w/no-kernel.log" Boot0001 || return 1
+
+	# mkdmpstore.py --set: a plain variable replaced offline, an authenticated one refused
+	cp "$OVMF_VARS_BLANK" "$w/vars.fd" && printf '\x02\x00\x01\x00' >"$w/order.bin" || return 1
+	python3 tests/qemu/mkdmpstore.py --set "$w/vars.fd" "BootOrder:$GLOBAL_GUID:0x7=$w/order.bin" &&
+		python3 tests/qemu/mkdmpstore.py --check "$w/vars.fd" \
+			"BootOrder:$GLOBAL_GUID:0x7=$w/order.bin" >/dev/null &&
+		[[ $(python3 tests/qemu/mkdmpstore.py --list "$w/vars.fd" | grep -c '^BootOrder ') == 1 ]] ||
+		{ echo "FAIL: mkdmpstore.py --set did not leave exactly the new BootOrder" >&2; return 1; }
+	fails_with 'only plain variables' \
+		python3 tests/qemu/mkdmpstore.py --set "$w/vars.fd" "dbx:d719b2cb-3d3a-4596-a3bc-dad00e67656f:0x27=$w/order.bin"
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

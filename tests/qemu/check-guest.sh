@@ -1,0 +1,48 @@
+# shellcheck shell=sh
+# The check guest's steps (tests/qemu/test_check.sh), run by the guest's
+# /init (tests/initramfs/mokutil-guest.sh) with busybox's sh. /data/phase
+# says which boot this is:
+#   s0  `lockshim check` today and with the dbx update, then the update
+#       applied as dbxtool applies one: an append write through efivarfs
+#   s1  a lockshim update installed on the ESP, `lockshim check
+#       --sbat-level latest`, then SbatPolicy set to latest as `mokutil
+#       --set-sbat-policy latest` does
+# Each `check --json` is one line for the host: CHECK-JSON NAME {...}.
+
+# check NAME ARGS...: `lockshim check ARGS` as a person reads it, then as
+# the host compares it
+check() {
+	name=$1
+	shift
+	step lockshim check "$@"
+	lockshim check --json "$@" >/tmp/$name.json 2>/tmp/$name.err
+	echo "CHECK-RC $name $?"
+	sed 's/^/CHECK-ERR /' /tmp/$name.err
+	echo "CHECK-JSON $name $(cat /tmp/$name.json)"
+}
+
+# set_var NAME-GUID FILE: FILE (attributes, then data) written in one call,
+# as efivarfs takes it
+set_var() {
+	dd if="$2" of="$EFIVARS/$1" bs=1M conv=notrunc 2>&1
+}
+
+mkdir -p /boot/efi
+step mount -t vfat /dev/vda /boot/efi
+case $(cat /data/phase 2>/dev/null || echo s0) in
+s0)
+	check today
+	check dbx --dbx-update /data/dbx-update.auth
+	dbx=dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f
+	# efivarfs marks a variable it cannot delete immutable
+	step chattr -i "$EFIVARS/$dbx"
+	step set_var $dbx /data/dbx-update.var && echo "CHECK-APPLIED dbx"
+	;;
+s1)
+	step cp /data/lockshimx64-next.efi /boot/efi/EFI/lockshim/lockshimx64.efi
+	check sbat --sbat-level latest
+	step set_var SbatPolicy-605dab50-e046-4300-abb6-3dd810dd8b23 /data/SbatPolicy-latest.var &&
+		echo "CHECK-APPLIED SbatPolicy"
+	;;
+esac
+step umount /boot/efi
