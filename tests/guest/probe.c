@@ -277,7 +277,7 @@ static void probe_bootlog(void)
 }
 int main(int argc, char **argv)
 {
-	const char *kexec_dir = NULL, *module_dir = NULL;
+	const char *kexec_dir = NULL, *kexec_parts = NULL, *module_dir = NULL;
 	const char *into = NULL, *into_initrd = NULL, *into_cmdline = "";
 	struct utsname u;
 	char buf[1024];
@@ -287,6 +287,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--kexec-dir") && i + 1 < argc)
 			kexec_dir = argv[++i];
+		else if (!strcmp(argv[i], "--kexec-parts") && i + 1 < argc)
+			kexec_parts = argv[++i];
 		else if (!strcmp(argv[i], "--module-dir") && i + 1 < argc)
 			module_dir = argv[++i];
 		else if (!strcmp(argv[i], "--kexec-into") && i + 1 < argc)
@@ -296,7 +298,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--kexec-cmdline") && i + 1 < argc)
 			into_cmdline = argv[++i];
 		else {
-			fprintf(stderr, "usage: probe [--kexec-dir DIR] [--module-dir DIR]"
+			fprintf(stderr, "usage: probe [--kexec-dir DIR [--kexec-parts DIR]] [--module-dir DIR]"
 				" [--kexec-into IMAGE --kexec-initrd FILE --kexec-cmdline STR]\n");
 			return 2;
 		}
@@ -335,6 +337,8 @@ int main(int argc, char **argv)
 
 	probe_sig_enforce_off();
 	probe_kexec_load();
+	if (kexec_dir && kexec_parts)
+		kexec_assemble(kexec_parts, kexec_dir);
 	each_file(kexec_dir, ".efi", "kexec_file_load", probe_kexec_file);
 	each_file(module_dir, ".ko", "finit_module", probe_module);
 

@@ -2,10 +2,13 @@
 /* lockshim guest probe: kexec_load, kexec_file_load and the kexec into a next kernel (probe.h) */
 #include "probe.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/kexec.h>
@@ -24,6 +27,81 @@ void probe_kexec_load(void)
 	r = syscall(SYS_kexec_load, 0UL, 0UL, NULL, (unsigned long)KEXEC_ARCH_DEFAULT);
 	e = errno;
 	report_op("kexec_load", "kexec_load(entry=0,nr_segments=0,KEXEC_ARCH_DEFAULT)", r, e);
+}
+
+/* The whole of @path, in @buf (malloc'd): its size, or -1. */
+static long read_whole(const char *path, char **buf)
+{
+	struct stat st;
+	long got = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	*buf = NULL;
+	if (fd < 0 || fstat(fd, &st) < 0 || !(*buf = malloc(st.st_size ? st.st_size : 1))) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while (got < st.st_size && (n = read(fd, *buf + got, st.st_size - got)) > 0)
+		got += n;
+	close(fd);
+	if (got != st.st_size) {
+		free(*buf);
+		*buf = NULL;
+		return -1;
+	}
+	return got;
+}
+
+/*
+ * --kexec-parts: each slot's image, DIR/NAME.efi, from PARTS/NAME.head, the
+ * body all slots share (PARTS/body) and PARTS/NAME.tail, three writes each
+ * (build-probe.sh checked that these are sbsign's bytes). Says "untested"
+ * for kexec_file_load when it cannot.
+ */
+void kexec_assemble(const char *parts, const char *dir)
+{
+	char path[512], *body = NULL, *head = NULL, *tail = NULL;
+	long body_len, head_len, tail_len;
+	struct dirent **list;
+	int n, i, fd, ok;
+
+	snprintf(path, sizeof(path), "%s/body", parts);
+	body_len = read_whole(path, &body);
+	n = body_len < 0 ? -1 : scandir(parts, &list, NULL, alphasort);
+	if (n < 0) {
+		out("kexec_file_load", "untested", "tried=read(%s) errno=%s(%d)", path, errname(errno), errno);
+		free(body);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = list[i]->d_name;
+		size_t len = strlen(name);
+
+		if (len > 5 && !strcmp(name + len - 5, ".head")) {
+			snprintf(path, sizeof(path), "%s/%s", parts, name);
+			head_len = read_whole(path, &head);
+			snprintf(path, sizeof(path), "%s/%.*s.tail", parts, (int)(len - 5), name);
+			tail_len = read_whole(path, &tail);
+			snprintf(path, sizeof(path), "%s/%.*s.efi", dir, (int)(len - 5), name);
+			fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			ok = head_len >= 0 && tail_len >= 0 && fd >= 0 &&
+			     write(fd, head, head_len) == head_len &&
+			     write(fd, body, body_len) == body_len &&
+			     write(fd, tail, tail_len) == tail_len;
+			if (fd >= 0)
+				close(fd);
+			if (!ok)
+				out("kexec_file_load", "untested", "tried=assemble(%s) errno=%s(%d)",
+				    path, errname(errno), errno);
+			free(head);
+			free(tail);
+		}
+		free(list[i]);
+	}
+	free(list);
+	free(body);
 }
 
 /* An image from --kexec-dir (each_file() opened it). */

@@ -22,7 +22,13 @@
 #                        scripts/sign-file sha256 by build/pki/<slot>.{key,crt}
 #                        (slot unsigned: left unsigned)
 #   /kexec/<slot>.efi    KERNEL_DIR/bzImage, signed with sbsign by the same
-#                        keys (unsigned: as built)
+#                        keys (unsigned: as built), written by the probe
+#                        (--kexec-parts) from /kexec-parts: the body all
+#                        slots share, once, and each slot's first 4 KiB
+#                        (where signing patches the PE headers) and
+#                        certificate table; checked here to give sbsign's
+#                        bytes. Five copies in the initramfs were 7 MB
+#                        more for every probe boot to inflate.
 #   /kexec/NAME.efi      each IMAGE given as NAME=IMAGE, as it is (e.g. an
 #                        older kernel that a deny list revokes)
 #   /bin/busybox + links
@@ -63,7 +69,7 @@ for s in "${slots[@]}"; do
 done
 
 inputs=$( {
-	echo "build-probe 1 $kdir ${slots[*]}"
+	echo "build-probe 2 $kdir ${slots[*]}"
 	sha256sum "$kdir/bzImage" "${mods[@]}" "$guest/probe" "$busybox" "$0"
 	for s in "${slots[@]}"; do [[ $s == unsigned ]] || sha256sum "$pki/$s.crt"; done
 	for e in "${extra_kexec[@]}"; do echo "${e%%=*}"; sha256sum "${e#*=}"; done
@@ -76,7 +82,7 @@ fi
 mkdir -p "$(dirname "$out")"
 root=$(mktemp -d "$(dirname "$out")/.probe-root.XXXXXX")
 trap 'rm -rf "$root"' EXIT
-mkdir -p "$root"/{bin,dev,proc,sys,tmp,kexec,lib/lstest}
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,kexec,kexec-parts,lib/lstest}
 cp "$busybox" "$root/bin/busybox"
 for applet in sh mount mkdir cat echo poweroff sleep dmesg ls; do
 	ln -s busybox "$root/bin/$applet"
@@ -91,14 +97,34 @@ for s in "${slots[@]}"; do
 	m=$root/lib/lstest/lstest_$s.ko
 	cp "$kdir/modules/lstest_$s.ko" "$m"
 	if [[ $s == unsigned ]]; then
-		cp "$kdir/bzImage" "$root/kexec/unsigned.efi"
+		cp "$kdir/bzImage" "$root/kexec-parts/unsigned.efi"
 	else
 		"$kdir/sign-file" sha256 "$pki/$s.key" "$pki/$s.crt" "$m" ||
 			die "sign-file $s failed"
-		sign_efi "$s" "$kdir/bzImage" "$root/kexec/$s.efi" >/dev/null ||
+		sign_efi "$s" "$kdir/bzImage" "$root/kexec-parts/$s.efi" >/dev/null ||
 			die "sbsign of bzImage with $s failed"
 	fi
 done
+# Each slot's image as /init puts it together: NAME.head, the shared body,
+# NAME.tail; refused unless that gives the signed image's bytes.
+python3 - "$root/kexec-parts" "${slots[@]}" <<'PY' || die "cannot split the kexec images into shared parts"
+import os, sys
+parts, slots = sys.argv[1], sys.argv[2:]
+HEAD = 4096
+images = {s: open(f"{parts}/{s}.efi", "rb").read() for s in slots}
+base = images.get("unsigned") or min(images.values(), key=len)
+body = base[HEAD:]
+for s, image in images.items():
+    end = HEAD + len(body)
+    if image[HEAD:end] != body:
+        sys.exit(f"{s}.efi differs from the others past its first {HEAD} bytes")
+    open(f"{parts}/{s}.head", "wb").write(image[:HEAD])
+    open(f"{parts}/{s}.tail", "wb").write(image[end:])
+    if open(f"{parts}/{s}.head", "rb").read() + body + open(f"{parts}/{s}.tail", "rb").read() != image:
+        sys.exit(f"{s}.efi is not its parts")
+    os.remove(f"{parts}/{s}.efi")
+open(f"{parts}/body", "wb").write(body)
+PY
 
 for e in "${extra_kexec[@]}"; do
 	[[ $e == *=* && ${e%%=*} =~ ^[a-z0-9_]+$ && -s ${e#*=} ]] || die "bad NAME=IMAGE: $e"
@@ -124,7 +150,7 @@ case " $(cat /proc/cmdline) " in
 	# with this same initramfs (kept by retain_initrd) and lockshim.kexec=2.
 	# No END line here: the second boot prints it.
 	if cat /sys/firmware/initrd >/tmp/initrd.img; then
-		/probe --kexec-dir /kexec --module-dir /lib/lstest \
+		/probe --kexec-dir /kexec --kexec-parts /kexec-parts --module-dir /lib/lstest \
 			--kexec-into /kexec/vendor.efi --kexec-initrd /tmp/initrd.img \
 			--kexec-cmdline "lockshim.kexec=2"
 	fi
@@ -132,7 +158,7 @@ case " $(cat /proc/cmdline) " in
 	echo "LOCKSHIM-PROBE-END status=99"
 	;;
 *)
-	/probe --kexec-dir /kexec --module-dir /lib/lstest
+	/probe --kexec-dir /kexec --kexec-parts /kexec-parts --module-dir /lib/lstest
 	echo "LOCKSHIM-PROBE-END status=$?"
 	;;
 esac
