@@ -100,6 +100,23 @@ int cpu_rdrand64(uint64_t *value)
 	return -1;
 }
 
+#define CPUID1_ECX_HYPERVISOR (1u << 31)
+
+int cpu_in_hypervisor(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & CPUID1_ECX_HYPERVISOR);
+}
+
+uint64_t cpu_tsc_read(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
 #ifdef OPENSSL_NO_ASM
 
 void crypto_cpu_init(void)

@@ -9,7 +9,8 @@
  * the assembly takes its plain x86_64 paths (correct, slower).
  *
  * Also RDRAND, for the MOK manager's random draws when the firmware has no
- * EFI_RNG_PROTOCOL.
+ * EFI_RNG_PROTOCOL, and the TSC and the hypervisor bit, for the Boot
+ * Loader Interface's times.
  */
 #ifndef LOCKSHIM_CRYPTO_CPU_FEATURES_H
 #define LOCKSHIM_CRYPTO_CPU_FEATURES_H
@@ -46,5 +47,11 @@ int cpu_has_rdrand(void);
  */
 #define RDRAND_TRIES 10
 int cpu_rdrand64(uint64_t *value);
+
+/* Does CPUID say a hypervisor runs the CPU (CPUID.1:ECX bit 31)? */
+int cpu_in_hypervisor(void);
+
+/* The time-stamp counter (RDTSC). */
+uint64_t cpu_tsc_read(void);
 
 #endif

@@ -5,14 +5,6 @@
 
 static EFI_GUID rng_protocol = EFI_RNG_PROTOCOL_GUID;
 
-static UINT64 tsc_read(void)
-{
-	UINT32 lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return (UINT64)hi << 32 | lo;
-}
-
 /* splitmix64's finalizer: the TSC's fast-moving low bits spread over all 64 */
 static UINT64 mix64(UINT64 z)
 {
@@ -37,5 +29,5 @@ UINT64 efi_random64(EFI_BOOT_SERVICES *bs, const char **source)
 	}
 	/* between two draws a person typed: the counter has moved by millions */
 	*source = "the TSC";
-	return mix64(tsc_read());
+	return mix64(cpu_tsc_read());
 }

@@ -3,23 +3,10 @@
 
 #include <string.h>
 
+#include "device_path.h"
 #include "reason.h"
 #include "safe_math.h"
 #include "signature_list.h"
-
-/* Device path node types and subtypes (UEFI 2.10, 10.3) that say where an image is. */
-#define DP_HEADER_SIZE        4
-#define DP_TYPE_MEDIA         0x04
-#define DP_SUBTYPE_HARD_DRIVE 0x01
-#define DP_SUBTYPE_FILE_PATH  0x04
-#define DP_SUBTYPE_PIWG_FILE  0x06 /* a file in a firmware volume */
-#define DP_SUBTYPE_PIWG_FV    0x07
-#define DP_TYPE_END           0x7f
-#define DP_SUBTYPE_END_ENTIRE 0xff
-#define HD_NODE_SIZE          42
-#define HD_SIGNATURE_OFFSET   24
-#define HD_SIGNATURE_TYPE     41
-#define HD_SIGNATURE_GUID     0x02
 
 int boot_order_parse(const uint8_t *data, size_t size, uint16_t *out, size_t *count,
 		     const char **reason)
@@ -85,36 +72,33 @@ static int parse_device_path(const uint8_t *dp, size_t size, struct boot_option 
 			     const char **reason)
 {
 	bool firmware = false;
+	struct dp_node node;
 	size_t at = 0;
+	int r;
 
-	for (;;) {
-		uint8_t type, subtype;
-		uint16_t length;
+	while ((r = device_path_next(dp, size, &at, &node, reason)) > 0) {
+		const uint8_t *guid;
+		int gpt;
 
-		if (!range_inside(at, DP_HEADER_SIZE, size))
-			return refuse(reason, "boot option device path has no end node");
-		type = dp[at];
-		subtype = dp[at + 1];
-		length = read_le16(dp + at + 2);
-		if (length < DP_HEADER_SIZE || !range_inside(at, length, size))
-			return refuse(reason, "boot option device path node has a bad length");
-		if (type == DP_TYPE_END && subtype == DP_SUBTYPE_END_ENTIRE)
-			break;
-		if (type == DP_TYPE_MEDIA && subtype == DP_SUBTYPE_HARD_DRIVE) {
-			if (length != HD_NODE_SIZE)
-				return refuse(reason, "boot option HD() node has a bad length");
-			if (dp[at + HD_SIGNATURE_TYPE] == HD_SIGNATURE_GUID)
-				esl_guid_text(dp + at + HD_SIGNATURE_OFFSET, out->partition_guid);
-		} else if (type == DP_TYPE_MEDIA && subtype == DP_SUBTYPE_FILE_PATH) {
-			if (append_file_path(dp + at + DP_HEADER_SIZE, length - DP_HEADER_SIZE, out,
-					     reason) < 0)
+		if (node.type != DP_TYPE_MEDIA)
+			continue;
+		if (node.subtype == DP_SUBTYPE_HARD_DRIVE) {
+			gpt = device_path_gpt_partition(&node, &guid, reason);
+			if (gpt < 0)
 				return -1;
-		} else if (type == DP_TYPE_MEDIA &&
-			   (subtype == DP_SUBTYPE_PIWG_FILE || subtype == DP_SUBTYPE_PIWG_FV)) {
+			if (gpt > 0)
+				esl_guid_text(guid, out->partition_guid);
+		} else if (node.subtype == DP_SUBTYPE_FILE_PATH) {
+			if (append_file_path(node.data + DP_HEADER_SIZE,
+					     node.length - DP_HEADER_SIZE, out, reason) < 0)
+				return -1;
+		} else if (node.subtype == DP_SUBTYPE_PIWG_FILE ||
+			   node.subtype == DP_SUBTYPE_PIWG_FV) {
 			firmware = true;
 		}
-		at += length;
 	}
+	if (r < 0)
+		return -1;
 	if (firmware)
 		out->target = BOOT_TARGET_FIRMWARE;
 	else if (out->path[0])

@@ -75,12 +75,7 @@ EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, struct efi_file_
 	return read_whole_file(handle, path, info->FileSize, file);
 }
 
-/*
- * The file path nodes of @path concatenated, with '\' separators, as a new
- * pool string ("" when there are none); firmware may split a path across
- * several nodes.
- */
-static CHAR16 *file_path_text(const EFI_DEVICE_PATH *path)
+CHAR16 *efi_file_path_text(const EFI_DEVICE_PATH *path)
 {
 	const EFI_DEVICE_PATH *node = path;
 	_cleanup_pool_ CHAR16 *text = AllocateZeroPool(sizeof(CHAR16));
@@ -115,7 +110,7 @@ static CHAR16 *file_path_text(const EFI_DEVICE_PATH *path)
 
 CHAR16 *efi_file_directory(const EFI_DEVICE_PATH *image_path)
 {
-	_cleanup_pool_ CHAR16 *dir = file_path_text(image_path);
+	_cleanup_pool_ CHAR16 *dir = efi_file_path_text(image_path);
 	UINTN last_sep = 0;
 
 	if (!dir)
@@ -144,7 +139,7 @@ EFI_STATUS efi_file_read_device_path(const EFI_DEVICE_PATH *path, struct efi_fil
 	status = BS->LocateDevicePath(&FileSystemProtocol, &rest, &device);
 	if (EFI_ERROR(status))
 		return EFI_NOT_FOUND;
-	name = file_path_text(rest);
+	name = efi_file_path_text(rest);
 	if (!name)
 		return EFI_OUT_OF_RESOURCES;
 	if (name[0] == L'\0')

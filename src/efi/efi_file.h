@@ -34,6 +34,13 @@ EFI_STATUS efi_file_read_device_path(const EFI_DEVICE_PATH *path, struct efi_fil
 void efi_file_data_free(struct efi_file_data *file);
 
 /*
+ * The file path nodes of @path concatenated, with '\' separators, as a new
+ * pool string ("" when there are none); firmware may split a path across
+ * several nodes.
+ */
+CHAR16 *efi_file_path_text(const EFI_DEVICE_PATH *path);
+
+/*
  * The directory part (up to and including the last '\') of the file path in
  * @image_path, a loaded image's FilePath, as a new pool string.
  */

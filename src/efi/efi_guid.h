@@ -21,5 +21,6 @@ extern EFI_GUID security2_arch_protocol_guid;
 extern EFI_GUID tcg2_protocol_guid;             /* EFI_TCG2_PROTOCOL */
 extern EFI_GUID memory_attribute_protocol_guid; /* EFI_MEMORY_ATTRIBUTE_PROTOCOL */
 extern EFI_GUID firmware_volume2_protocol_guid; /* the firmware's own volumes (PI, volume 3) */
+extern EFI_GUID loader_interface_guid;          /* systemd's Boot Loader Interface variables */
 
 #endif

@@ -17,6 +17,7 @@
 #include "efi_guid.h"
 #include "efi_handoff.h"
 #include "efi_initrd.h"
+#include "efi_loader_interface.h"
 #include "efi_log.h"
 #include "efi_measure.h"
 #include "efi_mok.h"
@@ -349,12 +350,13 @@ static EFI_STATUS kernel_cmdline(const struct load_options *options, CHAR16 **cm
  * Load the verified next stage @file through the firmware
  * (efi_security_override.c), give it its command line and initrd, and start
  * it. While it runs, what it loads through the firmware is decided by
- * lockshim's policy when the firmware enforces Secure Boot.
+ * lockshim's policy when the firmware enforces Secure Boot. Just before,
+ * the Boot Loader Interface's variables (@init_ticks: as lockshim started).
  */
 static EFI_STATUS next_stage_start(EFI_HANDLE parent, const struct next_stage *location,
 				   const struct efi_file_data *file,
 				   const struct efi_verifier *verifier,
-				   const struct secure_boot_state *sb)
+				   const struct secure_boot_state *sb, UINT64 init_ticks)
 {
 	/* released in the reverse order: initrd, then the image, then its command line */
 	_cleanup_pool_ CHAR16 *cmdline = NULL;
@@ -394,6 +396,8 @@ static EFI_STATUS next_stage_start(EFI_HANDLE parent, const struct next_stage *l
 
 	if (sb->secure_boot == 1 && sb->setup_mode == 0)
 		efi_security_policy_install(verifier);
+	/* for bootctl, as systemd-boot sets them; never again once the next stage ran */
+	efi_loader_interface_set(parent, LOCKSHIM_VERSION, init_ticks);
 	status = BS->StartImage(image, NULL, NULL);
 	if (sb->secure_boot == 1 && sb->setup_mode == 0)
 		efi_security_policy_remove();
@@ -414,6 +418,8 @@ static bool firmware_has_memory_attributes(void)
 
 static EFI_STATUS lockshim_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 {
+	/* first: LoaderTimeInitUSec is when lockshim started */
+	const UINT64 init_ticks = efi_loader_ticks();
 	_cleanup_(verify_policy_free) struct verify_policy policy = {};
 	_cleanup_(efi_sbat_level_free) struct efi_sbat_level sbat_level = {};
 	_cleanup_(next_stage_free) struct next_stage location = {};
@@ -463,7 +469,7 @@ static EFI_STATUS lockshim_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table
 			       "booting", &file);
 	if (EFI_ERROR(status))
 		return status;
-	return next_stage_start(image, &location, &file, &verifier, &sb);
+	return next_stage_start(image, &location, &file, &verifier, &sb, init_ticks);
 }
 
 /* The firmware's entry: the stack guard from its RNG, then lockshim_main. */

@@ -55,8 +55,7 @@ EFI_STATUS efi_var_delete(const CHAR16 *name, EFI_GUID *vendor)
 	return status == EFI_NOT_FOUND ? EFI_SUCCESS : status;
 }
 
-EFI_STATUS efi_var_set_runtime_mirror(const CHAR16 *name, EFI_GUID *vendor, const void *data,
-				      UINTN size)
+EFI_STATUS efi_var_set_volatile(const CHAR16 *name, EFI_GUID *vendor, const void *data, UINTN size)
 {
 	EFI_STATUS status = efi_var_delete(name, vendor);
 
@@ -65,6 +64,14 @@ EFI_STATUS efi_var_set_runtime_mirror(const CHAR16 *name, EFI_GUID *vendor, cons
 					 EFI_VARIABLE_BOOTSERVICE_ACCESS |
 						 EFI_VARIABLE_RUNTIME_ACCESS,
 					 size, (void *)data);
+	return status;
+}
+
+EFI_STATUS efi_var_set_runtime_mirror(const CHAR16 *name, EFI_GUID *vendor, const void *data,
+				      UINTN size)
+{
+	EFI_STATUS status = efi_var_set_volatile(name, vendor, data, size);
+
 	if (EFI_ERROR(status))
 		/* e.g. created by the OS as a time-authenticated variable, which only its key deletes */
 		log_warning_status(

@@ -23,10 +23,16 @@ EFI_STATUS efi_var_read(const CHAR16 *name, EFI_GUID *vendor, void **data, UINTN
 EFI_STATUS efi_var_delete(const CHAR16 *name, EFI_GUID *vendor);
 
 /*
- * Set the volatile, runtime-visible copy an OS reads (MokListRT,
- * SbatLevelRT...): delete whatever is there first, so neither a stale copy
+ * Set a volatile variable the OS can read (BOOTSERVICE_ACCESS |
+ * RUNTIME_ACCESS): delete whatever is there first, so neither a stale copy
  * nor one pre-created with other attributes survives; an empty @size leaves
- * it deleted. A failure (someone else's copy that lockshim cannot delete)
+ * it deleted. Returns the firmware's status, saying nothing.
+ */
+EFI_STATUS efi_var_set_volatile(const CHAR16 *name, EFI_GUID *vendor, const void *data, UINTN size);
+
+/*
+ * Set the volatile, runtime-visible copy an OS reads (MokListRT,
+ * SbatLevelRT...) with efi_var_set_volatile(). A failure (someone else's copy that lockshim cannot delete)
  * is said on the console and returned.
  */
 EFI_STATUS efi_var_set_runtime_mirror(const CHAR16 *name, EFI_GUID *vendor, const void *data,

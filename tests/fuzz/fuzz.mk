@@ -38,8 +38,9 @@ fuzz_sbat_SRCS   := src/core/sbat.c src/core/sbat_level.c src/core/reason.c
 fuzz_verify_SRCS := $(CORE_SRCS)
 fuzz_tcg_log_SRCS := $(CORE_SRCS)
 # what `lockshim check` reads of a machine: the core's parsers and the CLI's text readers
-fuzz_check_SRCS  := src/core/boot_option.c src/core/variable_data.c src/core/vendor_cert.c \
-                    src/core/signature_list.c src/core/buffer.c src/core/reason.c \
+fuzz_check_SRCS  := src/core/boot_option.c src/core/device_path.c src/core/variable_data.c \
+                    src/core/vendor_cert.c src/core/signature_list.c src/core/buffer.c \
+                    src/core/reason.c src/core/loader_interface.c \
                     src/cli/grub_cfg.c src/cli/bls.c
 
 FUZZ_BINS := $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))

@@ -4,7 +4,9 @@
  * about, all of it hostile: BootOrder and Boot#### (boot_option.c), an
  * efivarfs file and a signed update (variable_data.c), a .vendor_cert
  * table (vendor_cert.c), grub.cfg (src/cli/grub_cfg.c) and systemd-boot's
- * entries (src/cli/bls.c).
+ * entries (src/cli/bls.c); and, read the same way, the device path whose
+ * GPT partition lockshim gives systemd as LoaderDevicePartUUID
+ * (loader_interface.c).
  *
  * Input: the whole of it goes to every parser, each from a heap block of
  * exactly its size (ASan reports a read past it). What a parser hands back
@@ -19,6 +21,7 @@
 #include "boot_option.h"
 #include "fuzz.h"
 #include "grub_cfg.h"
+#include "loader_interface.h"
 #include "variable_data.h"
 #include "vendor_cert.h"
 
@@ -106,6 +109,27 @@ static void check_texts(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(memchr(def, '\0', sizeof(def)));
 }
 
+/* LoaderDevicePartUUID: 8-4-4-4-12 uppercase hex digits and the NUL, or nothing. */
+static void check_device_path(const uint8_t *data, size_t size)
+{
+	static struct loader_text text;
+	const char *reason = NULL;
+	int r = loader_device_part_uuid_text(data, size, &text, &reason);
+
+	if (r < 0) {
+		FUZZ_ASSERT(reason && reason[0]);
+		return;
+	}
+	if (r == 0)
+		return;
+	FUZZ_ASSERT(text.size == 37 * 2 && text.text[36] == 0);
+	for (size_t i = 0; i < 36; i++)
+		FUZZ_ASSERT(i == 8 || i == 13 || i == 18 || i == 23 ?
+				    text.text[i] == '-' :
+				    (text.text[i] >= '0' && text.text[i] <= '9') ||
+					    (text.text[i] >= 'A' && text.text[i] <= 'F'));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t *copy = malloc(size ? size : 1);
@@ -115,6 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_boot_variables(copy, size);
 	check_variable_data(copy, size);
 	check_texts(copy, size);
+	check_device_path(copy, size);
 	free(copy);
 	return 0;
 }

@@ -39,7 +39,10 @@
 #   sb_vendor_kernel_boots and sb_unsigned_kernel_refused also check that
 #   lockshim says nothing of a TPM, having none; sb_vendor_kernel_boots,
 #   that it says Debian 12's OVMF has no memory attributes protocol (no
-#   firmware here enforces NX_COMPAT: README, "Building for production")
+#   firmware here enforces NX_COMPAT: README, "Building for production"),
+#   and which of systemd's Boot Loader Interface variables it set before
+#   the kernel started: not the times (QEMU's CPU reports a hypervisor) nor
+#   LoaderDevicePartUUID (the ESP here has no partition table)
 #
 # Its preparation: boot.sh's (boot_prepare) and the lockshim built with an
 # outside vendor certificate.
@@ -64,6 +67,8 @@ SCENARIOS=(
 # Authenticode digest, the outside vendor's too.)
 OUTSIDE=$QEMU_BUILD/outside
 EXPIRED_SUBJECT='/CN=outside expired signer'
+# what lockshim set of systemd's Boot Loader Interface, here (sb_vendor_kernel_boots)
+BLI_SET='lockshim: Boot Loader Interface: LoaderInfo, LoaderFirmwareInfo, LoaderFirmwareType, LoaderImageIdentifier set'
 outside_vendor_prepare() {
 	rm -rf "$OUTSIDE" && mkdir -p "$OUTSIDE" &&
 		openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 30 \
@@ -169,6 +174,11 @@ sb_vendor_kernel_boots() {
 		expect_log -F 'LOCKSHIM-TEST-LOCKDOWN: none [integrity] confidentiality' &&
 		expect_order -F 'lockshim: SecureBoot=1' "lockshim: booting $KPATH" &&
 		expect_order -F "lockshim: booting $KPATH" "$MARKER" &&
+		expect_log -F "$BLI_SET" &&
+		expect_log -F "lockshim: Boot Loader Interface: no LoaderDevicePartUUID: lockshim's device is not a GPT partition" &&
+		expect_log -F 'lockshim: Boot Loader Interface: no LoaderTimeInitUSec, LoaderTimeExecUSec: the CPU reports a hypervisor' &&
+		expect_order -F "lockshim: verdict=allowed image=$KPATH" "$BLI_SET" &&
+		expect_order -F "$BLI_SET" 'EFI stub: ' &&
 		# no TPM here: nothing measured, nothing said (README, Measured boot)
 		expect_no_log "$TPM_SAID"
 }

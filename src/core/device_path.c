@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#include "device_path.h"
+
+#include "reason.h"
+#include "safe_math.h"
+
+/* HARDDRIVE_DEVICE_PATH: header, partition number, start, size, signature, MBR and signature types */
+#define HD_NODE_SIZE        42
+#define HD_SIGNATURE_OFFSET 24
+#define HD_SIGNATURE_TYPE   41
+#define HD_SIGNATURE_GUID   0x02
+
+int device_path_next(const uint8_t *dp, size_t size, size_t *at, struct dp_node *node,
+		     const char **reason)
+{
+	if (!range_inside(*at, DP_HEADER_SIZE, size))
+		return refuse(reason, "device path has no end node");
+	node->type = dp[*at];
+	node->subtype = dp[*at + 1];
+	node->length = read_le16(dp + *at + 2);
+	node->data = dp + *at;
+	if (node->length < DP_HEADER_SIZE || !range_inside(*at, node->length, size))
+		return refuse(reason, "device path node has a bad length");
+	if (node->type == DP_TYPE_END && node->subtype == DP_SUBTYPE_END_ENTIRE)
+		return 0;
+	*at += node->length;
+	return 1;
+}
+
+int device_path_gpt_partition(const struct dp_node *node, const uint8_t **guid, const char **reason)
+{
+	if (node->type != DP_TYPE_MEDIA || node->subtype != DP_SUBTYPE_HARD_DRIVE)
+		return 0;
+	if (node->length != HD_NODE_SIZE)
+		return refuse(reason, "device path HD() node has a bad length");
+	if (node->data[HD_SIGNATURE_TYPE] != HD_SIGNATURE_GUID)
+		return 0;
+	*guid = node->data + HD_SIGNATURE_OFFSET;
+	return 1;
+}
