@@ -17,12 +17,22 @@
  * with its prefix ("lockshim: verdict=..."); `lockshim verify --record`
  * prints it alone, and --json gives NAME as "reason".
  *
- * The firmware prints two more kinds of record, of fixed words:
+ * The firmware prints more kinds of record, of fixed words:
  *
  *   lockdown=locked reason=secure-boot            the kernel is asked to lock
  *   lockdown=none reason=secure-boot-off|insecure-mode
  *   variable=NAME action=deleted|ignored reason=attributes attributes=0xN
  *                                                 a MOK variable an OS wrote
+ *   memory-attributes=present|absent              the firmware's protocol
+ *   secure-boot=enforced|insecure-mode|setup-mode|off SecureBoot=N SetupMode=N
+ *       MokSBState=0|1 MokDBState=0|1 MokListTrusted=0|1   (one line) the state
+ *   sbat-level=DATESTAMP                          the SbatLevel applied
+ *   mirror=NAME written=no status=TEXT            a runtime mirror not written
+ *   next-stage=IMAGE                              the image lockshim starts
+ *                                                 itself; its verdict follows
+ *
+ * and keeps them all in the record of the boot, LockshimBootLog
+ * (boot_record.h), which `lockshim status` reads.
  *
  * Quoting, the one way: a value made only of printable ASCII but space,
  * and not starting with '"', is written as it is (image=\EFI\BOOT\x.efi);
