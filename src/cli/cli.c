@@ -15,6 +15,7 @@
  *   lockshim esl FILE
  *   lockshim add-sbat CSV IMAGE OUT
  *   lockshim check ...              (check.c: will this machine still boot?)
+ *   lockshim status ...             (status.c: what lockshim decided this boot)
  *   lockshim SUBCOMMAND --help      that subcommand's usage, on stdout
  *
  * F is an EFI signature list or a DER/PEM certificate. LEVEL is SbatLevel
@@ -65,6 +66,7 @@
 #include "sbat_data.h"
 #include "sbat_level.h"
 #include "signature_list.h"
+#include "status.h"
 #include "tcg_log.h"
 #include "verdict_reason.h"
 #include "verify.h"
@@ -101,9 +103,13 @@ static const struct command {
 	const char *usage;
 	int (*run)(int argc, char **argv);
 } commands[] = {
-	{ "verify", verify_usage, cmd_verify }, { "pcr", pcr_usage, cmd_pcr },
-	{ "check", check_usage, cmd_check },    { "hash", hash_usage, cmd_hash },
-	{ "esl", esl_usage, cmd_esl },          { "add-sbat", add_sbat_usage, cmd_add_sbat },
+	{ "verify", verify_usage, cmd_verify },
+	{ "pcr", pcr_usage, cmd_pcr },
+	{ "check", check_usage, cmd_check },
+	{ "status", status_usage, cmd_status },
+	{ "hash", hash_usage, cmd_hash },
+	{ "esl", esl_usage, cmd_esl },
+	{ "add-sbat", add_sbat_usage, cmd_add_sbat },
 };
 
 /* Every subcommand's usage on @f. */

@@ -16,6 +16,7 @@
 #define EFI_SECURITY_GUID_TEXT "d719b2cb-3d3a-4596-a3bc-dad00e67656f"
 #define SHIM_GUID_TEXT         "605dab50-e046-4300-abb6-3dd810dd8b23"
 #define LOADER_GUID_TEXT       "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
+#define LOCKSHIM_GUID_TEXT     "fa4589c8-983f-4879-98de-41989578e75d" /* src/core/guid.h */
 
 /* One variable read whole; @data points into @file. */
 struct efivar {

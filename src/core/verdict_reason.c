@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "macro.h"
+#include "reason.h"
 
 static const char *const names[VERDICT_REASON_COUNT] = {
 	[VERDICT_UNSET] = "unset",
@@ -41,6 +42,8 @@ const char *verdict_reason_name(enum verdict_reason reason)
 	return names[reason];
 }
 
+static const char hex[] = "0123456789abcdef";
+
 /* Where a record is being written: always terminated, cut when full. */
 struct record {
 	char *out;
@@ -63,7 +66,6 @@ static void put_text(struct record *r, const char *s)
 /* " KEY=VALUE" (no space before the first), VALUE quoted when it must be. */
 static void put_field(struct record *r, const char *key, const char *value)
 {
-	static const char hex[] = "0123456789abcdef";
 	const unsigned char *v = (const unsigned char *)value;
 	bool quote = !*v || *v == '"';
 
@@ -95,6 +97,18 @@ static void put_field(struct record *r, const char *key, const char *value)
 	put(r, '"');
 }
 
+void record_add_field(char *out, size_t size, const char *key, const char *value)
+{
+	struct record r = { out, size, 0 };
+
+	if (!size)
+		return;
+	r.len = strlen(out); /* terminated, as the caller promises */
+	if (r.len >= size)
+		r.len = size - 1;
+	put_field(&r, key, value);
+}
+
 void verdict_record(char *out, size_t size, const char *word, const char *image,
 		    enum verdict_reason reason, const char *list, const char *entry)
 {
@@ -110,4 +124,115 @@ void verdict_record(char *out, size_t size, const char *word, const char *image,
 		put_field(&r, "list", list);
 	if (entry && *entry)
 		put_field(&r, "entry", entry);
+}
+
+/* ---- reading a record line ------------------------------------------------------ */
+
+static bool key_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '-' || c == '_';
+}
+
+/* The value of the lower-case hex digit @c, as put_field writes it; -1 for any other byte. */
+static int hex_digit(char c)
+{
+	const char *at = c ? memchr(hex, c, 16) : NULL;
+
+	return at ? (int)(at - hex) : -1;
+}
+
+/* The value at @line[*at] (to @len) into @value, unquoted; *@at moves past it. */
+static int parse_value(const char *line, size_t len, size_t *at, char *value, const char **reason)
+{
+	size_t i = *at, n = 0;
+
+	if (i >= len || line[i] == ' ')
+		return refuse(reason, "a field without a value");
+	if (line[i] != '"') {
+		for (; i < len && line[i] != ' '; i++) {
+			if (line[i] < '!' || line[i] > '~')
+				return refuse(reason, "a byte that is not printable ASCII");
+			if (n + 1 >= VERDICT_RECORD_SIZE)
+				return refuse(reason, "a value too long");
+			value[n++] = line[i];
+		}
+		value[n] = '\0';
+		*at = i;
+		return 0;
+	}
+	for (i++;; i++) {
+		char c;
+
+		if (i >= len)
+			return refuse(reason, "a quoted value without its closing quote");
+		c = line[i];
+		if (c == '"')
+			break;
+		if (c < ' ' || c > '~')
+			return refuse(reason, "a byte that is not printable ASCII");
+		if (c == '\\') {
+			if (i + 1 < len && (line[i + 1] == '"' || line[i + 1] == '\\')) {
+				c = line[++i];
+			} else if (i + 3 < len && line[i + 1] == 'x' &&
+				   hex_digit(line[i + 2]) >= 0 && hex_digit(line[i + 3]) >= 0) {
+				c = (char)(hex_digit(line[i + 2]) << 4 | hex_digit(line[i + 3]));
+				if (!c)
+					return refuse(reason, "a NUL byte in a value");
+				i += 3;
+			} else {
+				return refuse(reason, "a '\\' that is not \\\", \\\\ or \\xHH");
+			}
+		}
+		if (n + 1 >= VERDICT_RECORD_SIZE)
+			return refuse(reason, "a value too long");
+		value[n++] = c;
+	}
+	value[n] = '\0';
+	*at = i + 1;
+	return 0;
+}
+
+int record_parse(const char *line, size_t len, struct record_fields *out, const char **reason)
+{
+	size_t at = 0;
+
+	out->n = 0;
+	if (!len)
+		return refuse(reason, "an empty line");
+	while (at < len) {
+		struct record_field *f;
+		size_t k = 0;
+
+		if (out->n == RECORD_FIELDS_MAX)
+			return refuse(reason, "too many fields");
+		f = &out->field[out->n];
+		for (; at < len && key_char(line[at]); at++) {
+			if (k + 1 >= RECORD_KEY_MAX)
+				return refuse(reason, "a key too long");
+			f->key[k++] = line[at];
+		}
+		f->key[k] = '\0';
+		if (!k || at >= len || line[at] != '=')
+			return refuse(reason, "not KEY=VALUE");
+		at++;
+		if (parse_value(line, len, &at, f->value, reason) < 0)
+			return -1;
+		if (record_value(out, f->key))
+			return refuse(reason, "a key given twice");
+		out->n++;
+		if (at < len && (line[at] != ' ' || at + 1 == len))
+			return refuse(reason, "fields not separated by one space");
+		if (at < len)
+			at++;
+	}
+	return 0;
+}
+
+const char *record_value(const struct record_fields *fields, const char *key)
+{
+	for (size_t i = 0; i < fields->n; i++)
+		if (strcmp(fields->field[i].key, key) == 0)
+			return fields->field[i].value;
+	return NULL;
 }

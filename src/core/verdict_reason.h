@@ -17,18 +17,29 @@
  * with its prefix ("lockshim: verdict=..."); `lockshim verify --record`
  * prints it alone, and --json gives NAME as "reason".
  *
- * The firmware prints two more kinds of record, of fixed words:
+ * The firmware prints more kinds of record, of fixed words:
  *
  *   lockdown=locked reason=secure-boot            the kernel is asked to lock
  *   lockdown=none reason=secure-boot-off|insecure-mode
  *   variable=NAME action=deleted|ignored reason=attributes attributes=0xN
  *                                                 a MOK variable an OS wrote
+ *   memory-attributes=present|absent              the firmware's protocol
+ *   secure-boot=enforced|insecure-mode|setup-mode|off SecureBoot=N SetupMode=N
+ *       MokSBState=0|1 MokDBState=0|1 MokListTrusted=0|1   (one line) the state
+ *   sbat-level=DATESTAMP                          the SbatLevel applied
+ *   mirror=NAME written=no status=TEXT            a runtime mirror not written
+ *   next-stage=IMAGE                              the image lockshim starts
+ *                                                 itself; its verdict follows
+ *
+ * and keeps them all in the record of the boot, LockshimBootLog
+ * (boot_record.h), which `lockshim status` reads.
  *
  * Quoting, the one way: a value made only of printable ASCII but space,
  * and not starting with '"', is written as it is (image=\EFI\BOOT\x.efi);
  * any other (an empty one too) is written between double quotes, with '"'
  * and '\' preceded by '\' and every byte that is not printable ASCII
- * (a control character, UTF-8) as \xHH: entry="/CN=Debian Secure Boot CA".
+ * (a control character, UTF-8) as \xHH, in lower-case hex:
+ * entry="/CN=Debian Secure Boot CA".
  * So a value ends at the first space unless it starts with '"', and a
  * record is always one line.
  */
@@ -87,5 +98,40 @@ const char *verdict_reason_name(enum verdict_reason reason);
  */
 void verdict_record(char *out, size_t size, const char *word, const char *image,
 		    enum verdict_reason reason, const char *list, const char *entry);
+
+/*
+ * Append " KEY=VALUE" to the record line in @out (@size bytes, terminated;
+ * no space before the first field), VALUE quoted as said above: the one
+ * writer of every kind of record. A line that does not fit is cut, still
+ * terminated.
+ */
+void record_add_field(char *out, size_t size, const char *key, const char *value);
+
+/* ---- reading any record line ---- */
+
+#define RECORD_FIELDS_MAX 8  /* no record has more */
+#define RECORD_KEY_MAX    32 /* a key's room, its NUL included */
+
+struct record_field {
+	char key[RECORD_KEY_MAX];        /* [A-Za-z0-9_-]+ */
+	char value[VERDICT_RECORD_SIZE]; /* unquoted; never holds a NUL */
+};
+
+struct record_fields {
+	size_t n;
+	struct record_field field[RECORD_FIELDS_MAX];
+};
+
+/*
+ * Read the record line of @len bytes at @line (without its newline) into
+ * @out: KEY=VALUE fields separated by one space, values as the writer
+ * quotes them. Returns 0, or -1 with a reason when it is not such a line
+ * (a key given twice, an unterminated quote, a byte that is not printable
+ * ASCII, a NUL written as \x00, more than RECORD_FIELDS_MAX fields).
+ */
+int record_parse(const char *line, size_t len, struct record_fields *out, const char **reason);
+
+/* The value of @key in @fields, or NULL when the line has no such field. */
+const char *record_value(const struct record_fields *fields, const char *key);
 
 #endif

@@ -15,6 +15,7 @@
 /* clang-format off */
 EFI_GUID shim_lock_guid = EFI_GUID_OF(SHIM_LOCK_GUID_FIELDS);
 EFI_GUID lockshim_table_guid = EFI_GUID_OF(LOCKSHIM_TABLE_GUID_FIELDS);
+EFI_GUID lockshim_vendor_guid = EFI_GUID_OF(LOCKSHIM_VENDOR_GUID_FIELDS);
 EFI_GUID image_security_database_guid = EFI_GUID_OF(IMAGE_SECURITY_DATABASE_GUID_FIELDS);
 /* As rhboot/shim and Linux's drivers/firmware/efi/mokvar-table.c define it */
 EFI_GUID mok_variable_table_guid =

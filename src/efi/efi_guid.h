@@ -13,6 +13,7 @@
 extern EFI_GUID shim_lock_guid;               /* MOK and SBAT variables (src/core/guid.h) */
 extern EFI_GUID image_security_database_guid; /* db, dbx */
 extern EFI_GUID lockshim_table_guid;          /* the lockdown table (include/lockshim_table.h) */
+extern EFI_GUID lockshim_vendor_guid;         /* lockshim's own variables (src/core/guid.h) */
 extern EFI_GUID mok_variable_table_guid;      /* the MokVar configuration table */
 extern EFI_GUID linux_initrd_media_guid;      /* the initrd's vendor media device path */
 extern EFI_GUID load_file2_protocol_guid;

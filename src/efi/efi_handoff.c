@@ -3,6 +3,7 @@
 
 #include <efilib.h>
 
+#include "efi_boot_record.h"
 #include "efi_cleanup.h"
 #include "efi_guid.h"
 #include "efi_log.h"
@@ -108,10 +109,16 @@ static EFI_STATUS install_mokvar_table(const struct mokvar *vars, size_t n)
  */
 static void set_runtime_mirrors(const struct mokvar *vars, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (vars[i].variable)
-			efi_var_set_runtime_mirror(vars[i].name, &shim_lock_guid, vars[i].data,
-						   vars[i].size);
+	for (size_t i = 0; i < n; i++) {
+		EFI_STATUS status;
+
+		if (!vars[i].variable)
+			continue;
+		status = efi_var_set_runtime_mirror(vars[i].name, &shim_lock_guid, vars[i].data,
+						    vars[i].size);
+		if (EFI_ERROR(status))
+			efi_record_mirror_failed(vars[i].name, status);
+	}
 }
 
 /* A signature list being built (sig_db_to_esl appends to it). */

@@ -11,6 +11,7 @@
 #include <efilib.h>
 
 #include "cpu_features.h"
+#include "efi_boot_record.h"
 #include "efi_cleanup.h"
 #include "efi_fault.h"
 #include "efi_file.h"
@@ -101,6 +102,15 @@ static void secure_boot_state_read(struct secure_boot_state *state, const struct
 			"booting in insecure mode: the machine owner disabled validation (MokSBState)");
 	else if (!state->enforcing)
 		log_info("Secure Boot is off: images are not enforced");
+	efi_record(
+		BOOT_RECORD_STATE,
+		"secure-boot=%s SecureBoot=%d SetupMode=%d MokSBState=%d MokDBState=%d MokListTrusted=%d",
+		state->enforcing       ? "enforced" :
+		state->insecure        ? "insecure-mode" :
+		state->setup_mode == 1 ? "setup-mode" :
+					 "off",
+		state->secure_boot, state->setup_mode, state->mok_sb_state == 1, state->db_ignored,
+		state->mok_trusted);
 }
 
 /*
@@ -275,10 +285,10 @@ static EFI_STATUS lockdown_handoff(const struct secure_boot_state *sb,
 	}
 	log_info("lockdown table: %s", lockdown.locked ? "locked (Secure Boot)" : "not locked");
 	/* the record (verdict_reason.h) */
-	log_info("lockdown=%s reason=%s", lockdown.locked ? "locked" : "none",
-		 sb->enforcing ? "secure-boot" :
-		 sb->insecure  ? "insecure-mode" :
-				 "secure-boot-off");
+	efi_record(BOOT_RECORD_STATE, "lockdown=%s reason=%s", lockdown.locked ? "locked" : "none",
+		   sb->enforcing ? "secure-boot" :
+		   sb->insecure  ? "insecure-mode" :
+				   "secure-boot-off");
 	return EFI_SUCCESS;
 }
 
@@ -429,6 +439,7 @@ static EFI_STATUS lockshim_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table
 	struct efi_verifier verifier = { .policy = &policy, .measurer = &measure.measurer };
 	_cleanup_(efi_mok_state_free) struct efi_mok_state mok = {};
 	struct secure_boot_state sb;
+	bool memory_attributes;
 	char cpu[CRYPTO_CPU_DESCRIBE_SIZE];
 	EFI_STATUS status;
 
@@ -437,10 +448,14 @@ static EFI_STATUS lockshim_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table
 	crypto_cpu_init(); /* no constructors under UEFI: before any OpenSSL call */
 	verify_policy_init(&policy);
 	Print(L"lockshim %a\n", LOCKSHIM_VERSION);
+	efi_boot_record_begin(LOCKSHIM_VERSION); /* before anything it records */
 	efi_measure_open(&measure);
 	log_info("crypto: %s", crypto_cpu_describe(cpu, sizeof(cpu)));
+	memory_attributes = firmware_has_memory_attributes();
 	log_info("firmware: memory attributes protocol %s",
-		 firmware_has_memory_attributes() ? "present" : "absent");
+		 memory_attributes ? "present" : "absent");
+	efi_record(BOOT_RECORD_STATE, "memory-attributes=%s",
+		   memory_attributes ? "present" : "absent");
 	efi_mok_state_read(&mok); /* once: what follows decides from this reading */
 	secure_boot_state_read(&sb, &mok);
 	verifier.enforcing = sb.enforcing;

@@ -3,6 +3,7 @@
 
 #include <efilib.h>
 
+#include "efi_boot_record.h"
 #include "efi_cleanup.h"
 #include "efi_console.h"
 #include "efi_guid.h"
@@ -59,8 +60,8 @@ static void owner_variable_read(const struct mok_owner_variable_spec *spec,
 		log_error("deleted %ls: attributes 0x%X are not the MOK manager's 0x%X", spec->name,
 			  attributes, spec->attributes);
 	/* the record (verdict_reason.h) */
-	log_info("variable=%ls action=%s reason=attributes attributes=0x%x", spec->name,
-		 EFI_ERROR(status) ? "ignored" : "deleted", attributes);
+	efi_record(BOOT_RECORD_STATE, "variable=%ls action=%s reason=attributes attributes=0x%x",
+		   spec->name, EFI_ERROR(status) ? "ignored" : "deleted", attributes);
 }
 
 void efi_mok_value_free(struct efi_mok_value *value)

@@ -3,6 +3,7 @@
 
 #include <efilib.h>
 
+#include "efi_boot_record.h"
 #include "efi_guid.h"
 #include "efi_log.h"
 #include "efi_policy.h"
@@ -70,9 +71,13 @@ EFI_STATUS efi_sbat_level_apply(BOOLEAN enforcing, struct efi_sbat_level *out)
 		log_info("%s", update.note);
 	if (update.write)
 		store_level(&update);
+	efi_record(BOOT_RECORD_STATE, "sbat-level=%llu",
+		   (unsigned long long)update.level.datestamp);
 
-	efi_var_set_runtime_mirror(L"SbatLevelRT", &shim_lock_guid, update.level.text,
-				   update.level.size);
+	status = efi_var_set_runtime_mirror(L"SbatLevelRT", &shim_lock_guid, update.level.text,
+					    update.level.size);
+	if (EFI_ERROR(status))
+		efi_record_mirror_failed(L"SbatLevelRT", status);
 
 	out->level = update.level;
 	out->stored = data;

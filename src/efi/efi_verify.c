@@ -4,6 +4,7 @@
 #include <efilib.h>
 #include <stdio.h>
 
+#include "efi_boot_record.h"
 #include "efi_log.h"
 
 /* The image into PCR 4 (measure.h), logged with @path when there is one. */
@@ -26,14 +27,22 @@ static void measure_authority_event(const struct efi_verifier *verifier,
 		log_warning("TPM: the image's authority was not measured");
 }
 
-/* The record line of @verdict (verdict_reason.h) on @image, after its sentence. */
-static void log_record(const struct verdict *verdict, const char *word, const char *image)
+/*
+ * The record line of @verdict (verdict_reason.h) on @image, after its
+ * sentence, also kept in the record of this boot (efi_boot_record.h):
+ * lockshim's own starts as its state, what a second stage asks about
+ * (@request VERIFY_FOR_LOADER) as the records that give way when it is full.
+ */
+static void log_record(const struct verdict *verdict, enum verify_request request, const char *word,
+		       const char *image)
 {
 	char record[VERDICT_RECORD_SIZE];
 
 	verdict_record(record, sizeof(record), word, image, verdict->reason, verdict->list,
 		       verdict->entry);
-	log_info("%s", record);
+	efi_record(request == VERIFY_FOR_LOADER ? BOOT_RECORD_IMAGE : BOOT_RECORD_STATE, "%s",
+		   record);
+	efi_boot_record_say();
 }
 
 /*
@@ -45,17 +54,24 @@ static EFI_STATUS decide(const struct efi_verifier *verifier, const void *data, 
 			 const char *verb, struct verdict *verdict)
 {
 	verify_image(data, size, verifier->policy, request, verdict);
+	if (request == VERIFY_TO_START) {
+		/* the image lockshim starts itself: its verdict follows (boot_record.h) */
+		char line[VERDICT_RECORD_SIZE] = "";
+
+		record_add_field(line, sizeof(line), "next-stage", image);
+		efi_record(BOOT_RECORD_STATE, "%s", line);
+	}
 	if (!verdict->allowed && verifier->enforcing) {
 		log_error("refusing %ls: %s", what, verdict->message);
-		log_record(verdict, "refused", image);
+		log_record(verdict, request, "refused", image);
 		return EFI_SECURITY_VIOLATION;
 	}
 	if (verdict->allowed) {
 		log_info("%s %ls: %s", verb, what, verdict->message);
-		log_record(verdict, "allowed", image);
+		log_record(verdict, request, "allowed", image);
 	} else {
 		log_info("%s %ls unverified: %s", verb, what, verdict->message);
-		log_record(verdict, "unverified", image);
+		log_record(verdict, request, "unverified", image);
 	}
 	return EFI_SUCCESS;
 }

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 
 . tests/cli/lib.sh
 
-for sub in verify pcr check hash esl add-sbat; do
+for sub in verify pcr check status hash esl add-sbat; do
 	for flag in --help -h; do
 		o=$("$cli" "$sub" "$flag" 2>/dev/null)
 		r=$?

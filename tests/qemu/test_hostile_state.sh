@@ -47,6 +47,12 @@
 #                               effect: the db-signed kernel boots through db,
 #                               and Linux sees no MokListTrustedRT nor
 #                               MokIgnoreDB
+#   planted_boot_record         root plants LockshimBootLog non-volatile
+#                               (NV|BS|RT), claiming a boot that did not
+#                               happen: lockshim deletes it before its first
+#                               record, with a console line and that record,
+#                               and Linux reads this boot's record, volatile
+#                               (BS|RT), from efivarfs
 #
 # A boot in which lockshim must refuse the kernel ends on the firmware's
 # line that lockshim returned EFI_SECURITY_VIOLATION ($FIRMWARE_REFUSED).
@@ -63,6 +69,7 @@ SCENARIOS=(
 	squatted_pw_store
 	squatted_mok_list
 	rt_mok_state_deleted
+	planted_boot_record
 )
 MIRRORS=(MokListRT MokListXRT MokSBStateRT SbatLevelRT)
 RT_PLANTED=(MokListX MokDBState MokListTrusted)
@@ -111,6 +118,8 @@ hostile_prepare() {
 	module=$LOCKSHIM_CACHE/$(cat "$LOCKSHIM_CACHE/debian-kernel.stamp")/modules/efivarfs.ko
 	rm -rf "$data" && mkdir -p "$data"
 	printf '\x01' >"$data/one.bin"
+	printf 'boot-record=1 lockshim=planted dropped=0\nlockdown=none reason=secure-boot-off\n' \
+		>"$data/LockshimBootLog.txt"
 	_prep "unsigned module" strip_module_signature "$module" "$data/efivarfs-unsigned.ko" &&
 		_prep "squatted MokListRT" squat_payload MokListRT "$PKI/rogue.esl" "$data/MokListRT.bin" &&
 		_prep "squatted MokListXRT" squat_payload MokListXRT "$PKI/rogue.esl" "$data/MokListXRT.bin" &&
@@ -263,6 +272,26 @@ rt_mok_state_deleted() {
 		expect_no_log -F "MOKUTIL-VAR MokListTrustedRT-$SHIM_GUID" &&
 		expect_no_log -F "MOKUTIL-VAR MokIgnoreDB-$SHIM_GUID" &&
 		expect_log "integrity: Loaded X.509 cert 'lockshim test db: "
+}
+
+planted_boot_record() {
+	local vars=$MOK_WORK/boot-record.fd src lg=fa4589c8-983f-4879-98de-41989578e75d
+	src=$(mok_variant hostile-boot-record \
+		--var "LockshimBootLog:$lg:0x7:$HOSTILE_DATA/LockshimBootLog.txt") || return 1
+	cp "$src" "$vars"
+	# the guest: the variable's attributes, then its data, as efivarfs shows them
+	boot_mok planted-boot-record "$vars" "$MOK_WORK/kernel-db.efi" \
+		"step od -An -tx1 -N4 $EFIVARS/LockshimBootLog-$lg
+step dd if=$EFIVARS/LockshimBootLog-$lg bs=4 skip=1" || return 1
+	# deleted before lockshim's first record, and said so
+	expect_order -F 'lockshim: variable=LockshimBootLog action=deleted reason=attributes attributes=0x7' \
+		'lockshim: memory-attributes=' &&
+		expect_log '^\| +06 00 00 00$' &&
+		expect_log '^\| boot-record=1 lockshim=[^ ]+ dropped=0$' &&
+		expect_order -F '| variable=LockshimBootLog action=deleted reason=attributes attributes=0x7' \
+			'| verdict=allowed image=\EFI\lockshim\linux.efi reason=allowed-cert list=db' &&
+		expect_no_log -F 'lockshim=planted' &&
+		expect_no_log -F '| lockdown=none'
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+/*
+ * lockshim status [--efivars DIR] [--securityfs DIR] [--json]
+ *
+ * What lockshim decided this boot, as it recorded it in LockshimBootLog
+ * (src/core/boot_record.h): read from efivarfs (/sys/firmware/efi/efivars,
+ * or a copy of it, --efivars DIR), with the kernel's lockdown state (the
+ * word in brackets of /sys/kernel/security/lockdown; --securityfs DIR for
+ * a copy, and with --efivars only then). Prints the record lines, then the image lockshim started and
+ * its verdict, the Secure Boot state and the lockdown asked of the kernel
+ * beside the kernel's own; --json prints one JSON document instead.
+ * Exit status: 0 when the record was read; 2 when it is missing,
+ * unreadable, not lockshim's (attributes other than BS|RT: an OS wrote it)
+ * or not a record lockshim writes, or an argument cannot be used: never a
+ * guess.
+ */
+#include "status.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "boot_record.h"
+#include "efivars.h"
+#include "file.h"
+#include "json.h"
+#include "variable_data.h"
+
+#define EXIT_USAGE 2
+
+#define LIVE_EFIVARS    "/sys/firmware/efi/efivars"
+#define LIVE_SECURITYFS "/sys/kernel/security"
+/* what lockshim writes it with: volatile, never NV */
+#define BOOT_RECORD_ATTRIBUTES (EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
+
+const char status_usage[] = "status [--efivars DIR] [--securityfs DIR] [--json]\n";
+
+struct status_args {
+	const char *efivars, *securityfs;
+	bool json;
+};
+
+static int parse_status_args(int argc, char **argv, struct status_args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		const char **slot = NULL;
+
+		if (strcmp(argv[i], "--json") == 0) {
+			a->json = true;
+			continue;
+		}
+		if (strcmp(argv[i], "--efivars") == 0)
+			slot = &a->efivars;
+		else if (strcmp(argv[i], "--securityfs") == 0)
+			slot = &a->securityfs;
+		if (!slot || i + 1 >= argc || *slot)
+			return -1;
+		*slot = argv[++i];
+	}
+	/* a copy of efivarfs is another machine's, or another time's: not this kernel's lockdown */
+	if (!a->securityfs && !a->efivars)
+		a->securityfs = LIVE_SECURITYFS;
+	if (!a->efivars)
+		a->efivars = LIVE_EFIVARS;
+	return 0;
+}
+
+/*
+ * The kernel's lockdown level into @word (none, integrity, confidentiality):
+ * the word in brackets of DIR/lockdown. Empty when there is no such file
+ * (no securityfs, or a kernel without the lockdown LSM), it says no word,
+ * or @dir is NULL: unknown, which is said, not an error.
+ */
+static void kernel_lockdown(const char *dir, char *word, size_t size)
+{
+	char path[4096];
+	uint8_t *data;
+	size_t n;
+	struct stat st;
+	const char *from, *to; /* the brackets */
+
+	word[0] = '\0';
+	if (!dir)
+		return;
+	if (snprintf(path, sizeof(path), "%s/lockdown", dir) >= (int)sizeof(path) ||
+	    stat(path, &st) != 0 || read_file(path, &data, &n) < 0)
+		return;
+	from = memchr(data, '[', n);
+	to = from ? memchr(from, ']', n - (size_t)(from - (const char *)data)) : NULL;
+	if (to && (size_t)(to - from - 1) < size && to - from > 1) {
+		bool lower = true;
+
+		for (const char *c = from + 1; c < to; c++)
+			lower = lower && *c >= 'a' && *c <= 'z';
+		if (lower) {
+			memcpy(word, from + 1, (size_t)(to - from - 1));
+			word[to - from - 1] = '\0';
+		}
+	}
+	free(data);
+}
+
+/* The record line @line of @len bytes, read as fields (boot_record_parse accepted it). */
+static const struct record_fields *fields_of(const char *line, size_t len)
+{
+	static struct record_fields f;
+	const char *reason;
+
+	if (!line || record_parse(line, len, &f, &reason) < 0)
+		f.n = 0;
+	return &f;
+}
+
+/* The value of @key in the record line @line, copied into @out; "" when absent. */
+static const char *value_of(const char *line, size_t len, const char *key, char *out, size_t size)
+{
+	const char *v = line ? record_value(fields_of(line, len), key) : NULL;
+
+	snprintf(out, size, "%s", v ? v : "");
+	return out;
+}
+
+static void print_json_value_or_null(const char *key, const char *value, bool comma)
+{
+	json_print_key(key, comma);
+	if (value && *value)
+		json_print_string(value);
+	else
+		printf("null");
+}
+
+static void print_json(const struct efivar *var, const struct boot_record_view *view,
+		       const char *lockdown)
+{
+	char secure_boot[64], asked[64], why[64];
+	const char *line;
+	size_t at = 0, len;
+	bool first = true;
+
+	printf("{");
+	json_print_key("variable", false);
+	json_print_string(BOOT_RECORD_VARIABLE "-" LOCKSHIM_GUID_TEXT);
+	printf(", \"attributes\": %u, \"version\": %d", (unsigned int)var->attributes,
+	       BOOT_RECORD_VERSION);
+	json_print_key("lockshim", true);
+	json_print_string(view->version);
+	printf(", \"dropped\": %llu", (unsigned long long)view->dropped);
+	print_json_value_or_null("secure_boot",
+				 value_of(view->secure_boot, view->secure_boot_len, "secure-boot",
+					  secure_boot, sizeof(secure_boot)),
+				 true);
+	json_print_key("records", true);
+	printf("[");
+	while (boot_record_next_line(view->lines, view->lines_size, &at, &line, &len)) {
+		const struct record_fields *f = fields_of(line, len);
+
+		printf(first ? "{" : ", {");
+		for (size_t i = 0; i < f->n; i++) {
+			json_print_key(f->field[i].key, i > 0);
+			json_print_string(f->field[i].value);
+		}
+		printf("}");
+		first = false;
+	}
+	printf("]");
+	json_print_key("started", true);
+	if (view->started) {
+		const struct record_fields *f = fields_of(view->started, view->started_len);
+		static const char *const keys[] = { "image", "verdict", "reason", "list", "entry" };
+
+		printf("{");
+		for (size_t i = 0; i < 5; i++)
+			print_json_value_or_null(keys[i], record_value(f, keys[i]), i > 0);
+		printf("}");
+	} else {
+		printf("null");
+	}
+	json_print_key("lockdown", true);
+	printf("{");
+	print_json_value_or_null("asked",
+				 value_of(view->lockdown, view->lockdown_len, "lockdown", asked,
+					  sizeof(asked)),
+				 false);
+	print_json_value_or_null(
+		"reason", value_of(view->lockdown, view->lockdown_len, "reason", why, sizeof(why)),
+		true);
+	print_json_value_or_null("kernel", lockdown, true);
+	printf("}}\n");
+}
+
+static void print_text(const struct efivar *var, const struct boot_record_view *view,
+		       const char *securityfs, const char *lockdown)
+{
+	char value[VERDICT_RECORD_SIZE], reason[64], list[64], asked[64], why[64];
+	const char *line;
+	size_t at = 0, len;
+
+	printf("lockshim %s recorded this boot in %s (%zu records", view->version, var->source,
+	       view->n);
+	if (view->dropped)
+		printf(", %llu older ones gave way", (unsigned long long)view->dropped);
+	printf("):\n");
+	while (boot_record_next_line(view->lines, view->lines_size, &at, &line, &len))
+		printf("  %.*s\n", (int)len, line);
+	if (view->started) {
+		const char *s = view->started;
+		size_t n = view->started_len;
+
+		printf("started: %s", value_of(s, n, "image", value, sizeof(value)));
+		printf(": %s", value_of(s, n, "verdict", value, sizeof(value)));
+		printf(" (%s", value_of(s, n, "reason", reason, sizeof(reason)));
+		if (*value_of(s, n, "list", list, sizeof(list)))
+			printf(", %s", list);
+		if (*value_of(s, n, "entry", value, sizeof(value)))
+			printf(" %s", value);
+		printf(")\n");
+	} else {
+		printf("started: nothing recorded (lockshim decided on no image of its own)\n");
+	}
+	printf("Secure Boot: %s\n", view->secure_boot ?
+					    value_of(view->secure_boot, view->secure_boot_len,
+						     "secure-boot", value, sizeof(value)) :
+					    "not recorded");
+	if (view->lockdown)
+		printf("lockdown: lockshim asked %s (%s); ",
+		       value_of(view->lockdown, view->lockdown_len, "lockdown", asked,
+				sizeof(asked)),
+		       value_of(view->lockdown, view->lockdown_len, "reason", why, sizeof(why)));
+	else
+		printf("lockdown: lockshim asked nothing; ");
+	if (*lockdown)
+		printf("the kernel is at %s\n", lockdown);
+	else if (securityfs)
+		printf("the kernel's is unknown (no %s/lockdown)\n", securityfs);
+	else
+		printf("the kernel's is not read for a copy (--securityfs DIR)\n");
+}
+
+int cmd_status(int argc, char **argv)
+{
+	struct status_args args = { 0 };
+	struct boot_record_view view;
+	struct reason_buf buf;
+	struct efivar var;
+	const char *reason;
+	char lockdown[32];
+	DIR *dir;
+
+	if (parse_status_args(argc, argv, &args) < 0) {
+		fprintf(stderr, "usage: lockshim %s", status_usage);
+		return EXIT_USAGE;
+	}
+	dir = opendir(args.efivars);
+	if (!dir) {
+		say_error("%s: %s (not booted through UEFI, or efivarfs not mounted)", args.efivars,
+			  strerror(errno));
+		return EXIT_USAGE;
+	}
+	closedir(dir);
+	if (efivar_read(args.efivars, BOOT_RECORD_VARIABLE, LOCKSHIM_GUID_TEXT, &var) < 0)
+		return EXIT_USAGE; /* said */
+	if (!var.present) {
+		say_error("%s: no record of this boot: lockshim did not start this boot, or could "
+			  "not write %s (its console says why)",
+			  var.source, BOOT_RECORD_VARIABLE);
+		return EXIT_USAGE;
+	}
+	if (var.attributes != BOOT_RECORD_ATTRIBUTES) {
+		say_error("%s: attributes 0x%x, not lockshim's volatile BS|RT (0x%x): not this "
+			  "boot's record (an OS wrote it, and lockshim could not delete it)",
+			  var.source, (unsigned int)var.attributes, BOOT_RECORD_ATTRIBUTES);
+		efivar_free(&var);
+		return EXIT_USAGE;
+	}
+	if (boot_record_parse(var.data, var.size, &view, &reason, &buf) < 0) {
+		say_error("%s: not a record lockshim writes: %s", var.source, reason);
+		efivar_free(&var);
+		return EXIT_USAGE;
+	}
+	kernel_lockdown(args.securityfs, lockdown, sizeof(lockdown));
+	if (args.json)
+		print_json(&var, &view, lockdown);
+	else
+		print_text(&var, &view, args.securityfs, lockdown);
+	efivar_free(&var);
+	return EXIT_SUCCESS;
+}
