@@ -17,6 +17,7 @@ static struct boot_record record;
 static char data[BOOT_RECORD_SIZE];
 static UINTN data_size;
 static EFI_STATUS written = EFI_NOT_STARTED; /* the last write's status */
+static BOOLEAN live;                         /* flushed once: each record is written as it comes */
 static BOOLEAN blocked;                      /* an earlier LockshimBootLog could not be deleted */
 static BOOLEAN write_said;                   /* a failed write was said: once is enough */
 
@@ -52,7 +53,6 @@ static void write_variable(void)
 
 	if (blocked)
 		return;
-	data_size = boot_record_serialize(&record, data, sizeof(data));
 	status = RT->SetVariable(BOOT_RECORD_NAME, &lockshim_vendor_guid, BOOT_RECORD_ATTRIBUTES,
 				 data_size, data);
 	written = status;
@@ -73,6 +73,14 @@ void efi_record(enum boot_record_kind kind, const char *fmt, ...)
 	va_end(args);
 	log_info("%s", line);
 	boot_record_add(&record, kind, line);
+	data_size = boot_record_serialize(&record, data, sizeof(data));
+	if (live)
+		write_variable();
+}
+
+void efi_boot_record_flush(void)
+{
+	live = TRUE;
 	write_variable();
 }
 
@@ -95,7 +103,7 @@ void efi_record_mirror_failed(const CHAR16 *name, EFI_STATUS status)
 
 void efi_boot_record_say(void)
 {
-	if (EFI_ERROR(written))
+	if (blocked || (EFI_ERROR(written) && written != EFI_NOT_STARTED))
 		return; /* said when it first failed, or when the old one stayed */
 	log_info("boot record: %lu records, %lu bytes in %ls", (unsigned long)record.n,
 		 (unsigned long)data_size, BOOT_RECORD_NAME);

@@ -408,6 +408,7 @@ static EFI_STATUS next_stage_start(EFI_HANDLE parent, const struct next_stage *l
 		efi_security_policy_install(verifier);
 	/* for bootctl, as systemd-boot sets them; never again once the next stage ran */
 	efi_loader_interface_set(parent, LOCKSHIM_VERSION, init_ticks);
+	efi_boot_record_flush();
 	status = BS->StartImage(image, NULL, NULL);
 	if (sb->secure_boot == 1 && sb->setup_mode == 0)
 		efi_security_policy_remove();
@@ -426,7 +427,7 @@ static bool firmware_has_memory_attributes(void)
 	return !EFI_ERROR(BS->LocateProtocol(&memory_attribute_protocol_guid, NULL, &protocol));
 }
 
-static EFI_STATUS lockshim_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
+static EFI_STATUS lockshim_run(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 {
 	/* first: LoaderTimeInitUSec is when lockshim started */
 	const UINT64 init_ticks = efi_loader_ticks();
@@ -485,6 +486,15 @@ static EFI_STATUS lockshim_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table
 	if (EFI_ERROR(status))
 		return status;
 	return next_stage_start(image, &location, &file, &verifier, &sb, init_ticks);
+}
+
+/* lockshim_run, and this boot's record written however it ends (efi_boot_record.h) */
+static EFI_STATUS lockshim_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
+{
+	EFI_STATUS status = lockshim_run(image, system_table);
+
+	efi_boot_record_flush();
+	return status;
 }
 
 /* The firmware's entry: the stack guard from its RNG, then lockshim_main. */
