@@ -28,9 +28,18 @@ set_var() {
 }
 
 mkdir -p /boot/efi
-step mount -t vfat /dev/vda /boot/efi
+step mount -t vfat /dev/vda1 /boot/efi
 case $(cat /data/phase 2>/dev/null || echo s0) in
 s0)
+	# what lockshim did in this boot, and what bootctl makes of it
+	mount -t securityfs securityfs /sys/kernel/security
+	step lockshim status
+	echo "STATUS-JSON $(lockshim status --json 2>&1)"
+	step bootctl status --no-pager
+	# the Boot Loader Interface's variables, UTF-16 text after 4 bytes of attributes
+	for f in "$EFIVARS"/Loader*-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f; do
+		echo "LOADER-VAR ${f##*/} $(tail -c +5 "$f" | tr -d '\000')"
+	done
 	check today
 	check dbx --dbx-update /data/dbx-update.auth
 	dbx=dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f

@@ -49,6 +49,8 @@ SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 SECDB_GUID=d719b2cb-3d3a-4596-a3bc-dad00e67656f
 CHECK_OPTIONS=(1:debian:debian.efi 2:mok:mok.efi 3:rogue:rogue.efi)
 CHECK_VARS=
+# the ESP's partition on the machine's GPT disk (LoaderDevicePartUUID)
+CHECK_PARTUUID=0c4e5a1d-5e5f-4c0c-9d1a-6c6f636b7368
 # the kernel of an option that boots has started: the stop of every boot
 # but the guest's
 KERNEL_STARTED='Linux version [0-9]'
@@ -91,10 +93,14 @@ check_prepare() {
 		{ PREP_ERROR="tests/qemu/vars.sh --variant check-live failed: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"; return 0; }
 
 	# The guest: Debian's kernel, its virtio, FAT and efivarfs modules,
-	# Debian's chattr (efivarfs makes dbx immutable) and lockshim's CLI.
+	# Debian's chattr (efivarfs makes dbx immutable) and bootctl (systemd
+	# 252, the systemd-boot package), and lockshim's CLI.
+	local bootctl
+	bootctl=$(tests/qemu/debian-package.sh systemd-boot usr/bin/bootctl 2>>"$PREP_LOG") ||
+		{ PREP_ERROR="tests/qemu/debian-package.sh systemd-boot failed"; return 0; }
 	_prep "check guest initramfs" tests/initramfs/mokutil-guest.sh \
 		--module virtio_pci --module virtio_blk --module vfat --module nls_cp437 --module nls_ascii \
-		--bin build/lockshim --bin /usr/bin/chattr \
+		--bin build/lockshim --bin /usr/bin/chattr --bin "$bootctl/bootctl" \
 		--add "$w/data/dbx-update.auth:/data/dbx-update.auth" \
 		--add "$w/data/dbx-update.var:/data/dbx-update.var" \
 		--add "$w/data/lockshimx64-next.efi:/data/lockshimx64-next.efi" \
@@ -102,12 +108,14 @@ check_prepare() {
 		--steps tests/qemu/check-guest.sh "$w/guest-s0.img" &&
 		_prep "check guest initramfs, boot 2" tests/initramfs/mokutil-guest.sh --base "$w/guest-s0.img" \
 			--add "$w/phase-s1:/data/phase" --steps tests/qemu/check-guest.sh "$w/guest-s1.img" &&
-		_prep "the machine's ESP" make_esp "$w/esp-s0.img" \
+		_prep "the machine's ESP" make_esp "$w/esp-s0.fat" \
 			"$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
 			"$BOOT_WORK/kernel-vendor.efi" EFI/lockshim/debian.efi \
 			"$BOOT_WORK/companion-mok.efi" EFI/lockshim/mok.efi \
 			"$w/rogue.efi" EFI/lockshim/rogue.efi \
-			"$w/guest-s0.img" boot/check-guest.img
+			"$w/guest-s0.img" boot/check-guest.img &&
+		_prep "the machine's disk (GPT)" python3 tests/qemu/mkgpt.py "$w/esp-s0.img" "$w/esp-s0.fat" \
+			"$CHECK_PARTUUID"
 }
 
 # boot_order_file OUT N...: BootOrder's data, Boot000N in that order.
@@ -134,8 +142,11 @@ check_boot() {
 	fi
 	for s in "$@" "$CRASH" 'Kernel panic' 'MOKUTIL-GUEST-ERROR' 'No bootable option'; do stops+=(--stop "$s"); done
 	(( BOOT_TEE )) && tee=(--tee)
+	# without the hypervisor bit: lockshim sets the Boot Loader Interface's
+	# times only then, as systemd-boot 252 does
 	run_qemu --esp "$w/$name.img" --vars "$w/$name.fd" --persist \
-		--log "$BOOT_LOGS/check-$name.log" --timeout "$QEMU_TIMEOUT" "${stops[@]}" "${tee[@]}"
+		--log "$BOOT_LOGS/check-$name.log" --timeout "$QEMU_TIMEOUT" "${stops[@]}" "${tee[@]}" \
+		-- -cpu qemu64,-hypervisor
 	local rc=$?
 	qemu_outcome "check-$name" || return 1
 	return $rc
@@ -170,11 +181,41 @@ held() {
 	python3 tests/qemu/check_boots.py "$CHECK_WORK/$pred.json" "$BOOT_LOGS/check-$boot.log" "$@"
 }
 
+# expect_status_and_bootctl: in the guest's first boot, `lockshim status`
+# named the kernel lockshim started and the kernel's lockdown, and Debian's
+# bootctl showed lockshim as the boot loader, its ESP partition and file,
+# and the firmware; the Boot Loader Interface's times are set (the CPU
+# reports no hypervisor in these boots).
+expect_status_and_bootctl() {
+	local version lg='4a67b082-0a4c-41cf-b6c7-440b29bb8c4f'
+	version=$(sed -n 's/^lockshim \([0-9][^ ]*\)$/\1/p' "$LOG" | head -n1)
+	[[ -n $version ]] || { echo "FAIL: no lockshim banner in $LOG" >&2; return 1; }
+	expect_log -F '| started: \EFI\lockshim\debian.efi: allowed (allowed-cert, vendor /CN=lockshim test vendor)' &&
+		expect_log -F '| lockdown: lockshim asked locked (secure-boot); the kernel is at integrity' &&
+		expect_log -F "|       Product: lockshim $version" &&
+		expect_log -F "|           ESP: /dev/disk/by-partuuid/$CHECK_PARTUUID" &&
+		expect_log -F '|          File: └─/EFI/lockshim/lockshimx64.efi' &&
+		expect_log -F '|       Firmware: UEFI 2.70 (EDK II 1.00)' &&
+		expect_log -F "LOADER-VAR LoaderInfo-$lg lockshim $version" &&
+		expect_log -F "LOADER-VAR LoaderImageIdentifier-$lg \EFI\lockshim\lockshimx64.efi" &&
+		expect_log -F "LOADER-VAR LoaderDevicePartUUID-$lg ${CHECK_PARTUUID^^}" &&
+		expect_log "^LOADER-VAR LoaderTimeInitUSec-$lg [1-9][0-9]*\$" &&
+		expect_log "^LOADER-VAR LoaderTimeExecUSec-$lg [1-9][0-9]*\$" || return 1
+	sed -n 's/^STATUS-JSON //p' "$LOG" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+s = d["started"]
+assert s["image"] == "\\EFI\\lockshim\\debian.efi" and s["verdict"] == "allowed", s
+assert d["secure_boot"] == "enforced", d["secure_boot"]
+' || { echo "FAIL: lockshim status --json did not name the started kernel" >&2; return 1; }
+}
+
 check_live_predictions() {
 	local w=$CHECK_WORK
 	# S0: the guest's boot, then the other options
 	guest_boot s0-guest "$CHECK_VARS" "$w/esp-s0.img" '' || return 1
 	predictions "$LOG" today dbx || return 1
+	expect_status_and_bootctl || return 1
 	expect_log -F 'CHECK-RC today 0' && expect_log -F 'CHECK-RC dbx 0' &&
 		expect_log -F '| after this update Boot0002 will no longer boot' &&
 		expect_log -F 'CHECK-APPLIED dbx' &&
@@ -184,7 +225,7 @@ check_live_predictions() {
 
 	# S1: the store the guest left (the dbx update applied), the same ESP
 	cp "$w/esp-s0.img" "$w/esp-s1.img" &&
-		mcopy -o -i "$w/esp-s1.img" "$w/guest-s1.img" ::/boot/check-guest.img || return 1
+		mcopy -o -i "$w/esp-s1.img@@$((2048 * 512))" "$w/guest-s1.img" ::/boot/check-guest.img || return 1
 	guest_boot s1-guest "$w/s0-guest.fd" "$w/esp-s1.img" '2 3 1' || return 1
 	predictions "$LOG" sbat || return 1
 	expect_log -F 'CHECK-RC sbat 1' &&
