@@ -46,6 +46,10 @@ GRUB_REFUSAL='error: bad shim signature.'
 # error the rest of its messages come within the grace period.
 STOPS=('LOCKSHIM-TEST-DONE' '^error: ' 'Press any key to continue' "$QEMU_CRASH" 'No bootable option')
 
+# GRUB or systemd-boot holds the kernel and its initrd while the kernel
+# decompresses itself: more memory than the default (lib.sh).
+QEMU_MEMORY=512
+
 SCENARIOS=(
 	debian_chain_boots
 	debian_rogue_kernel_refused

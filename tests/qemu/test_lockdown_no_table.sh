@@ -32,6 +32,10 @@
 # shellcheck source=tests/qemu/debian-chain.sh
 . tests/qemu/debian-chain.sh
 
+# GRUB or systemd-boot holds the kernel and its initrd while the kernel
+# decompresses itself: more memory than the default (lib.sh).
+QEMU_MEMORY=512
+
 SCENARIOS=(
 	sb_on_debian_shim_no_table
 	sb_off_firmware_shell_unlocked

@@ -57,6 +57,10 @@
 # shellcheck source=tests/qemu/measured.sh
 . "$(dirname "${BASH_SOURCE[0]}")/measured.sh" # cds to the repository
 
+# GRUB or systemd-boot holds the kernel and its initrd while the kernel
+# decompresses itself: more memory than the default (lib.sh).
+QEMU_MEMORY=512
+
 SCENARIOS=(
 	tpm_vendor_kernel
 	tpm_mok_kernel

@@ -58,6 +58,10 @@
 # shellcheck source=tests/qemu/second_stage.sh
 . "$(dirname "${BASH_SOURCE[0]}")/second_stage.sh" # cds to the repository
 
+# GRUB or systemd-boot holds the kernel and its initrd while the kernel
+# decompresses itself: more memory than the default (lib.sh).
+QEMU_MEMORY=512
+
 SCENARIOS=(
 	shim_lock_hostile_inputs
 	load_image_by_policy

@@ -31,6 +31,10 @@
 # shellcheck source=tests/qemu/second_stage.sh
 . "$(dirname "${BASH_SOURCE[0]}")/second_stage.sh" # cds to the repository
 
+# GRUB or systemd-boot holds the kernel and its initrd while the kernel
+# decompresses itself: more memory than the default (lib.sh).
+QEMU_MEMORY=512
+
 SCENARIOS=(
 	sdboot_type1_mok_kernel_boots
 	sdboot_uki_vendor_boots
