@@ -31,6 +31,7 @@ struct cached_file {
 	char *path;
 	uint8_t *data;
 	size_t size;
+	struct image_digests digests; /* hashed once, whatever decides on it */
 };
 
 struct image_cache {
@@ -52,6 +53,15 @@ void image_cache_free(struct image_cache *cache)
 	free(cache);
 }
 
+/* The digests kept for the cached file whose bytes are @data; NULL when none is. */
+static struct image_digests *chain_cache_digests(struct image_cache *cache, const uint8_t *data)
+{
+	for (size_t i = 0; i < cache->n; i++)
+		if (cache->file[i].data == data)
+			return &cache->file[i].digests;
+	return NULL;
+}
+
 /* The file at host path @path, read at most once. Returns 0, or -1 having said why. */
 int chain_cache_read(struct image_cache *cache, const char *path, const uint8_t **data,
 		     size_t *size)
@@ -69,6 +79,7 @@ int chain_cache_read(struct image_cache *cache, const char *path, const uint8_t 
 		return -1;
 	}
 	f = &cache->file[cache->n];
+	memset(f, 0, sizeof(*f));
 	f->path = strdup(path);
 	if (!f->path || read_file(path, &f->data, &f->size) < 0) {
 		free(f->path);
@@ -155,6 +166,7 @@ static int image_load(const struct chain_files *files, const char *host_path, co
 		return 0;
 	if (chain_cache_read(files->cache, host_path, &img->data, &img->size) < 0)
 		return -1;
+	img->digests = chain_cache_digests(files->cache, img->data);
 	img->pe = malloc(sizeof(*img->pe));
 	if (!img->pe) {
 		say_error("out of memory");
@@ -475,7 +487,7 @@ static int decide(const struct chain_files *files, const struct machine_state *m
 		say_error("out of memory");
 		return -1;
 	}
-	verify_image(img->data, img->size, fs ? &fs->policy : &fw, request, v);
+	verify_image_digests(img->data, img->size, fs ? &fs->policy : &fw, request, img->digests, v);
 	step_from_verdict(s, v, fs ? fs->enforced : m->secure_boot);
 	if (times)
 		measure_decision(fs, img, request, v, times);

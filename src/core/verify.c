@@ -62,10 +62,8 @@ struct verification {
 	enum verify_request request;
 	struct pe_image img;
 	struct authenticode_signatures sigs;
-	struct {
-		uint8_t digest[EVP_MAX_MD_SIZE];
-		unsigned int size; /* 0: not computed yet */
-	} image_digest[5];         /* image_digest_types' */
+	struct image_digests *digests; /* image_digest_types', the caller's or own */
+	struct image_digests own;
 	struct verdict *verdict;
 };
 
@@ -76,9 +74,11 @@ struct verification {
  * Deny lists go by all of them, as shim 16.1's check_denylist goes by
  * SHA-1 too.
  */
-static const enum esl_type image_digest_types[5] = { ESL_SHA256, ESL_SHA384, ESL_SHA512, ESL_SHA1,
+_Static_assert(sizeof(((struct image_digests *)0)->d[0].digest) >= EVP_MAX_MD_SIZE,
+	       "struct image_digests holds every digest OpenSSL makes");
+static const enum esl_type image_digest_types[VERIFY_IMAGE_DIGESTS] = { ESL_SHA256, ESL_SHA384, ESL_SHA512, ESL_SHA1,
 						     ESL_SHA224 };
-static const char *const digest_names[5] = { "SHA-256", "SHA-384", "SHA-512", "SHA-1", "SHA-224" };
+static const char *const digest_names[VERIFY_IMAGE_DIGESTS] = { "SHA-256", "SHA-384", "SHA-512", "SHA-1", "SHA-224" };
 #define ALLOW_DIGESTS 3
 static const enum esl_type cert_digest_types[3] = { ESL_X509_SHA256, ESL_X509_SHA384,
 						    ESL_X509_SHA512 };
@@ -138,10 +138,10 @@ static int image_digest(struct verification *ver, size_t k)
 {
 	const char *reason;
 
-	if (ver->image_digest[k].size)
+	if (ver->digests->d[k].size)
 		return 0;
 	if (pe_authenticode_digest(&ver->img, esl_type_md(image_digest_types[k]),
-				   ver->image_digest[k].digest, &ver->image_digest[k].size,
+				   ver->digests->d[k].digest, &ver->digests->d[k].size,
 				   &reason) < 0) {
 		decide(ver->verdict, VERDICT_BAD_IMAGE, NULL, reason);
 		return -1;
@@ -165,8 +165,8 @@ static int image_digest_in(struct verification *ver, size_t k, const struct sig_
 		return 0;
 	if (image_digest(ver, k) < 0)
 		return -1;
-	*index = sig_db_find_digest(db, image_digest_types[k], ver->image_digest[k].digest,
-				    ver->image_digest[k].size);
+	*index = sig_db_find_digest(db, image_digest_types[k], ver->digests->d[k].digest,
+				    ver->digests->d[k].size);
 	return 0;
 }
 
@@ -181,7 +181,7 @@ static int check_image_digest(struct verification *ver, const struct sig_db *db,
 			return -1;
 		if (index < 0)
 			continue;
-		hex_of(ver->image_digest[k].digest, ver->image_digest[k].size, ver->verdict->entry,
+		hex_of(ver->digests->d[k].digest, ver->digests->d[k].size, ver->verdict->entry,
 		       sizeof(ver->verdict->entry));
 		BIO_snprintf(message, sizeof(message), "image %s digest is in %s", digest_names[k],
 			     db->name);
@@ -491,8 +491,8 @@ static void verify_loaded(struct verification *ver)
 
 		if (image_digest(ver, k) < 0)
 			return;
-		if (authenticode_check_image(sig, ver->image_digest[k].digest,
-					     ver->image_digest[k].size, &reason) < 0) {
+		if (authenticode_check_image(sig, ver->digests->d[k].digest,
+					     ver->digests->d[k].size, &reason) < 0) {
 			code = VERDICT_BAD_SIGNATURE;
 			continue;
 		}
@@ -544,6 +544,13 @@ static int check_mok_manager(struct verification *ver)
 void verify_image(const uint8_t *data, size_t size, const struct verify_policy *policy,
 		  enum verify_request request, struct verdict *verdict)
 {
+	verify_image_digests(data, size, policy, request, NULL, verdict);
+}
+
+void verify_image_digests(const uint8_t *data, size_t size, const struct verify_policy *policy,
+			  enum verify_request request, struct image_digests *digests,
+			  struct verdict *verdict)
+{
 	struct verification *ver;
 	const char *reason;
 
@@ -561,6 +568,7 @@ void verify_image(const uint8_t *data, size_t size, const struct verify_policy *
 	ver->policy = policy;
 	ver->request = request;
 	ver->verdict = verdict;
+	ver->digests = digests ? digests : &ver->own;
 	if (pe_parse(data, size, &ver->img, &reason) < 0)
 		decide(verdict, VERDICT_BAD_IMAGE, NULL, reason);
 	else if (authenticode_collect(&ver->img, &ver->sigs, &reason) < 0)

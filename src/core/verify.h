@@ -137,4 +137,23 @@ void verdict_refuse(struct verdict *verdict, enum verdict_reason reason, const c
 void verify_image(const uint8_t *data, size_t size, const struct verify_policy *policy,
 		  enum verify_request request, struct verdict *verdict);
 
+/* The Authenticode digests of one image, each computed on first use (size 0: not yet). */
+#define VERIFY_IMAGE_DIGESTS 5
+struct image_digests {
+	struct {
+		uint8_t digest[64];
+		unsigned int size;
+	} d[VERIFY_IMAGE_DIGESTS];
+};
+
+/*
+ * verify_image, keeping the image's digests in @digests (zeroed before the
+ * first call for this image, and only ever given with the same bytes at
+ * @data): a caller that decides on one image several times (under another
+ * policy, for another boot option) hashes it once.
+ */
+void verify_image_digests(const uint8_t *data, size_t size, const struct verify_policy *policy,
+			  enum verify_request request, struct image_digests *digests,
+			  struct verdict *verdict);
+
 #endif

@@ -976,6 +976,41 @@ static void test_other_codes(void)
 	}
 }
 
+/*
+ * verify_image_digests: the digests kept for an image are what later
+ * decisions on it go by (the CLI hashes each image once), and the first
+ * decision, which fills them, agrees with verify_image.
+ */
+static void test_digests_kept(void)
+{
+	const char *const csv[2] = { NULL, "sbat,1,SBAT Version,sbat,1,https://x\n" };
+	uint8_t *img = image_with(csv);
+	uint8_t *other = image_with((const char *const[2]){ NULL, "sbat,1,x,sbat,1,y\n" });
+	struct image_digests kept = { 0 };
+	struct verify_policy policy;
+	uint8_t digest[EVP_MAX_MD_SIZE];
+	unsigned int len;
+	struct verdict v, plain;
+
+	verify_policy_init(&policy);
+	trust_digest(&policy.db, img);
+	verify_image(img, UNSIGNED_SIZE, &policy, VERIFY_TO_START, &plain);
+	verify_image_digests(img, UNSIGNED_SIZE, &policy, VERIFY_TO_START, &kept, &v);
+	CHECK(v.allowed && plain.allowed && v.reason == plain.reason,
+	      "digests kept: the first decision is verify_image's");
+	len = image_sha256(img, digest);
+	CHECK(kept.d[0].size == len && memcmp(kept.d[0].digest, digest, len) == 0,
+	      "digests kept: the SHA-256 digest it computed is kept");
+	/* the other image's digest, planted: a decision that hashed again would still allow */
+	len = image_sha256(other, digest);
+	memcpy(kept.d[0].digest, digest, len);
+	verify_image_digests(img, UNSIGNED_SIZE, &policy, VERIFY_TO_START, &kept, &v);
+	CHECK(!v.allowed, "digests kept: a later decision goes by them, without hashing again");
+	verify_policy_free(&policy);
+	free(img);
+	free(other);
+}
+
 /* Every code has a name of [a-z0-9-]+, no two alike; "unset" is only VERDICT_UNSET's. */
 static void test_reason_names(void)
 {
@@ -1037,6 +1072,7 @@ int main(void)
 	test_mok_manager_pinned();
 	test_every_type();
 	test_other_codes();
+	test_digests_kept();
 	test_reason_names();
 	test_record();
 	CHECK_EQ(bad_codes, 0u, "every verdict carries a code, and it agrees with allowed");
