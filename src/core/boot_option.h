@@ -19,10 +19,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BOOT_ORDER_MAX        512
-#define BOOT_OPTION_MAX_PATH  512 /* characters of a file path, as load_options.h's */
-#define BOOT_OPTION_MAX_DESC  256
-#define LOAD_OPTION_ACTIVE    0x00000001u
+#define BOOT_ORDER_MAX       512
+#define BOOT_OPTION_MAX_PATH 512 /* characters of a file path, as load_options.h's */
+#define BOOT_OPTION_MAX_DESC 256
+#ifndef LOAD_OPTION_ACTIVE /* gnu-efi's efilib.h has it too, for the firmware shell */
+#define LOAD_OPTION_ACTIVE 0x00000001u
+#endif
 #define BOOT_OPTION_GUID_TEXT 37
 
 /* Where a boot option's image is. */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "device_path.h"
 
+#include <string.h>
+
 #include "reason.h"
 #include "safe_math.h"
 
@@ -36,5 +38,32 @@ int device_path_gpt_partition(const struct dp_node *node, const uint8_t **guid, 
 	if (node->data[HD_SIGNATURE_TYPE] != HD_SIGNATURE_GUID)
 		return 0;
 	*guid = node->data + HD_SIGNATURE_OFFSET;
+	return 1;
+}
+
+int device_path_gpt_find(const uint8_t *dp, size_t size, struct dp_node *hd, const uint8_t **guid,
+			 const char **reason)
+{
+	static const uint8_t zero[16];
+	struct dp_node node;
+	size_t at = 0;
+	int r;
+
+	*guid = NULL;
+	while ((r = device_path_next(dp, size, &at, &node, reason)) > 0) {
+		const uint8_t *found;
+		int gpt = device_path_gpt_partition(&node, &found, reason);
+
+		if (gpt < 0)
+			return -1;
+		if (gpt > 0 && !*guid) {
+			*hd = node;
+			*guid = found;
+		}
+	}
+	if (r < 0)
+		return -1;
+	if (!*guid || memcmp(*guid, zero, sizeof(zero)) == 0)
+		return 0;
 	return 1;
 }

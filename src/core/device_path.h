@@ -49,4 +49,13 @@ int device_path_next(const uint8_t *dp, size_t size, size_t *at, struct dp_node 
 int device_path_gpt_partition(const struct dp_node *node, const uint8_t **guid,
 			      const char **reason);
 
+/*
+ * The first HD() node of a GPT partition in the device path of at most
+ * @size bytes at @dp, walked whole to its end node: returns 1 with *@hd
+ * and *@guid set, 0 when it has none (a zero partition GUID names none),
+ * -1 with a reason for a malformed path.
+ */
+int device_path_gpt_find(const uint8_t *dp, size_t size, struct dp_node *hd, const uint8_t **guid,
+			 const char **reason);
+
 #endif

@@ -150,28 +150,16 @@ void loader_usec_text(uint64_t usec, struct loader_text *out)
 int loader_device_part_uuid_text(const uint8_t *dp, size_t size, struct loader_text *out,
 				 const char **reason)
 {
-	static const uint8_t zero[16];
 	struct text_builder b = builder(out);
 	char text[ESL_GUID_TEXT_SIZE];
-	struct dp_node node;
-	const uint8_t *guid = NULL;
-	size_t at = 0;
+	struct dp_node hd;
+	const uint8_t *guid;
 	int r;
 
 	/* the whole path up to its end node, which a well-formed path has: the first GPT HD() */
-	while ((r = device_path_next(dp, size, &at, &node, reason)) > 0) {
-		const uint8_t *found;
-		int gpt = device_path_gpt_partition(&node, &found, reason);
-
-		if (gpt < 0)
-			return -1;
-		if (gpt > 0 && !guid)
-			guid = found;
-	}
-	if (r < 0)
-		return -1;
-	if (!guid || memcmp(guid, zero, sizeof(zero)) == 0)
-		return 0; /* no GPT partition; a zero GUID names none */
+	r = device_path_gpt_find(dp, size, &hd, &guid, reason);
+	if (r <= 0)
+		return r; /* no GPT partition (a zero GUID names none), or a malformed path */
 	esl_guid_text(guid, text);
 	for (const char *c = text; *c; c++) /* uppercase, as gnu-efi prints it for systemd-boot */
 		put(&b, *c >= 'a' && *c <= 'f' ? (uint16_t)(*c - 'a' + 'A') : (uint8_t)*c);

@@ -54,6 +54,12 @@ static EFI_STATUS read_whole_file(EFI_FILE_HANDLE file, const CHAR16 *path, UINT
 
 EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, struct efi_file_data *file)
 {
+	return efi_file_read_max(device, path, EFI_FILE_MAX_SIZE, file);
+}
+
+EFI_STATUS efi_file_read_max(EFI_HANDLE device, const CHAR16 *path, UINT64 max_size,
+			     struct efi_file_data *file)
+{
 	_cleanup_file_ EFI_FILE_HANDLE root = NULL, handle = NULL;
 	_cleanup_pool_ EFI_FILE_INFO *info = NULL;
 	EFI_STATUS status;
@@ -70,9 +76,46 @@ EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, struct efi_file_
 		return EFI_DEVICE_ERROR;
 	if (info->Attribute & EFI_FILE_DIRECTORY)
 		return EFI_NOT_FOUND;
-	if (info->FileSize > EFI_FILE_MAX_SIZE)
+	if (info->FileSize > max_size || info->FileSize > EFI_FILE_MAX_SIZE)
 		return EFI_BAD_BUFFER_SIZE;
 	return read_whole_file(handle, path, info->FileSize, file);
+}
+
+/* Far past any file system's entry: 255 characters of a long name and the info's fields. */
+#define DIR_ENTRY_MAX (64 * 1024)
+
+EFI_STATUS efi_dir_next(EFI_FILE_HANDLE dir, EFI_FILE_INFO **info, UINTN *name_len)
+{
+	UINTN size = SIZE_OF_EFI_FILE_INFO + 256 * sizeof(CHAR16), chars;
+	_cleanup_pool_ EFI_FILE_INFO *entry = NULL;
+	EFI_STATUS status;
+
+	*info = NULL;
+	*name_len = 0;
+	entry = AllocatePool(size);
+	if (!entry)
+		return EFI_OUT_OF_RESOURCES;
+	status = dir->Read(dir, &size, entry);
+	if (status == EFI_BUFFER_TOO_SMALL && size <= DIR_ENTRY_MAX) {
+		FreePool(entry);
+		entry = AllocatePool(size);
+		if (!entry)
+			return EFI_OUT_OF_RESOURCES;
+		status = dir->Read(dir, &size, entry);
+	}
+	if (EFI_ERROR(status))
+		return status;
+	if (size == 0)
+		return EFI_SUCCESS; /* the end */
+	if (size <= SIZE_OF_EFI_FILE_INFO)
+		return EFI_VOLUME_CORRUPTED;
+	chars = (size - SIZE_OF_EFI_FILE_INFO) / sizeof(CHAR16);
+	while (*name_len < chars && entry->FileName[*name_len])
+		(*name_len)++;
+	if (*name_len == chars)
+		return EFI_VOLUME_CORRUPTED; /* no terminator inside what was read */
+	*info = TAKE_PTR(entry);
+	return EFI_SUCCESS;
 }
 
 CHAR16 *efi_file_path_text(const EFI_DEVICE_PATH *path)

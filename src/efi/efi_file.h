@@ -24,6 +24,20 @@ struct efi_file_data {
 EFI_STATUS efi_file_read(EFI_HANDLE device, const CHAR16 *path, struct efi_file_data *file);
 
 /*
+ * As efi_file_read, for a file of at most @max_size bytes: a larger one is
+ * not read, EFI_BAD_BUFFER_SIZE.
+ */
+EFI_STATUS efi_file_read_max(EFI_HANDLE device, const CHAR16 *path, UINT64 max_size,
+			     struct efi_file_data *file);
+
+/*
+ * The next entry of the open directory @dir into *@info, a new pool buffer
+ * (FreePool it), with *@name_len the characters of its FileName, which is
+ * NUL-terminated within it; *@info is NULL after the last entry.
+ */
+EFI_STATUS efi_dir_next(EFI_FILE_HANDLE dir, EFI_FILE_INFO **info, UINTN *name_len);
+
+/*
  * Read the file a device path names (a file system's device, then file path
  * nodes), as efi_file_read does. EFI_NOT_FOUND when it names no file on a
  * simple file system (a firmware volume, say).

@@ -48,6 +48,35 @@ EFI_STATUS efi_var_read(const CHAR16 *name, EFI_GUID *vendor, void **data, UINTN
 	return EFI_SUCCESS;
 }
 
+/* Far past any name the firmware stores (edk2: a variable is at most a few KiB). */
+#define VAR_NAME_MAX (64 * 1024)
+
+EFI_STATUS efi_var_next_name(CHAR16 **name, UINTN *size, EFI_GUID *vendor)
+{
+	UINTN want;
+	EFI_STATUS status;
+
+	if (!*name) {
+		*size = 128 * sizeof(CHAR16);
+		*name = AllocateZeroPool(*size);
+		if (!*name)
+			return EFI_OUT_OF_RESOURCES;
+	}
+	want = *size;
+	status = RT->GetNextVariableName(&want, *name, vendor);
+	if (status == EFI_BUFFER_TOO_SMALL && want > *size && want <= VAR_NAME_MAX) {
+		/* the buffer holds the name to go on from: grown, not replaced */
+		CHAR16 *grown = ReallocatePool(*name, *size, want);
+
+		if (!grown)
+			return EFI_OUT_OF_RESOURCES;
+		*name = grown;
+		*size = want;
+		status = RT->GetNextVariableName(&want, *name, vendor);
+	}
+	return status;
+}
+
 EFI_STATUS efi_var_delete(const CHAR16 *name, EFI_GUID *vendor)
 {
 	EFI_STATUS status = RT->SetVariable((CHAR16 *)name, vendor, 0, 0, NULL);

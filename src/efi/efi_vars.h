@@ -19,6 +19,14 @@ EFI_STATUS efi_var_read_u8(const CHAR16 *name, EFI_GUID *vendor, UINT8 *value, U
 EFI_STATUS efi_var_read(const CHAR16 *name, EFI_GUID *vendor, void **data, UINTN *size,
 			UINT32 *attributes);
 
+/*
+ * The variable after (*@name, *@vendor) as GetNextVariableName walks them:
+ * start with *@name NULL (*@size then set here); *@name is a pool buffer
+ * of *@size bytes, grown here, that the caller frees. Returns
+ * EFI_NOT_FOUND after the last one.
+ */
+EFI_STATUS efi_var_next_name(CHAR16 **name, UINTN *size, EFI_GUID *vendor);
+
 /* Delete a variable; absent is success. */
 EFI_STATUS efi_var_delete(const CHAR16 *name, EFI_GUID *vendor);
 

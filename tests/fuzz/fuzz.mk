@@ -23,7 +23,7 @@ FUZZ_MAX_LEN ?= 65536
 FUZZ_TIMEOUT ?= 10
 FUZZ_RSS_MB  ?= 2048
 FUZZ_FLAGS   ?=
-FUZZ_ALL_TARGETS := fuzz_pe fuzz_esl fuzz_verify fuzz_sbat fuzz_tcg_log fuzz_check fuzz_boot_record
+FUZZ_ALL_TARGETS := fuzz_pe fuzz_esl fuzz_verify fuzz_sbat fuzz_tcg_log fuzz_check fuzz_boot_record fuzz_fallback
 FUZZ_TARGETS ?= $(FUZZ_ALL_TARGETS)
 
 FUZZ_DIR      := $(BUILD)/fuzz
@@ -44,6 +44,9 @@ fuzz_check_SRCS  := src/core/boot_option.c src/core/device_path.c src/core/varia
                     src/cli/grub_cfg.c src/cli/bls.c
 # the record of the boot `lockshim status` reads, and the record lines' format
 fuzz_boot_record_SRCS := src/core/boot_record.c src/core/verdict_reason.c src/core/reason.c
+# the fallback's BOOTX64.CSV, the load options it writes read back, its BootOrder
+fuzz_fallback_SRCS := src/core/fallback.c src/core/boot_option.c src/core/device_path.c \
+                      src/core/signature_list.c src/core/buffer.c src/core/reason.c
 
 FUZZ_BINS := $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
 

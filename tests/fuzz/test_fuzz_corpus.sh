@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 
 BUILD=${BUILD:-build}
 targets=("$@")
-(( ${#targets[@]} )) || targets=(fuzz_pe fuzz_esl fuzz_verify fuzz_sbat fuzz_tcg_log fuzz_check fuzz_boot_record)
+(( ${#targets[@]} )) || targets=(fuzz_pe fuzz_esl fuzz_verify fuzz_sbat fuzz_tcg_log fuzz_check fuzz_boot_record fuzz_fallback)
 failed=0
 
 for t in "${targets[@]}"; do

@@ -6,6 +6,7 @@ VARS file back.
     mkdmpstore.py --list VARS.fd
     mkdmpstore.py --check VARS.fd SPEC [SPEC ...]
     mkdmpstore.py --set VARS.fd NAME:GUID:ATTRS=FILE [...]
+    mkdmpstore.py --dump VARS.fd NAME GUID
 
 SPEC is NAME=FILE or NAME:GUID:ATTRS=FILE.
 
@@ -35,6 +36,11 @@ Attributes, Data, u32 CRC32 of everything before it in the record.
 --list prints the live variables of an OVMF VARS file (the authenticated
 variable store at the start of the flash image), one a line:
     NAME GUID ATTRS(hex) DATASIZE SHA256(data)
+
+--dump writes the data of the live variable NAME (vendor GUID) of an OVMF
+VARS file to stdout as it is (exit status 1 when it is not there), for a
+test that reads what the firmware or lockshim wrote (a Boot#### option:
+mkloadoption.py --read).
 
 --check verifies that each SPEC is live in VARS.fd with exactly those
 attributes and that data: FILE's bytes, or for a time-authenticated variable
@@ -227,6 +233,15 @@ def cmd_list(path):
         print(f"{name} {guid} {attrs:#x} {len(data)} {hashlib.sha256(data).hexdigest()}")
 
 
+def cmd_dump(path, name, guid):
+    want = uuid.UUID(guid)
+    for vname, vguid, _, data in read_store(path):
+        if (vname, vguid) == (name, want):
+            sys.stdout.buffer.write(data)
+            return
+    sys.exit(f"mkdmpstore.py: {path}: no variable {name} {guid}")
+
+
 def cmd_check(path, specs):
     live = {}
     for name, guid, attrs, data in read_store(path):
@@ -255,11 +270,14 @@ def cmd_check(path, specs):
 
 def main(argv):
     usage = ("usage: mkdmpstore.py OUT SPEC [SPEC ...] | --list VARS.fd | "
-             "--check VARS.fd SPEC [SPEC ...] | --set VARS.fd SPEC [SPEC ...]")
+             "--check VARS.fd SPEC [SPEC ...] | --set VARS.fd SPEC [SPEC ...] | "
+             "--dump VARS.fd NAME GUID")
     if len(argv) == 3 and argv[1] == "--list":
         cmd_list(argv[2])
     elif len(argv) >= 4 and argv[1] == "--check":
         cmd_check(argv[2], argv[3:])
+    elif len(argv) == 5 and argv[1] == "--dump":
+        cmd_dump(argv[2], argv[3], argv[4])
     elif len(argv) >= 4 and argv[1] == "--set":
         cmd_set(argv[2], argv[3:])
     elif len(argv) >= 3 and not argv[1].startswith("--"):

@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# The fallback (src/efi/efi_fallback.c): lockshim started by the firmware
+# from the removable path \EFI\BOOT\BOOTX64.EFI creates the boot options a
+# distribution's \EFI\<vendor>\BOOTX64.CSV asks for, puts them first in
+# BootOrder and boots through the first at once, without a reset.
+#
+#   tests/qemu/test_fallback.sh [SCENARIO...]     (default: all)
+#
+# Every disk is GPT (tests/qemu/mkgpt.py, partition $FB_PARTUUID): a boot
+# option names its partition. The vendor directory is $FB_VENDOR, a name
+# lockshim knows nothing of; its CSV is as Debian writes its own (UCS-2, no
+# byte order mark, LF) and names lockshimx64.efi (lockshim signed by db)
+# with the options "companion.efi": the companion kernel beside it.
+#
+#   fallback_creates_entry   VARS without boot options (OVMF boots the
+#       disk's removable path by itself). Boot 1: lockshim creates
+#       Boot####, exactly the bytes efibootmgr would write (read back
+#       offline: description, HD() with the partition, file, options), puts
+#       it first in BootOrder and the kernel boots through it. Boot 2, the
+#       same VARS: the firmware itself loads that option; no fallback line.
+#   fallback_broken_csv      Two vendor directories: Alpha's CSV (BOM, CRLF)
+#       names a valid file and a missing one, Beta's one signed by the
+#       rogue key, which db does not allow. Nothing is created (no option
+#       in the store names either directory), each refusal is said, and
+#       lockshim boots its own next stage (\EFI\BOOT\vmlinuz.efi).
+#   fallback_existing_entry  Boot0007 already starts the CSV's file (the
+#       short form efibootmgr can write, a lone file path) and there is no
+#       BootOrder: nothing is created, BootOrder starts with 0007, and the
+#       kernel boots through it. (Boot0007, not Boot0001: with no BootOrder
+#       edk2 numbers its own options from 0000 by BootOrder alone, and would
+#       write over a Boot0001 that BootOrder does not name.)
+#
+# Environment: LOCKSHIM_EFI, QEMU_TIMEOUT, BOOT_TEE as for test_boot.sh.
+
+# shellcheck source=tests/qemu/boot.sh
+. "$(dirname "${BASH_SOURCE[0]}")/boot.sh" # cds to the repository
+
+SCENARIOS=(
+	fallback_creates_entry
+	fallback_broken_csv
+	fallback_existing_entry
+)
+
+FB_WORK=$QEMU_BUILD/fallback
+GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
+FB_PARTUUID=6c6f636b-7368-6662-9d1a-000000000027
+FB_VENDOR=Acme-Linux
+FB_LABEL='Acme Linux (lockshim)'
+FB_FILE="\\EFI\\$FB_VENDOR\\lockshimx64.efi"
+FB_KERNEL="\\EFI\\$FB_VENDOR\\companion.efi"
+FB_OPTIONS=companion.efi
+# the kernel has started: the evidence every boot here stops on
+KERNEL_STARTED='Linux version [0-9]'
+# or the firmware saw lockshim (from the removable path or the option) return
+# (not any failed start: under Secure Boot the firmware's shell fails first)
+FB_RETURNED='BdsDxe: failed to start Boot[0-9A-F]{4} "(UEFI Misc Device|Acme Linux \(lockshim\))"'
+
+# csv_file OUT TEXT [bom]: TEXT (with \r, \n escapes) as UCS-2 little-endian,
+# after a byte order mark when asked.
+csv_file() {
+	python3 -c 'import sys
+text = sys.argv[2].replace("\\r", "\r").replace("\\n", "\n")
+bom = b"\xff\xfe" if sys.argv[3:] == ["bom"] else b""
+open(sys.argv[1], "wb").write(bom + text.encode("utf-16-le"))' "$@"
+}
+
+# fb_disk NAME SRC ESPPATH...: $FB_WORK/NAME.img, a GPT disk whose one
+# partition is a FAT ESP holding the files.
+fb_disk() {
+	local name=$1
+	shift
+	make_esp "$FB_WORK/$name.fat" "$@" &&
+		python3 tests/qemu/mkgpt.py "$FB_WORK/$name.img" "$FB_WORK/$name.fat" "$FB_PARTUUID"
+}
+
+fallback_prepare() {
+	boot_prepare
+	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
+	local w=$FB_WORK
+	rm -rf "$w" && mkdir -p "$w"
+	csv_file "$w/acme.csv" "lockshimx64.efi,$FB_LABEL,$FB_OPTIONS,the test's boot entry\n"
+	csv_file "$w/alpha.csv" "lockshimx64.efi,Alpha,$FB_OPTIONS,valid\r\ngrubx64.efi,Alpha GRUB,,missing\r\n" bom
+	csv_file "$w/beta.csv" "rogue.efi,Beta,,signed by the rogue key\n"
+	local -a vendor=(
+		"$BOOT_WORK/lockshim-db.efi" "EFI/$FB_VENDOR/lockshimx64.efi"
+		"$w/acme.csv" "EFI/$FB_VENDOR/BOOTX64.CSV"
+		"$BOOT_WORK/companion-vendor.efi" "EFI/$FB_VENDOR/companion.efi"
+		build/initramfs/initrd.img "EFI/$FB_VENDOR/initrd.img"
+	)
+	_prep "rogue-signed lockshim" sign_efi rogue "$LOCKSHIM_EFI" "$w/lockshim-rogue.efi" &&
+		_prep "disk: a vendor's CSV" fb_disk vendor-disk \
+			"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI "${vendor[@]}" &&
+		_prep "disk: broken CSVs" fb_disk broken-disk \
+			"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
+			"$BOOT_WORK/companion-vendor.efi" EFI/BOOT/vmlinuz.efi \
+			build/initramfs/initrd.img EFI/BOOT/initrd.img \
+			"$w/alpha.csv" EFI/Alpha/BOOTX64.CSV \
+			"$BOOT_WORK/lockshim-db.efi" EFI/Alpha/lockshimx64.efi \
+			"$w/beta.csv" EFI/Beta/BOOTX64.CSV \
+			"$w/lockshim-rogue.efi" EFI/Beta/rogue.efi &&
+		_prep "Boot0007" python3 tests/qemu/mkloadoption.py "$w/Boot0007.bin" "$FB_LABEL" \
+			"$FB_FILE" "$FB_OPTIONS" &&
+		_prep "VARS with Boot0007" cp "$QEMU_BUILD/vars-secboot.fd" "$w/existing-vars.fd" &&
+		_prep "VARS with Boot0007" python3 tests/qemu/mkdmpstore.py --set "$w/existing-vars.fd" \
+			"Boot0007:$GLOBAL_GUID:0x7=$w/Boot0007.bin"
+}
+
+# fb_boot NAME VARS DISK STOP...: one boot of copies of VARS and DISK (kept
+# as NAME.fd, NAME.img: what the boot wrote), stopped on a STOP.
+fb_boot() {
+	local name=$1 vars=$2 disk=$3 s
+	shift 3
+	local -a stops=() tee=()
+	cp "$vars" "$FB_WORK/$name.fd" && cp "$disk" "$FB_WORK/$name.img" || return 1
+	for s in "$@" "$CRASH" 'Kernel panic' 'No bootable option' "$FB_RETURNED"; do
+		stops+=(--stop "$s")
+	done
+	(( BOOT_TEE )) && tee=(--tee)
+	run_qemu --esp "$FB_WORK/$name.img" --vars "$FB_WORK/$name.fd" --persist \
+		--log "$BOOT_LOGS/fallback-$name.log" --timeout "$QEMU_TIMEOUT" "${stops[@]}" "${tee[@]}"
+	local rc=$?
+	rm -f "$FB_WORK/$name.img"
+	qemu_outcome "fallback-$name" || return 1
+	return $rc
+}
+
+# options_in VARS: "NNNN description|node|node|data" for each Boot#### in VARS.
+options_in() {
+	local vars=$1 name
+	python3 tests/qemu/mkdmpstore.py --list "$vars" | cut -d' ' -f1 | grep -E '^Boot[0-9A-F]{4}$' |
+		while read -r name; do
+			python3 tests/qemu/mkdmpstore.py --dump "$vars" "$name" "$GLOBAL_GUID" >"$FB_WORK/$name.bin" &&
+				printf '%s %s\n' "${name#Boot}" \
+					"$(python3 tests/qemu/mkloadoption.py --read "$FB_WORK/$name.bin" |
+						grep -v '^data-hex' | paste -sd'|')"
+		done
+}
+
+# boot_order_in VARS: BootOrder's numbers, comma-separated (empty: none).
+boot_order_in() {
+	python3 tests/qemu/mkdmpstore.py --dump "$1" BootOrder "$GLOBAL_GUID" 2>/dev/null |
+		python3 -c 'import sys, struct
+d = sys.stdin.buffer.read()
+print(",".join("%04X" % n for n in struct.unpack("<%dH" % (len(d) // 2), d)))'
+}
+
+# expect_kernel_through FILE: the inner lockshim (FILE's) booted the companion kernel.
+expect_kernel_through() {
+	expect_order -F "lockshim: fallback: starting Boot$1 ($FB_FILE)" \
+		"lockshim: booting $FB_KERNEL: " &&
+		expect_order -F "lockshim: booting $FB_KERNEL: " 'Linux version'
+}
+
+fallback_creates_entry() {
+	local w=$FB_WORK n opts order want sectors
+	fb_boot creates-1 "$QEMU_BUILD/vars-secboot.fd" "$w/vendor-disk.img" "$KERNEL_STARTED" || return 1
+	n=$(sed -n "s/^lockshim: fallback: created Boot\([0-9A-F]\{4\}\) \"$FB_LABEL\" for .*/\1/p" "$LOG" | head -n1)
+	if [[ -z $n ]]; then
+		echo "FAIL: lockshim created no boot option" >&2
+		_log_tail "$LOG"
+		return 1
+	fi
+	expect_log -F "lockshim: fallback: created Boot$n \"$FB_LABEL\" for $FB_FILE" &&
+		expect_log "^lockshim: fallback: BootOrder $n(,|\$)" &&
+		expect_kernel_through "$n" || return 1
+
+	# the option, read back offline: exactly what efibootmgr would write
+	sectors=$(( $(stat -c %s "$w/vendor-disk.fat") / 512 ))
+	want="$n attributes 0x1|description $FB_LABEL"
+	want+="|node HD(1,GPT,$FB_PARTUUID,0x800,$(printf '%#x' "$sectors"))|node File($FB_FILE)"
+	want+="|data $FB_OPTIONS\\0"
+	opts=$(options_in "$w/creates-1.fd") || return 1
+	if ! grep -qxF "$want" <<<"$opts"; then
+		echo "FAIL: Boot$n is not the option wanted:" >&2
+		echo "  want: $want" >&2
+		grep "^$n " <<<"$opts" | sed 's/^/  have: /' >&2
+		return 1
+	fi
+	python3 tests/qemu/mkdmpstore.py --list "$w/creates-1.fd" | grep -q "^Boot$n $GLOBAL_GUID 0x7 " || {
+		echo "FAIL: Boot$n is not NV|BS|RT" >&2
+		return 1
+	}
+	order=$(boot_order_in "$w/creates-1.fd")
+	[[ $order == "$n" || $order == "$n,"* ]] || { echo "FAIL: BootOrder $order does not start with $n" >&2; return 1; }
+	[[ $(grep -cF "|node File($FB_FILE)|" <<<"$opts") == 1 ]] || { echo "FAIL: more than one option for $FB_FILE" >&2; return 1; }
+
+	# boot 2: the firmware starts the option; lockshim has nothing to do
+	fb_boot creates-2 "$w/creates-1.fd" "$w/vendor-disk.img" "$KERNEL_STARTED" || return 1
+	expect_log -F "BdsDxe: loading Boot$n \"$FB_LABEL\" from HD(1,GPT," &&
+		expect_no_log -F 'lockshim: fallback:' &&
+		expect_order -F "BdsDxe: starting Boot$n \"$FB_LABEL\"" "lockshim: booting $FB_KERNEL: " &&
+		expect_order -F "lockshim: booting $FB_KERNEL: " 'Linux version'
+}
+
+fallback_broken_csv() {
+	local w=$FB_WORK opts
+	fb_boot broken "$QEMU_BUILD/vars-secboot.fd" "$w/broken-disk.img" "$KERNEL_STARTED" || return 1
+	expect_log -F 'lockshim: fallback: \EFI\Alpha\BOOTX64.CSV: line 2: \EFI\Alpha\grubx64.efi: not found; nothing created' &&
+		expect_log -F 'lockshim: fallback: \EFI\Beta\BOOTX64.CSV: line 1: \EFI\Beta\rogue.efi: the firmware refuses it (Access Denied); nothing created' &&
+		expect_log -F 'lockshim: fallback: no boot option created; booting as without it' &&
+		expect_no_log -F 'lockshim: fallback: created' &&
+		expect_no_log -F 'lockshim: fallback: starting' &&
+		expect_order -F 'lockshim: fallback: no boot option created' "lockshim: booting $KPATH: " &&
+		expect_order -F "lockshim: booting $KPATH: " 'Linux version' || return 1
+	opts=$(options_in "$w/broken.fd") || return 1
+	if grep -E 'Alpha|Beta' <<<"$opts" >&2; then
+		echo "FAIL: an option names Alpha or Beta (above)" >&2
+		return 1
+	fi
+}
+
+fallback_existing_entry() {
+	local w=$FB_WORK opts order
+	fb_boot existing "$w/existing-vars.fd" "$w/vendor-disk.img" "$KERNEL_STARTED" || return 1
+	expect_log -F "lockshim: fallback: \\EFI\\$FB_VENDOR\\BOOTX64.CSV: line 1: Boot0007 already starts $FB_FILE" &&
+		expect_no_log -F 'lockshim: fallback: created' &&
+		expect_log '^lockshim: fallback: BootOrder 0007(,|$)' &&
+		expect_kernel_through 0007 || return 1
+	opts=$(options_in "$w/existing.fd") || return 1
+	[[ $(grep -cF "|node File($FB_FILE)|" <<<"$opts") == 1 ]] ||
+		{ echo "FAIL: not exactly one option for $FB_FILE:" >&2; echo "$opts" >&2; return 1; }
+	order=$(boot_order_in "$w/existing.fd")
+	[[ $order == 0007 || $order == 0007,* ]] || { echo "FAIL: BootOrder $order does not start with 0007" >&2; return 1; }
+}
+
+scenario_main fallback_prepare "$@"
