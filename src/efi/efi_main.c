@@ -461,17 +461,18 @@ static EFI_STATUS lockshim_run(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	efi_mok_state_read(&mok); /* once: what follows decides from this reading */
 	secure_boot_state_read(&sb, &mok);
 	verifier.enforcing = sb.enforcing;
-	/*
-	 * Started from the removable path: the boot options the distributions'
-	 * BOOTX64.CSV files ask for, and the first of them started (the firmware
-	 * verifies it). Before anything of lockshim's policy is installed, so that
-	 * the firmware's LoadImage checks them as it will when it boots them.
-	 */
-	efi_fallback_run(image);
-
 	status = sbat_level_apply(&sb, &sbat_level, &policy);
 	if (EFI_ERROR(status))
 		return status;
+	/*
+	 * Started from the removable path: the boot options the distributions'
+	 * BOOTX64.CSV files ask for, and the first of them started (the firmware
+	 * verifies it). After SBAT: a lockshim its SbatLevel revokes runs
+	 * nothing, this included. Before anything of lockshim's policy is
+	 * installed, so that the firmware's LoadImage checks them as it will
+	 * when it boots them.
+	 */
+	efi_fallback_run(image);
 	status = next_stage_locate(image, &location);
 	if (EFI_ERROR(status))
 		return status;

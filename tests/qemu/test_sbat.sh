@@ -24,7 +24,8 @@
 #   sbat_generation_raised_boots  the same level; the kernel re-signed with
 #                              linux 2 in its .sbat boots
 #   sbat_lockshim_revoked      SbatLevel says lockshim 2: lockshim refuses to
-#                              run anything
+#                              run anything, the fallback of a BOOTX64.CSV
+#                              on the ESP included
 #   sbat_runtime_level_replaced   a SbatLevel with the runtime attribute (one
 #                              the OS could write) saying linux 2: not trusted,
 #                              replaced with lockshim's level; the kernel boots
@@ -180,6 +181,11 @@ boot_case sbat_malformed_refused kernel="$SBAT_WORK/kernel-malformed.efi" \
 
 sbat_lockshim_revoked() {
 	_vars sbat-lockshim2 "SbatLevel:$SHIM_GUID:0x3=$SBAT_WORK/level-lockshim2.csv" || return 1
+	# a distribution's BOOTX64.CSV: a revoked lockshim at the removable
+	# path does no fallback either (it would start what the CSV names)
+	printf 'v\0m\0l\0i\0n\0u\0z\0.\0e\0f\0i\0,\0x\0\n\0' >"$SBAT_WORK/BOOTX64.CSV"
+	local -a BOOT_ESP_EXTRA=("$BOOT_WORK/kernel-vendor.efi" EFI/vendor/vmlinuz.efi
+		"$SBAT_WORK/BOOTX64.CSV" EFI/vendor/BOOTX64.CSV)
 	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
 		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 0.3 \
 		"$FIRMWARE_REFUSED" 'No bootable option' "$MARKER" || return 1
@@ -189,6 +195,7 @@ sbat_lockshim_revoked() {
 		expect_no_log -F 'lockshim: refusing' &&
 		expect_no_log -F 'EFI stub:' &&
 		expect_no_log -F "$MARKER" &&
+		expect_no_log -F 'lockshim: fallback' &&
 		expect_order -F 'lockshim: this lockshim is revoked' 'Security Violation'
 }
 
