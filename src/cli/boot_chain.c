@@ -487,7 +487,8 @@ static int decide(const struct chain_files *files, const struct machine_state *m
 		say_error("out of memory");
 		return -1;
 	}
-	verify_image_digests(img->data, img->size, fs ? &fs->policy : &fw, request, img->digests, v);
+	verify_image_digests(img->data, img->size, fs ? &fs->policy : &fw, request, img->digests,
+			     v);
 	step_from_verdict(s, v, fs ? fs->enforced : m->secure_boot);
 	if (times)
 		measure_decision(fs, img, request, v, times);

@@ -33,7 +33,7 @@ struct image {
 	char name[320]; /* as the chain shows it */
 	const uint8_t *data;
 	size_t size;
-	struct pe_image *pe; /* NULL when it is not a PE image */
+	struct pe_image *pe;           /* NULL when it is not a PE image */
 	struct image_digests *digests; /* the cache's, kept across decisions (verify.h) */
 	enum image_kind kind;
 };

@@ -76,9 +76,11 @@ struct verification {
  */
 _Static_assert(sizeof(((struct image_digests *)0)->d[0].digest) >= EVP_MAX_MD_SIZE,
 	       "struct image_digests holds every digest OpenSSL makes");
-static const enum esl_type image_digest_types[VERIFY_IMAGE_DIGESTS] = { ESL_SHA256, ESL_SHA384, ESL_SHA512, ESL_SHA1,
-						     ESL_SHA224 };
-static const char *const digest_names[VERIFY_IMAGE_DIGESTS] = { "SHA-256", "SHA-384", "SHA-512", "SHA-1", "SHA-224" };
+static const enum esl_type image_digest_types[VERIFY_IMAGE_DIGESTS] = { ESL_SHA256, ESL_SHA384,
+									ESL_SHA512, ESL_SHA1,
+									ESL_SHA224 };
+static const char *const digest_names[VERIFY_IMAGE_DIGESTS] = { "SHA-256", "SHA-384", "SHA-512",
+								"SHA-1", "SHA-224" };
 #define ALLOW_DIGESTS 3
 static const enum esl_type cert_digest_types[3] = { ESL_X509_SHA256, ESL_X509_SHA384,
 						    ESL_X509_SHA512 };
