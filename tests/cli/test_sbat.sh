@@ -72,7 +72,7 @@ objcopy --remove-section .sbat --remove-section .sbatlevel --remove-section .ven
 	--remove-section .ldrname --strip-all "$BUILD/lockshimx64.efi" "$base" ||
 	{ not_ok "sbat: objcopy could not strip $BUILD/lockshimx64.efi"; exit 1; }
 run_cli hash "$base"
-if [[ $rc -eq 0 && $out =~ ^[0-9a-f]{64}$ ]] && ! objdump -h "$base" | grep -qE "^ +[0-9]+ +\.sbat"; then
+if [[ $rc -eq 0 && $out =~ ^[0-9a-f]{64}$ ]] && ! objdump -h "$base" | grep -E "^ +[0-9]+ +\.sbat" >/dev/null; then
 	ok "sbat: test image without .sbat is a valid PE (lockshim hash)"
 else
 	not_ok "sbat: test image without .sbat is a valid PE (exit $rc, output: $out)"

@@ -354,11 +354,13 @@ first_of_each() { awk '!seen[$2 " " $3]++'; }
 
 # tables_fault_refused LOG N: after call N failed, the same run of lockshim
 # refused (its next verdict line) rather than boot.
+# (awk reads to the end: leaving early would let tr die of SIGPIPE, and
+# pipefail then call a refused boot one that started the kernel)
 tables_fault_refused() {
 	tr -d '\r' <"$1" | awk -v f="fault: failing call $2 " '
 		index($0, f) == 1 { seen = 1; next }
-		seen && /^lockshim: (refusing|booting) / { exit !/^lockshim: refusing / }
-		END { if (!seen) exit 1 }'
+		seen && !said && /^lockshim: (refusing|booting) / { said = 1; refused = /^lockshim: refusing / }
+		END { exit !refused }'
 }
 
 # sample_choose WALK: the calls of WALK to fail (after count_calls: LISTED,
@@ -429,7 +431,7 @@ walk() {
 		# MokVar table: AllocatePages) could not be installed must not start
 		# (the firmware may then start lockshim again, from its next entry)
 		if [[ $walk != enrollment && -z $problem ]] &&
-			printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -qxF "$n AllocatePages runtime" &&
+			printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -xF "$n AllocatePages runtime" >/dev/null &&
 			! tables_fault_refused "$FAULTS_WORK/$walk/$n.log" "$n"; then
 			problem="tables not installed, kernel started"
 		fi

@@ -442,7 +442,7 @@ unsign_efi() {
 	for n in 1 2 3 4 5 6 7 8; do
 		sbattach --remove "$out.tmp" >/dev/null 2>&1 || break
 	done
-	if sbverify --list "$out.tmp" 2>/dev/null | grep -q 'signature [0-9]'; then
+	if sbverify --list "$out.tmp" 2>/dev/null | grep 'signature [0-9]' >/dev/null; then
 		echo "unsign_efi: $out still carries a signature" >&2
 		rm -f "$out.tmp"; return 1
 	fi

@@ -30,6 +30,12 @@
 #                               tried or the prediction does not name;
 #                               mkdmpstore.py --set changes BootOrder
 #                               in a store and refuses an authenticated one
+#   harness_tables_refusal_long_log  faults.sh's tables_fault_refused finds
+#                               the refusal in a log longer than a pipe holds
+#                               (leaving early killed the reader's writer,
+#                               and pipefail turned the refusal into "the
+#                               kernel started": a flake seen in make check),
+#                               and still finds a boot that went on
 #
 # A new self-test: a function returning 0 when the harness behaved, added
 # to SCENARIOS and described above; its work files in HARNESS_WORK, named
@@ -45,6 +51,7 @@ SCENARIOS=(
 	harness_missing_input_fails
 	harness_empty_fault_sample_fails
 	harness_check_predictions_compared
+	harness_tables_refusal_long_log
 )
 
 HARNESS_WORK=$QEMU_BUILD/harness
@@ -220,6 +227,25 @@ EOF
 		{ echo "FAIL: mkdmpstore.py --set did not leave exactly the new BootOrder" >&2; return 1; }
 	fails_with 'only plain variables' \
 		python3 tests/qemu/mkdmpstore.py --set "$w/vars.fd" "dbx:d719b2cb-3d3a-4596-a3bc-dad00e67656f:0x27=$w/order.bin"
+}
+
+harness_tables_refusal_long_log() {
+	local log=$HARNESS_WORK/tables-refusal.log i
+	{
+		echo 'fault: failing call 42 (AllocatePages runtime)'
+		echo "lockshim: refusing to start anything: the kernel's tables are not installed"
+		for (( i = 0; i < 4000; i++ )); do echo "[    0.000000] a later boot's kernel line $i"; done
+		echo 'lockshim: booting \EFI\BOOT\vmlinuz.efi: signed by ...'
+	} >"$log"
+	for i in 1 2 3; do
+		tables_fault_refused "$log" 42 ||
+			{ echo "FAIL: the refusal of call 42 not found in a $(stat -c %s "$log")-byte log (try $i)" >&2; return 1; }
+	done
+	sed -i '2d' "$log"
+	if tables_fault_refused "$log" 42; then
+		echo "FAIL: a boot that went on after call 42 was taken for a refusal" >&2
+		return 1
+	fi
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
