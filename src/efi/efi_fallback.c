@@ -108,14 +108,28 @@ static void boot_order_read(struct fallback *fb)
  */
 static BOOLEAN csv_found(struct fallback *fb)
 {
+	UINT32 attributes = 0;
+	EFI_STATUS status;
 	UINT8 done;
 
 	if (fb->state)
 		return fb->state > 0;
 	fb->state = -1;
-	if (efi_var_read_u8(FALLBACK_DONE, &lockshim_vendor_guid, &done, NULL) != EFI_NOT_FOUND) {
+	status = efi_var_read_u8(FALLBACK_DONE, &lockshim_vendor_guid, &done, &attributes);
+	if (!EFI_ERROR(status) && attributes == EFI_VARIABLE_BOOTSERVICE_ACCESS) {
 		log_info("fallback: already ran this boot; not again");
 		return FALSE;
+	}
+	if (status != EFI_NOT_FOUND) {
+		/* not lockshim's mark: only boot services write one the OS cannot */
+		status = efi_var_delete(FALLBACK_DONE, &lockshim_vendor_guid);
+		if (EFI_ERROR(status)) {
+			log_error_status(status, "fallback: cannot delete the %ls the OS wrote: %m; "
+					 "nothing created", FALLBACK_DONE);
+			return FALSE;
+		}
+		log_warning("fallback: deleted %ls: attributes 0x%x are not lockshim's", FALLBACK_DONE,
+			    attributes);
 	}
 	if (fb->gpt < 0) {
 		log_error("fallback: lockshim's device path: %s; nothing created", fb->gpt_reason);

@@ -25,7 +25,9 @@
 #       lockshim boots its own next stage (\EFI\BOOT\vmlinuz.efi).
 #   fallback_existing_entry  Boot0007 already starts the CSV's file (the
 #       short form efibootmgr can write, a lone file path) and there is no
-#       BootOrder: nothing is created, BootOrder starts with 0007, and the
+#       BootOrder; root left a LockshimFallback (NV|BS|RT), which is not
+#       lockshim's once-a-boot mark: deleted, said, and the fallback goes
+#       on: nothing is created, BootOrder starts with 0007, and the
 #       kernel boots through it. (Boot0007, not Boot0001: with no BootOrder
 #       edk2 numbers its own options from 0000 by BootOrder alone, and would
 #       write over a Boot0001 that BootOrder does not name.)
@@ -43,6 +45,7 @@ SCENARIOS=(
 
 FB_WORK=$QEMU_BUILD/fallback
 GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
+LOCKSHIM_VENDOR_GUID=fa4589c8-983f-4879-98de-41989578e75d # src/core/guid.h
 FB_PARTUUID=6c6f636b-7368-6662-9d1a-000000000027
 FB_VENDOR=Acme-Linux
 FB_LABEL='Acme Linux (lockshim)'
@@ -102,7 +105,11 @@ fallback_prepare() {
 			"$FB_FILE" "$FB_OPTIONS" &&
 		_prep "VARS with Boot0007" cp "$QEMU_BUILD/vars-secboot.fd" "$w/existing-vars.fd" &&
 		_prep "VARS with Boot0007" python3 tests/qemu/mkdmpstore.py --set "$w/existing-vars.fd" \
-			"Boot0007:$GLOBAL_GUID:0x7=$w/Boot0007.bin"
+			"Boot0007:$GLOBAL_GUID:0x7=$w/Boot0007.bin" || return 0
+	# the fallback's once-a-boot mark as root can write it (NV|BS|RT)
+	printf '\x01' >"$w/one.bin"
+	_prep "VARS with root's LockshimFallback" python3 tests/qemu/mkdmpstore.py --set \
+		"$w/existing-vars.fd" "LockshimFallback:$LOCKSHIM_VENDOR_GUID:0x7=$w/one.bin"
 }
 
 # fb_boot NAME VARS DISK STOP...: one boot of copies of VARS and DISK (kept
@@ -212,7 +219,9 @@ fallback_broken_csv() {
 fallback_existing_entry() {
 	local w=$FB_WORK opts order
 	fb_boot existing "$w/existing-vars.fd" "$w/vendor-disk.img" "$KERNEL_STARTED" || return 1
-	expect_log -F "lockshim: fallback: \\EFI\\$FB_VENDOR\\BOOTX64.CSV: line 1: Boot0007 already starts $FB_FILE" &&
+	# root's LockshimFallback (NV|BS|RT) does not stop the fallback
+	expect_log -F 'lockshim: fallback: deleted LockshimFallback: attributes 0x7 are not lockshim'"'"'s' &&
+		expect_log -F "lockshim: fallback: \\EFI\\$FB_VENDOR\\BOOTX64.CSV: line 1: Boot0007 already starts $FB_FILE" &&
 		expect_no_log -F 'lockshim: fallback: created' &&
 		expect_log '^lockshim: fallback: BootOrder 0007(,|$)' &&
 		expect_kernel_through 0007 || return 1
