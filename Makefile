@@ -203,14 +203,16 @@ $(BUILD)/efi/core/%.o: src/core/%.c $(CRYPTO_EFI_LIB) $(FLAGS_DIR)/efi-core
 
 $(BUILD)/efi/efi/%.o: src/efi/%.c $(CRYPTO_EFI_LIB) $(FLAGS_DIR)/efi-shell
 	@mkdir -p $(@D)
-	$(EFI_SHELL_COMPILE) -DLOCKSHIM_VERSION='"$(VERSION)"' $(EFI_SETTINGS) -MMD -MP -c $< -o $@
+	$(EFI_SHELL_COMPILE) $(EFI_SETTINGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/efi/mm/%.o: src/mm/%.c $(CRYPTO_EFI_LIB) $(FLAGS_DIR)/efi-mm
 	@mkdir -p $(@D)
-	$(EFI_MM_COMPILE) -DLOCKSHIM_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
+	$(EFI_MM_COMPILE) $(EFI_SETTINGS) -MMD -MP -c $< -o $@
 
 # The entry points print the version: rebuild them when it changes, and
-# lockshim's when DEFAULT_LOADER does.
+# lockshim's when DEFAULT_LOADER does. Only they get it: the version names
+# the commit, and on every other file it would make each commit's build
+# miss ccache.
 $(BUILD)/efi/version.stamp: FORCE
 	@mkdir -p $(@D)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
@@ -219,7 +221,9 @@ $(BUILD)/efi/default_loader.stamp: FORCE
 	@echo '$(DEFAULT_LOADER)' | cmp -s - $@ || echo '$(DEFAULT_LOADER)' > $@
 $(BUILD)/efi/efi/efi_main.o $(BUILD)/efi/mm/mm_main.o: $(BUILD)/efi/version.stamp
 $(BUILD)/efi/efi/efi_main.o: $(BUILD)/efi/default_loader.stamp
-$(BUILD)/efi/efi/efi_main.o: EFI_SETTINGS := -DDEFAULT_LOADER='L"$(DEFAULT_LOADER)"'
+$(BUILD)/efi/efi/efi_main.o: EFI_SETTINGS := -DLOCKSHIM_VERSION='"$(VERSION)"' \
+                                              -DDEFAULT_LOADER='L"$(DEFAULT_LOADER)"'
+$(BUILD)/efi/mm/mm_main.o: EFI_SETTINGS := -DLOCKSHIM_VERSION='"$(VERSION)"'
 
 # Rebuilt when the files or the VENDOR_CERT / VENDOR_DBX settings change.
 $(BUILD)/efi/vendor_certs.path: FORCE
