@@ -124,12 +124,14 @@ static BOOLEAN csv_found(struct fallback *fb)
 		/* not lockshim's mark: only boot services write one the OS cannot */
 		status = efi_var_delete(FALLBACK_DONE, &lockshim_vendor_guid);
 		if (EFI_ERROR(status)) {
-			log_error_status(status, "fallback: cannot delete the %ls the OS wrote: %m; "
-					 "nothing created", FALLBACK_DONE);
+			log_error_status(status,
+					 "fallback: cannot delete the %ls the OS wrote: %m; "
+					 "nothing created",
+					 FALLBACK_DONE);
 			return FALSE;
 		}
-		log_warning("fallback: deleted %ls: attributes 0x%x are not lockshim's", FALLBACK_DONE,
-			    attributes);
+		log_warning("fallback: deleted %ls: attributes 0x%x are not lockshim's",
+			    FALLBACK_DONE, attributes);
 	}
 	if (fb->gpt < 0) {
 		log_error("fallback: lockshim's device path: %s; nothing created", fb->gpt_reason);
