@@ -225,6 +225,9 @@ done
 
 # the other programs, the same way, at /usr/bin/NAME
 for bin in "${bins[@]}"; do
+	if ldd "$bin" | grep 'not found' >/dev/null; then
+		die "--bin $bin:$(ldd "$bin" | grep 'not found' | head -n1 | tr -s ' \t' ' ') (scripts/bootstrap.sh installs its libraries)"
+	fi
 	cp "$bin" "$root/usr/bin/$(basename "$bin")"
 	for lib in $(ldd "$bin" | sed -nE 's/.*=> (\/[^ ]+) .*/\1/p; s/^[[:space:]]*(\/[^ ]+) \(0x.*/\1/p'); do
 		mkdir -p "$root$(dirname "$lib")"
