@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "boot_chain.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,87 +11,69 @@
 #include <openssl/crypto.h>
 #include <openssl/x509.h>
 
-#include "boot_chain_internal.h"
+#include "boot_plan.h"
 #include "esp.h"
+#include "fallback.h"
 #include "file.h"
+#include "image_cache.h"
 #include "load_options.h"
 #include "measure.h"
 #include "pe.h"
 #include "sbat.h"
 #include "sbat_level.h"
+#include "second_stage.h"
 #include "tcg_log.h"
 #include "vendor_cert.h"
 #include "verify.h"
 
-#define MAX_CACHED    512
 #define SHIM_DEFAULT  "grubx64.efi" /* rhboot/shim's DEFAULT_LOADER, as Debian builds it */
 #define SHIM_FALLBACK "fbx64.efi"
+/* a first stage started by a first stage (the fallback's option, say), and no deeper */
+#define MAX_FIRST_STAGES 2
 
-/* ---- files, read once ---------------------------------------------------------- */
+enum image_kind {
+	KIND_UNKNOWN,
+	KIND_LOCKSHIM,
+	KIND_SHIM,
+	KIND_GRUB,
+	KIND_SYSTEMD_BOOT,
+	KIND_KERNEL, /* a Linux kernel's EFI stub, or a UKI */
+};
 
-struct cached_file {
-	char *path;
-	uint8_t *data;
+/* One image read and parsed; @pe is heap memory (struct pe_image is large). */
+struct image {
+	char name[320]; /* as the chain shows it */
+	const uint8_t *data;
 	size_t size;
-	struct image_digests digests; /* hashed once, whatever decides on it */
+	struct pe_image *pe;           /* NULL when it is not a PE image */
+	struct image_digests *digests; /* the cache's, kept across decisions (verify.h) */
+	enum image_kind kind;
 };
 
-struct image_cache {
-	size_t n;
-	struct cached_file file[MAX_CACHED];
+/*
+ * lockshim's measurements at the next boot, into a copy of the firmware's
+ * PCRs (PCR prediction): the events it extends, each recorded for
+ * --pcrlock. @times: how often the next image decided is measured (GRUB's
+ * `linux` asks SHIM_LOCK's Verify twice); 0 for an image off the default
+ * path, which that boot does not run.
+ */
+struct chain_measure {
+	struct measurer m;
+	struct pcr_bank bank;
+	struct chain_pcrs *pcrs;
+	bool mok_state_done; /* later events are authorities and images */
+	bool failed;
+	unsigned int times;
 };
 
-struct image_cache *image_cache_new(void)
-{
-	return calloc(1, sizeof(struct image_cache));
-}
-
-void image_cache_free(struct image_cache *cache)
-{
-	for (size_t i = 0; cache && i < cache->n; i++) {
-		free(cache->file[i].path);
-		free(cache->file[i].data);
-	}
-	free(cache);
-}
-
-/* The digests kept for the cached file whose bytes are @data; NULL when none is. */
-static struct image_digests *chain_cache_digests(struct image_cache *cache, const uint8_t *data)
-{
-	for (size_t i = 0; i < cache->n; i++)
-		if (cache->file[i].data == data)
-			return &cache->file[i].digests;
-	return NULL;
-}
-
-/* The file at host path @path, read at most once. Returns 0, or -1 having said why. */
-int chain_cache_read(struct image_cache *cache, const char *path, const uint8_t **data,
-		     size_t *size)
-{
-	struct cached_file *f;
-
-	for (size_t i = 0; i < cache->n; i++)
-		if (strcmp(cache->file[i].path, path) == 0) {
-			*data = cache->file[i].data;
-			*size = cache->file[i].size;
-			return 0;
-		}
-	if (cache->n == MAX_CACHED) {
-		say_error("more than %d images to check", MAX_CACHED);
-		return -1;
-	}
-	f = &cache->file[cache->n];
-	memset(f, 0, sizeof(*f));
-	f->path = strdup(path);
-	if (!f->path || read_file(path, &f->data, &f->size) < 0) {
-		free(f->path);
-		return -1;
-	}
-	cache->n++;
-	*data = f->data;
-	*size = f->size;
-	return 0;
-}
+/* What lockshim or shim @fs decides with at the next boot. */
+struct first_stage {
+	struct chain_measure *measure; /* NULL: nothing predicted */
+	const struct image *image;
+	struct verify_policy policy;
+	struct sbat level;
+	bool enforced; /* Secure Boot on and validation not turned off */
+};
 
 /* ---- what an image is ------------------------------------------------------------ */
 
@@ -164,9 +148,9 @@ static int image_load(const struct chain_files *files, const char *host_path, co
 	snprintf(img->name, sizeof(img->name), "%s", name);
 	if (!host_path)
 		return 0;
-	if (chain_cache_read(files->cache, host_path, &img->data, &img->size) < 0)
+	if (image_cache_read(files->cache, host_path, &img->data, &img->size) < 0)
 		return -1;
-	img->digests = chain_cache_digests(files->cache, img->data);
+	img->digests = image_cache_digests(files->cache, img->data);
 	img->pe = malloc(sizeof(*img->pe));
 	if (!img->pe) {
 		say_error("out of memory");
@@ -189,7 +173,8 @@ static void image_free(struct image *img)
 
 /* ---- steps ------------------------------------------------------------------------ */
 
-struct chain_step *chain_add_step(struct chain *out, const char *image, const char *role)
+/* A new step of @out for @image in @role; NULL when the chain is full. */
+static struct chain_step *chain_add_step(struct chain *out, const char *image, const char *role)
 {
 	struct chain_step *s;
 
@@ -215,7 +200,8 @@ static void step_from_verdict(struct chain_step *s, const struct verdict *v, boo
 			 "runs unverified (Secure Boot off): %.300s", v->message);
 }
 
-void chain_step_refuse(struct chain_step *s, enum verdict_reason reason, const char *message)
+/* @s refused for a reason outside the policy (a missing file, no SHIM_LOCK). */
+static void chain_step_refuse(struct chain_step *s, enum verdict_reason reason, const char *message)
 {
 	s->allowed = false;
 	s->reason = reason;
@@ -347,25 +333,6 @@ static void enforced_level(const struct image *fs, const struct machine_state *m
 		sbat_parse(original, sizeof(original) - 1, SBAT_LEVEL, out, &why, &why_buf);
 }
 
-static int first_stage_init(const struct machine_state *m, const struct image *fs,
-			    struct first_stage *out, char *why, size_t why_size)
-{
-	bool write;
-
-	out->image = fs;
-	out->enforced = m->secure_boot && !m->validation_off;
-	verify_policy_init(&out->policy);
-	if (add_vendor_keys(&out->policy, fs, why, why_size) < 0 ||
-	    (!m->ignore_db && policy_add_blob(&out->policy, &out->policy.db, &m->db) < 0) ||
-	    policy_add_blob(&out->policy, &out->policy.dbx, &m->dbx) < 0 ||
-	    policy_add_blob(&out->policy, &out->policy.mok, &m->mok_list) < 0 ||
-	    policy_add_blob(&out->policy, &out->policy.mokx, &m->mok_list_x) < 0)
-		return -1;
-	enforced_level(fs, m, SBAT_POLICY_NONE, &out->level, &write);
-	out->policy.sbat_level = out->enforced ? &out->level : NULL;
-	return 0;
-}
-
 int chain_next_sbat_level(const struct chain_files *files, const char *first_stage,
 			  struct machine_state *state)
 {
@@ -400,32 +367,53 @@ int chain_next_sbat_level(const struct chain_files *files, const char *first_sta
 
 /* ---- paths ---------------------------------------------------------------------- */
 
-/* The ESP path of @name as a loader beside @dir (a '\' path ending in '\') would open it. */
-static void esp_path_beside(const char *dir, const char *name, char *out, size_t size)
+/*
+ * The ESP path of the @name_len UCS-2 characters at @name as a first stage
+ * in @dir (an ESP path ending in '\\') opens it (boot_plan_next_path), into
+ * @out; non-ASCII characters are shown as '?'. Returns 0, or -1 when the
+ * path is empty or too long.
+ */
+static int next_path_u16(const char *dir, const uint16_t *name, size_t name_len, char *out,
+			 size_t size)
 {
-	if (name[0] == '\\' || name[0] == '/')
-		snprintf(out, size, "%s", name);
-	else
-		snprintf(out, size, "%s%s", dir, name);
-	for (char *p = out; *p; p++)
-		if (*p == '/')
-			*p = '\\';
+	uint16_t d[BOOT_PLAN_PATH_MAX + 1], joined[BOOT_PLAN_PATH_MAX + 1];
+	size_t dir_len = strlen(dir);
+	long len;
+
+	if (dir_len > BOOT_PLAN_PATH_MAX)
+		return -1;
+	for (size_t i = 0; i < dir_len; i++)
+		d[i] = (uint8_t)dir[i];
+	len = boot_plan_next_path(d, dir_len, name, name_len, joined);
+	if (len < 0 || (size_t)len >= size)
+		return -1;
+	for (long i = 0; i < len; i++)
+		out[i] = joined[i] < 0x80 ? (char)joined[i] : '?';
+	out[len] = '\0';
+	return 0;
+}
+
+/* next_path_u16 for an ASCII @name. */
+static int next_path(const char *dir, const char *name, char *out, size_t size)
+{
+	uint16_t n[BOOT_PLAN_PATH_MAX + 1];
+	size_t len = strlen(name);
+
+	if (len > BOOT_PLAN_PATH_MAX)
+		return -1;
+	for (size_t i = 0; i < len; i++)
+		n[i] = (uint8_t)name[i];
+	return next_path_u16(dir, n, len, out, size);
 }
 
 /* The directory of ESP path @path, with its trailing '\'. */
-void chain_esp_dir(const char *path, char *out, size_t size)
+static void chain_esp_dir(const char *path, char *out, size_t size)
 {
 	const char *slash = strrchr(path, '\\');
 
 	snprintf(out, size, "%.*s", slash ? (int)(slash - path + 1) : 0, path);
 	if (!out[0])
 		snprintf(out, size, "\\");
-}
-
-/* @path on the ESP as a host path: 1 found, 0 missing, -1 said. */
-static int on_esp(const struct chain_files *files, const char *path, char *host, size_t size)
-{
-	return esp_resolve(files->esp, path, host, size);
 }
 
 /* ---- the stages ------------------------------------------------------------------ */
@@ -502,7 +490,8 @@ static int decide(const struct chain_files *files, const struct machine_state *m
 	return 1;
 }
 
-void chain_ends(struct chain *out, bool boots, const char *fmt, const char *what)
+/* The chain ends: it @boots or not, why in @fmt with @what. */
+static void chain_ends(struct chain *out, bool boots, const char *fmt, const char *what)
 {
 	out->boots = boots;
 	snprintf(out->why, sizeof(out->why), fmt, what);
@@ -521,11 +510,17 @@ static void chain_refused(struct chain *out)
 			 s->message);
 }
 
-/* A kernel an entry names, decided as a second stage asks about it. */
-int chain_second_stage_image(const struct chain_files *files, const struct machine_state *m,
-			     const struct first_stage *fs, const char *host, const char *name,
-			     const char *role, bool firmware_fallback, struct chain *out,
-			     bool *boots)
+/*
+ * A kernel a second stage's entry names, decided as the second stage asks
+ * @fs about it (SHIM_LOCK's rule; NULL @fs: the firmware's db and dbx), at
+ * @host (NULL: missing), as a step: *@boots when it is an allowed kernel.
+ * @firmware_fallback: a refusal goes on to db (systemd-boot's override
+ * under shim). Returns 0, or -1 on unusable input.
+ */
+static int second_stage_image(const struct chain_files *files, const struct machine_state *m,
+			      const struct first_stage *fs, const char *host, const char *name,
+			      const char *role, bool firmware_fallback, struct chain *out,
+			      bool *boots)
 {
 	struct image img;
 	int r = decide(files, m, fs, VERIFY_FOR_LOADER, host, name, role, out, &img);
@@ -544,23 +539,123 @@ int chain_second_stage_image(const struct chain_files *files, const struct machi
 	return 0;
 }
 
-/* What a second stage (or a kernel) that was allowed does next. */
-static int next_stage(const struct chain_files *files, const struct machine_state *m,
-		      const struct first_stage *fs, const struct image *img, const char *path,
-		      struct chain *out)
+/* Where the second stages' readers find files: the chain's own. */
+static struct second_stage_files stage_files(const struct chain_files *files)
 {
-	switch (img->kind) {
-	case KIND_KERNEL:
-		chain_ends(out, true, "it boots %s", path);
-		return 0;
-	case KIND_GRUB:
-		return chain_grub_stage(files, m, fs, path, out);
-	case KIND_SYSTEMD_BOOT:
-		return chain_systemd_boot_stage(files, m, fs, out);
-	default:
-		chain_ends(out, false, "lockshim cannot tell what %s starts", path);
-		return 0;
+	return (struct second_stage_files){ files->esp, files->boot, files->cache };
+}
+
+/* GRUB at @grub_path: each entry's kernel through SHIM_LOCK, the default entry's end the chain's. */
+static int grub_stage(const struct chain_files *files, const struct machine_state *m,
+		      const struct first_stage *fs, const char *grub_path, struct chain *out)
+{
+	const struct second_stage_files where = stage_files(files);
+	struct second_stage_entries *entries = malloc(sizeof(*entries));
+	bool default_boots = false;
+	int r = -1;
+
+	if (!entries) {
+		say_error("out of memory");
+		return -1;
 	}
+	if (second_stage_grub(&where, grub_path, entries) < 0)
+		goto out;
+	if (!entries->n) {
+		chain_ends(out, false, "%s", entries->none);
+		r = 0;
+		goto out;
+	}
+	for (size_t k = 0; k < entries->n; k++) {
+		const struct second_stage_entry *e = &entries->entry[k];
+		bool boots = false;
+
+		/* Debian's GRUB asks SHIM_LOCK's Verify twice about the kernel it boots */
+		if (k == 0 && fs && fs->measure)
+			fs->measure->times = 2;
+		if (!fs && m->secure_boot) {
+			struct chain_step *s = chain_add_step(out, e->name, e->role);
+
+			if (s)
+				chain_step_refuse(
+					s, VERDICT_NO_SHIM_LOCK,
+					"GRUB started by the firmware finds no shim_lock protocol");
+		} else if (second_stage_image(files, m, fs, e->host[0] ? e->host : NULL, e->name,
+					      e->role, false, out, &boots) < 0) {
+			goto out;
+		}
+		if (k == 0)
+			default_boots = boots;
+	}
+	r = 0;
+	/* the default entry's step says how the chain ends */
+	for (size_t i = 0; i < out->n_steps; i++)
+		if (strncmp(out->steps[i].role, "default entry", 13) == 0) {
+			if (out->steps[i].allowed && default_boots)
+				chain_ends(out, true, "GRUB's default entry boots %s",
+					   out->steps[i].image);
+			else if (!out->steps[i].allowed)
+				snprintf(out->why, sizeof(out->why),
+					 "GRUB's default entry: %.200s is refused: %.250s",
+					 out->steps[i].image, out->steps[i].message);
+			else
+				chain_ends(out, false,
+					   "GRUB's default entry starts %s, not a kernel",
+					   out->steps[i].image);
+			break;
+		}
+	if (entries->note[0])
+		snprintf(out->why + strlen(out->why), sizeof(out->why) - strlen(out->why), "%s",
+			 entries->note);
+out:
+	free(entries);
+	return r;
+}
+
+/* systemd-boot: each entry through SHIM_LOCK (or db, under shim), the default entry's end the chain's. */
+static int systemd_boot_stage(const struct chain_files *files, const struct machine_state *m,
+			      const struct first_stage *fs, struct chain *out)
+{
+	const struct second_stage_files where = stage_files(files);
+	struct second_stage_entries *entries = malloc(sizeof(*entries));
+	int r = -1;
+
+	if (!entries) {
+		say_error("out of memory");
+		return -1;
+	}
+	/* whether its security override and lockshim's both measure has not been checked on a boot */
+	if (fs && fs->measure) {
+		snprintf(out->pcrs.note, sizeof(out->pcrs.note),
+			 "PCRs behind systemd-boot are not predicted");
+		fs->measure->failed = true;
+	}
+	if (second_stage_systemd_boot(&where, m->loader_entry, entries) < 0)
+		goto out;
+	if (!entries->n)
+		chain_ends(out, false, "%s", entries->none);
+	for (size_t k = 0; k < entries->n; k++) {
+		const struct second_stage_entry *e = &entries->entry[k];
+		bool boots = false;
+
+		if (second_stage_image(files, m, fs, e->host[0] ? e->host : NULL, e->name, e->role,
+				       fs && fs->image->kind == KIND_SHIM, out, &boots) < 0)
+			goto out;
+		if (k == 0) {
+			const struct chain_step *s = &out->steps[out->n_steps - 1];
+
+			if (boots)
+				chain_ends(out, true, "systemd-boot's default entry boots %s",
+					   s->image);
+			else
+				snprintf(out->why, sizeof(out->why),
+					 "systemd-boot's default entry: %.200s: %.250s", s->image,
+					 s->allowed ? "not a kernel" : s->message);
+		}
+	}
+	r = 0;
+out:
+	free(entries);
+	return r;
 }
 
 /*
@@ -681,52 +776,238 @@ static void measure_finish(struct first_stage *fs, struct chain *out)
 	fs->measure = NULL;
 }
 
-/* lockshim or shim: its own SBAT, then what it starts, with its policy. */
-static int loader_stage(const struct chain_files *files, const struct machine_state *m,
-			const struct image *first, const char *path, const uint8_t *options,
-			size_t options_size, struct chain *out)
-{
-	struct first_stage *fs = calloc(1, sizeof(*fs));
-	struct chain_measure *cm = calloc(1, sizeof(*cm));
-	char dir[320], next[640], host[4096], why[300] = "", loader[256] = SHIM_DEFAULT;
-	struct load_options lo;
-	struct reason_buf why_buf;
-	const char *reason, *from = "default loader";
-	uint16_t *aligned = NULL;
-	struct image img;
-	int r = -1, found;
+/* ---- the plan, as check predicts it (boot_plan.h) -------------------------------- */
 
-	if (!fs || !cm) {
-		say_error("out of memory");
-		free(fs);
-		free(cm);
+/* One first stage's boot as its plan's steps build it. */
+struct plan_run {
+	const struct chain_files *files;
+	const struct machine_state *m;
+	const struct image *first; /* lockshim or shim */
+	const char *path;          /* its ESP path */
+	const uint8_t *options;    /* its load options; NULL when none */
+	size_t options_size;
+	unsigned int depth; /* first stages before it in this chain */
+	struct first_stage fs;
+	struct chain_measure cm;
+	struct chain *out;
+	char dir[320];
+	/* the next stage, what starts it, and its load options (the fallback's option's data) */
+	char next[640];
+	const char *from;
+	uint16_t next_options[FALLBACK_OPTIONS_MAX + 1];
+	size_t next_options_len;
+	struct image next_img; /* allowed at BOOT_STEP_NEXT_STAGE */
+	bool ended;            /* the chain has its end: nothing more to follow */
+};
+
+static int first_stage_chain(const struct chain_files *files, const struct machine_state *m,
+			     const struct image *first, const char *path, const uint8_t *options,
+			     size_t options_size, unsigned int depth, struct chain *out);
+
+/* Its own SBAT: the level it will enforce, and revoked it starts nothing. */
+static void plan_self_check(struct plan_run *p)
+{
+	const struct image *first = p->first;
+	struct reason_buf why_buf;
+	const char *reason;
+	size_t size = 0;
+	const uint8_t *own;
+	struct sbat sbat;
+	bool write;
+
+	p->fs.enforced = p->m->secure_boot && !p->m->validation_off;
+	enforced_level(first, p->m, SBAT_POLICY_NONE, &p->fs.level, &write);
+	if (!p->fs.enforced || first->kind != KIND_LOCKSHIM)
+		return;
+	own = section_data(first->pe, ".sbat", &size);
+	if (own && sbat_parse(own, size, SBAT_SECTION, &sbat, &reason, &why_buf) == 0 &&
+	    sbat_check(&sbat, &p->fs.level, &reason, &why_buf) < 0) {
+		struct chain_step *s = chain_add_step(p->out, p->path, "first stage's own SBAT");
+
+		if (s)
+			chain_step_refuse(s, VERDICT_SBAT_REVOKED, reason);
+		chain_refused(p->out);
+		p->ended = true;
+	}
+}
+
+/* The lists it decides with; its MOK state measured first (PCR prediction, lockshim only). */
+static int plan_policy(struct plan_run *p)
+{
+	const struct machine_state *m = p->m;
+	struct verify_policy *policy = &p->fs.policy;
+	char why[300] = "";
+
+	if (add_vendor_keys(policy, p->first, why, sizeof(why)) < 0 ||
+	    policy_add_blob(policy, &policy->db, &m->db) < 0 ||
+	    policy_add_blob(policy, &policy->dbx, &m->dbx) < 0 ||
+	    policy_add_blob(policy, &policy->mok, &m->mok_list) < 0 ||
+	    policy_add_blob(policy, &policy->mokx, &m->mok_list_x) < 0) {
+		say_error("%s", why[0] ? why : "out of memory");
 		return -1;
 	}
-	if (first_stage_init(m, first, fs, why, sizeof(why)) < 0) {
-		say_error("%s", why[0] ? why : "out of memory");
+	policy->sbat_level = p->fs.enforced ? &p->fs.level : NULL;
+	if (!p->depth)
+		measure_start(p->files, m, &p->fs, &p->cm, p->out);
+	else if (p->files->firmware)
+		snprintf(p->out->pcrs.note, sizeof(p->out->pcrs.note),
+			 "PCRs behind a first stage started by another are not predicted");
+	return 0;
+}
+
+/*
+ * shim from \EFI\BOOT\ with fbx64.efi beside it runs rhboot/shim's
+ * fallback, which resets after writing options: check again after it ran.
+ */
+static int plan_shim_fallback(struct plan_run *p)
+{
+	char fb[400], host[4096];
+	struct image img;
+	int r, found;
+
+	if (strcasecmp(p->dir, "\\EFI\\BOOT\\") != 0 ||
+	    next_path(p->dir, SHIM_FALLBACK, fb, sizeof(fb)) < 0)
+		return 0;
+	found = esp_resolve(p->files->esp, fb, host, sizeof(host));
+	if (found <= 0)
+		return found;
+	r = decide(p->files, p->m, &p->fs, VERIFY_TO_START, host, fb, "fallback", p->out, &img);
+	if (r > 0) {
+		image_free(&img);
+		chain_ends(p->out, false,
+			   "%s creates boot options from \\EFI\\*\\BOOTX64.CSV "
+			   "and boots the first: check again after it ran",
+			   fb);
+	} else if (r == 0) {
+		chain_refused(p->out); /* what shim does then is not modelled */
+	}
+	p->ended = true;
+	return r < 0 ? -1 : 0;
+}
+
+/*
+ * The CSV of the vendor directory @name of \EFI\, as efi_fallback.c takes
+ * it: every file decided as an image lockshim starts, in order, the first
+ * refusal ending it (nothing of it is created); taken whole, its first
+ * option is the next stage when none is yet. Returns 0, or -1 said.
+ */
+static int plan_fallback_csv(struct plan_run *p, const char *name)
+{
+	uint16_t dir[FALLBACK_NAME_MAX];
+	struct fallback_path first;
+	struct fallback_csv *csv = NULL;
+	char csv_path[400], host[4096], role[96];
+	struct reason_buf buf;
+	const char *reason;
+	const uint8_t *text;
+	size_t len = strlen(name), size;
+	int r = -1, found;
+
+	if (len > FALLBACK_NAME_MAX)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		dir[i] = (uint8_t)name[i];
+	if (fallback_vendor_dir(dir, len, &reason) <= 0)
+		return 0;
+	snprintf(csv_path, sizeof(csv_path), "\\EFI\\%s\\BOOTX64.CSV", name);
+	found = esp_resolve(p->files->esp, csv_path, host, sizeof(host));
+	if (found <= 0)
+		return found;
+	csv = malloc(sizeof(*csv));
+	if (!csv) {
+		say_error("out of memory");
+		return -1;
+	}
+	if (image_cache_read(p->files->cache, host, &text, &size) < 0)
 		goto out;
+	r = 0;
+	if (size > FALLBACK_CSV_MAX_SIZE || fallback_csv_parse(text, size, csv, &buf, &reason) < 0)
+		goto out; /* the fallback creates nothing of it */
+	snprintf(role, sizeof(role), "fallback (%.80s)", csv_path);
+	for (size_t i = 0; i < csv->count; i++) {
+		struct fallback_path path;
+		struct image img;
+
+		fallback_entry_path(dir, len, &csv->entry[i], &path);
+		found = esp_resolve(p->files->esp, path.ascii, host, sizeof(host));
+		if (found < 0)
+			goto out_fail;
+		r = decide(p->files, p->m, &p->fs, VERIFY_TO_START, found ? host : NULL, path.ascii,
+			   role, p->out, &img);
+		if (r <= 0)
+			goto out; /* refused or missing: the CSV is not taken */
+		image_free(&img);
 	}
-	chain_esp_dir(path, dir, sizeof(dir));
-	/* its own .sbat against the level it enforces: revoked, it starts nothing */
-	if (fs->enforced && first->kind == KIND_LOCKSHIM) {
-		size_t size = 0;
-		const uint8_t *own = section_data(first->pe, ".sbat", &size);
-		struct sbat sbat;
+	r = 0;
+	if (p->from)
+		goto out; /* the first option of the CSVs taken is started */
+	fallback_entry_path(dir, len, &csv->entry[0], &first);
+	snprintf(p->next, sizeof(p->next), "%s", first.ascii);
+	memcpy(p->next_options, csv->entry[0].options,
+	       (csv->entry[0].options_len + 1) * sizeof(uint16_t));
+	p->next_options_len = csv->entry[0].options_len;
+	p->from = "fallback's boot option";
+	goto out;
+out_fail:
+	r = -1;
+out:
+	free(csv);
+	return r;
+}
 
-		if (own && sbat_parse(own, size, SBAT_SECTION, &sbat, &reason, &why_buf) == 0 &&
-		    sbat_check(&sbat, &fs->level, &reason, &why_buf) < 0) {
-			struct chain_step *s = chain_add_step(out, path, "first stage's own SBAT");
+/*
+ * lockshim from the removable path: the boot options of every
+ * \EFI\<vendor>\BOOTX64.CSV, in the directory's order, as
+ * efi_fallback.c creates them on a fixed disk; the first becomes the next
+ * stage.
+ */
+static int plan_fallback(struct plan_run *p)
+{
+	char host[4096];
+	struct dirent *d;
+	DIR *dir;
+	uint16_t self[BOOT_PLAN_PATH_MAX];
+	size_t len = strlen(p->path);
+	int r;
 
-			if (s)
-				chain_step_refuse(s, VERDICT_SBAT_REVOKED, reason);
-			chain_refused(out);
-			r = 0;
-			goto out;
+	if (p->first->kind == KIND_SHIM)
+		return plan_shim_fallback(p);
+	if (p->first->kind != KIND_LOCKSHIM || len > BOOT_PLAN_PATH_MAX)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		self[i] = (uint8_t)p->path[i];
+	if (!boot_plan_runs_fallback(self, len))
+		return 0;
+	r = esp_resolve(p->files->esp, "\\EFI", host, sizeof(host));
+	if (r <= 0)
+		return r;
+	dir = opendir(host);
+	if (!dir) {
+		say_error("%s: %s", host, strerror(errno));
+		return -1;
+	}
+	while ((d = readdir(dir)))
+		if ((d->d_type == DT_DIR || d->d_type == DT_UNKNOWN) &&
+		    plan_fallback_csv(p, d->d_name) < 0) {
+			closedir(dir);
+			return -1;
 		}
-	}
-	if (first->kind == KIND_LOCKSHIM) {
+	closedir(dir);
+	return 0;
+}
+
+/* The next stage: the fallback's option, else the load options' image, else the default loader. */
+static int plan_next_stage(struct plan_run *p)
+{
+	char loader[256] = SHIM_DEFAULT, host[4096];
+	const char *reason;
+	uint16_t *aligned;
+	struct load_options lo;
+	int r, found;
+
+	if (!p->from && p->first->kind == KIND_LOCKSHIM) {
 		size_t size = 0;
-		const uint8_t *name = section_data(first->pe, ".ldrname", &size);
+		const uint8_t *name = section_data(p->first->pe, ".ldrname", &size);
 
 		snprintf(loader, sizeof(loader), "%.*s",
 			 name ? (int)strnlen((const char *)name, size) : 0,
@@ -734,73 +1015,141 @@ static int loader_stage(const struct chain_files *files, const struct machine_st
 		if (!loader[0]) {
 			say_error(
 				"%s: no .ldrname: a lockshim too old for check to know its default loader",
-				path);
-			goto out;
+				p->path);
+			return -1;
 		}
 	}
-	esp_path_beside(dir, loader, next, sizeof(next));
-	if (options && options_size) {
-		aligned = malloc(options_size + 1);
+	if (!p->from) {
+		p->from = "default loader";
+		if (next_path(p->dir, loader, p->next, sizeof(p->next)) < 0) {
+			say_error("%s: its default loader's path is too long", p->path);
+			return -1;
+		}
+	}
+	if (!strcmp(p->from, "default loader") && p->options && p->options_size) {
+		aligned = malloc(p->options_size + 1);
 		if (!aligned) {
 			say_error("out of memory");
-			goto out;
+			return -1;
 		}
-		memcpy(aligned, options, options_size);
-		if (load_options_parse(aligned, options_size, &lo, &reason) == 0 &&
-		    lo.kernel_path) {
-			char name[LOAD_OPTIONS_MAX_PATH + 1];
-
-			for (size_t i = 0; i < lo.kernel_path_len; i++)
-				name[i] = lo.kernel_path[i] < 0x80 ? (char)lo.kernel_path[i] : '?';
-			name[lo.kernel_path_len] = '\0';
-			esp_path_beside(dir, name, next, sizeof(next));
-			from = "load options";
-		}
+		memcpy(aligned, p->options, p->options_size);
+		if (load_options_parse(aligned, p->options_size, &lo, &reason) == 0 &&
+		    lo.kernel_path &&
+		    next_path_u16(p->dir, lo.kernel_path, lo.kernel_path_len, p->next,
+				  sizeof(p->next)) == 0)
+			p->from = "load options";
+		free(aligned);
 	}
-	/* shim from \EFI\BOOT\ with fbx64.efi beside it runs the fallback */
-	if (first->kind == KIND_SHIM && strcasecmp(dir, "\\EFI\\BOOT\\") == 0) {
-		char fb[400];
-
-		esp_path_beside(dir, SHIM_FALLBACK, fb, sizeof(fb));
-		found = on_esp(files, fb, host, sizeof(host));
-		if (found < 0)
-			goto out;
-		if (found) {
-			r = decide(files, m, fs, VERIFY_TO_START, host, fb, "fallback", out, &img);
-			if (r > 0) {
-				image_free(&img);
-				chain_ends(out, false,
-					   "%s creates boot options from \\EFI\\*\\BOOTX64.CSV "
-					   "and boots the first: check again after it ran",
-					   fb);
-			} else if (r == 0) {
-				chain_refused(out); /* what shim does then is not modelled */
-			}
-			r = r < 0 ? -1 : 0;
-			goto out;
-		}
-	}
-	found = on_esp(files, next, host, sizeof(host));
+	found = esp_resolve(p->files->esp, p->next, host, sizeof(host));
 	if (found < 0)
-		goto out;
-	measure_start(files, m, fs, cm, out);
-	if (fs->measure)
-		fs->measure->times = 1;
-	r = decide(files, m, fs, VERIFY_TO_START, found ? host : NULL, next, from, out, &img);
-	if (r == 0)
-		chain_refused(out);
-	if (r > 0) {
-		r = next_stage(files, m, fs, &img, next, out);
-		image_free(&img);
+		return -1;
+	if (p->fs.measure)
+		p->fs.measure->times = 1;
+	r = decide(p->files, p->m, &p->fs, VERIFY_TO_START, found ? host : NULL, p->next, p->from,
+		   p->out, &p->next_img);
+	if (r == 0) {
+		chain_refused(p->out);
+		p->ended = true;
 	}
-	measure_finish(fs, out);
-out:
-	if (fs->measure)
-		measurer_free(&fs->measure->m);
-	free(cm);
-	free(aligned);
-	verify_policy_free(&fs->policy);
-	free(fs);
+	return r < 0 ? -1 : 0;
+}
+
+/*
+ * What the allowed image @img at @path does once started by @fs (NULL: by
+ * the firmware), with the @options_len UCS-2 characters of @options as its
+ * load options; @depth first stages before it.
+ */
+static int follow(const struct chain_files *files, const struct machine_state *m,
+		  struct first_stage *fs, const struct image *img, const char *path,
+		  const uint16_t *options, size_t options_len, unsigned int depth,
+		  struct chain *out)
+{
+	switch (img->kind) {
+	case KIND_KERNEL:
+		chain_ends(out, true, "it boots %s", path);
+		return 0;
+	case KIND_GRUB:
+		return grub_stage(files, m, fs, path, out);
+	case KIND_SYSTEMD_BOOT:
+		return systemd_boot_stage(files, m, fs, out);
+	case KIND_LOCKSHIM:
+	case KIND_SHIM:
+		if (fs && fs->measure) /* the inner one's events are not predicted */
+			fs->measure->failed = true;
+		if (depth + 1 < MAX_FIRST_STAGES)
+			return first_stage_chain(
+				files, m, img, path, (const uint8_t *)options,
+				options_len ? (options_len + 1) * sizeof(uint16_t) : 0, depth + 1,
+				out);
+		chain_ends(out, false, "check does not follow %s: a first stage too deep", path);
+		return 0;
+	case KIND_UNKNOWN:
+		break;
+	}
+	chain_ends(out, false, "lockshim cannot tell what %s starts", path);
+	return 0;
+}
+
+/* One step of the plan, as check predicts it; 0, or -1 on unusable input (said). */
+static int plan_step(struct plan_run *p, enum boot_step step)
+{
+	switch (step) {
+	case BOOT_STEP_SELF_CHECK:
+		plan_self_check(p);
+		return 0;
+	case BOOT_STEP_POLICY:
+		return plan_policy(p);
+	case BOOT_STEP_HANDOFF:
+		return 0; /* tables, not images: nothing here decides what starts */
+	case BOOT_STEP_MOK_REQUESTS:
+		/* a pending request is said apart (mok_pending.c); then MokDBState drops db */
+		if (p->m->ignore_db)
+			sig_db_free(&p->fs.policy.db);
+		return 0;
+	case BOOT_STEP_FALLBACK:
+		return plan_fallback(p);
+	case BOOT_STEP_NEXT_STAGE:
+		return plan_next_stage(p);
+	case BOOT_STEP_START:
+		return follow(p->files, p->m, &p->fs, &p->next_img, p->next, p->next_options,
+			      p->next_options_len, p->depth, p->out);
+	}
+	return -1;
+}
+
+/* The chain of lockshim or shim @first at @path, started with @options, by its plan. */
+static int first_stage_chain(const struct chain_files *files, const struct machine_state *m,
+			     const struct image *first, const char *path, const uint8_t *options,
+			     size_t options_size, unsigned int depth, struct chain *out)
+{
+	struct plan_run *p = calloc(1, sizeof(*p));
+	int r = 0;
+
+	if (!p) {
+		say_error("out of memory");
+		return -1;
+	}
+	*p = (struct plan_run){ .files = files,
+				.m = m,
+				.first = first,
+				.path = path,
+				.options = options,
+				.options_size = options_size,
+				.depth = depth,
+				.out = out };
+	p->fs.image = first;
+	verify_policy_init(&p->fs.policy);
+	chain_esp_dir(path, p->dir, sizeof(p->dir));
+	for (size_t i = 0; i < boot_plan_length && !p->ended && r == 0; i++)
+		r = plan_step(p, boot_plan[i].step);
+	if (p->next_img.pe)
+		image_free(&p->next_img);
+	if (r == 0 && !depth)
+		measure_finish(&p->fs, out);
+	if (p->fs.measure)
+		measurer_free(&p->fs.measure->m);
+	verify_policy_free(&p->fs.policy);
+	free(p);
 	return r;
 }
 
@@ -815,7 +1164,7 @@ int chain_evaluate(const struct chain_files *files, const struct machine_state *
 	out->boots = false;
 	out->why[0] = '\0';
 	memset(&out->pcrs, 0, sizeof(out->pcrs));
-	found = on_esp(files, path, host, sizeof(host));
+	found = esp_resolve(files->esp, path, host, sizeof(host));
 	if (found < 0)
 		return -1;
 	/* the firmware's verdict: db and dbx, whatever the image is */
@@ -827,9 +1176,9 @@ int chain_evaluate(const struct chain_files *files, const struct machine_state *
 		return r;
 	}
 	if (first.kind == KIND_LOCKSHIM || first.kind == KIND_SHIM)
-		r = loader_stage(files, m, &first, path, load_options, options_size, out);
+		r = first_stage_chain(files, m, &first, path, load_options, options_size, 0, out);
 	else
-		r = next_stage(files, m, NULL, &first, path, out);
+		r = follow(files, m, NULL, &first, path, NULL, 0, 0, out);
 	image_free(&first);
 	return r;
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "image_cache.h"
 #include "verdict_reason.h"
 
 /* A variable's data as the next boot reads it; OPENSSL_malloc'd. */
@@ -96,10 +97,6 @@ struct chain {
 	char why[512];          /* what it boots, or why not */
 	struct chain_pcrs pcrs; /* when lockshim is the first stage and files->firmware is set */
 };
-
-/* Files read once for every chain that names them. */
-struct image_cache *image_cache_new(void);
-void image_cache_free(struct image_cache *cache);
 
 /*
  * The SbatLevel the next boot leaves stored when @first_stage (an ESP path)

@@ -1,9 +1,4 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
-/*
- * The second stages lockshim or shim start, as far as their configuration
- * names files: GRUB's grub.cfg (grub_cfg.c) and systemd-boot's entries
- * (bls.c), each image decided as the second stage asks about it.
- */
 #define _GNU_SOURCE /* strverscmp */
 #include <dirent.h>
 #include <errno.h>
@@ -13,17 +8,17 @@
 #include <string.h>
 #include <strings.h>
 
+#include "second_stage.h"
+
 #include "bls.h"
-#include "boot_chain_internal.h"
 #include "esp.h"
 #include "file.h"
-#include "grub_cfg.h"
 
 #define MAX_CONFIGFILES 8
 
 /* A GRUB path: on the ESP, or on the filesystem --boot names (a leading /boot dropped). */
-static int grub_host_path(const struct chain_files *files, const struct grub_path *p, char *host,
-			  size_t size)
+static int grub_host_path(const struct second_stage_files *files, const struct grub_path *p,
+			  char *host, size_t size)
 {
 	const char *rest = p->path;
 
@@ -42,20 +37,20 @@ static int grub_host_path(const struct chain_files *files, const struct grub_pat
  * grubenv beside the last grub.cfg read is said after the answer rather
  * than guessed at.
  */
-static void grubenv_note(const struct chain_files *files, const struct grub_path *cfg,
-			 struct chain *out)
+static void grubenv_note(const struct second_stage_files *files, const struct grub_path *cfg,
+			 struct second_stage_entries *out)
 {
 	static const char *const keys[] = { "next_entry=", "saved_entry=" };
 	struct grub_path env = *cfg;
 	char *slash = strrchr(env.path, '/'), host[4096];
 	const uint8_t *text;
-	size_t size, len = strlen(out->why);
+	size_t size, len = strlen(out->note);
 
 	if (!slash || (size_t)(slash - env.path) + sizeof("/grubenv") > sizeof(env.path))
 		return;
 	strcpy(slash, "/grubenv");
 	if (grub_host_path(files, &env, host, sizeof(host)) <= 0 ||
-	    chain_cache_read(files->cache, host, &text, &size) < 0)
+	    image_cache_read(files->cache, host, &text, &size) < 0)
 		return;
 	for (size_t at = 0; at < size;) {
 		const char *line = (const char *)text + at, *nl = memchr(line, '\n', size - at);
@@ -69,34 +64,37 @@ static void grubenv_note(const struct chain_files *files, const struct grub_path
 			size_t key = strlen(keys[k]);
 
 			if (n > key && strncmp(line, keys[k], key) == 0 &&
-			    len + 1 < sizeof(out->why))
-				len += (size_t)snprintf(out->why + len, sizeof(out->why) - len,
+			    len + 1 < sizeof(out->note))
+				len += (size_t)snprintf(out->note + len, sizeof(out->note) - len,
 							" (grubenv %.*s: not evaluated)",
 							(int)(n > 80 ? 80 : n), line);
-			if (len >= sizeof(out->why))
-				len = sizeof(out->why) - 1;
+			if (len >= sizeof(out->note))
+				len = sizeof(out->note) - 1;
 		}
 	}
 }
 
-/* GRUB: grub.cfg beside it, following configfile, each entry's kernel through SHIM_LOCK. */
-int chain_grub_stage(const struct chain_files *files, const struct machine_state *m,
-		     const struct first_stage *fs, const char *grub_path, struct chain *out)
+int second_stage_grub(const struct second_stage_files *files, const char *grub_path,
+		      struct second_stage_entries *out)
 {
 	struct grub_vars *vars = calloc(1, sizeof(*vars));
 	struct grub_cfg *cfg = calloc(1, sizeof(*cfg));
 	struct grub_path where = { .on_esp = true };
-	char dir[320], host[4096], prefix[400], name[400];
-	const char *reason;
-	bool default_boots = false;
+	char dir[320], host[4096], prefix[400];
+	const char *reason, *slash;
 	long def;
 	int r = -1;
 
+	out->n = 0;
+	out->none[0] = out->note[0] = '\0';
 	if (!vars || !cfg) {
 		say_error("out of memory");
 		goto out;
 	}
-	chain_esp_dir(grub_path, dir, sizeof(dir));
+	slash = strrchr(grub_path, '\\');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - grub_path + 1) : 0, grub_path);
+	if (!dir[0])
+		snprintf(dir, sizeof(dir), "/");
 	for (char *p = dir; *p; p++)
 		if (*p == '\\')
 			*p = '/';
@@ -113,8 +111,8 @@ int chain_grub_stage(const struct chain_files *files, const struct machine_state
 		if (found < 0)
 			goto out;
 		if (found == 0) {
-			chain_ends(out, false, "GRUB finds no %s: it stops at its prompt",
-				   where.path);
+			snprintf(out->none, sizeof(out->none),
+				 "GRUB finds no %.400s: it stops at its prompt", where.path);
 			r = 0;
 			goto out;
 		}
@@ -123,7 +121,7 @@ int chain_grub_stage(const struct chain_files *files, const struct machine_state
 				  MAX_CONFIGFILES);
 			goto out;
 		}
-		if (chain_cache_read(files->cache, host, &text, &size) < 0)
+		if (image_cache_read(files->cache, host, &text, &size) < 0)
 			goto out;
 		if (grub_cfg_parse((const char *)text, size, vars, cfg, &reason) < 0) {
 			say_error("%s: %s", host, reason);
@@ -135,7 +133,8 @@ int chain_grub_stage(const struct chain_files *files, const struct machine_state
 	}
 	def = grub_cfg_default_index(cfg);
 	if (def < 0) {
-		chain_ends(out, false, "%.400s has no menu entry that boots an image", host);
+		snprintf(out->none, sizeof(out->none),
+			 "%.400s has no menu entry that boots an image", host);
 		r = 0;
 		goto out;
 	}
@@ -143,52 +142,23 @@ int chain_grub_stage(const struct chain_files *files, const struct machine_state
 	for (size_t k = 0; k < cfg->n_entries; k++) {
 		size_t i = k == 0 ? (size_t)def : (k <= (size_t)def ? k - 1 : k);
 		const struct grub_entry *e = &cfg->entries[i];
-		char role[96];
-		bool boots = false;
+		struct second_stage_entry *entry = &out->entry[out->n];
 		int found;
 
 		if (!e->has_image)
 			continue;
-		snprintf(role, sizeof(role), "%s '%.70s'", k == 0 ? "default entry" : "entry",
-			 e->title);
-		snprintf(name, sizeof(name), "%s%s", e->image.on_esp ? "(ESP)" : "", e->image.path);
-		found = grub_host_path(files, &e->image, host, sizeof(host));
+		snprintf(entry->role, sizeof(entry->role), "%s '%.70s'",
+			 k == 0 ? "default entry" : "entry", e->title);
+		snprintf(entry->name, sizeof(entry->name), "%s%s", e->image.on_esp ? "(ESP)" : "",
+			 e->image.path);
+		found = grub_host_path(files, &e->image, entry->host, sizeof(entry->host));
 		if (found < 0)
 			goto out;
-		/* Debian's GRUB asks SHIM_LOCK's Verify twice about the kernel it boots */
-		if (k == 0 && fs && fs->measure)
-			fs->measure->times = 2;
-		if (!fs && m->secure_boot) {
-			struct chain_step *s = chain_add_step(out, name, role);
-
-			if (s)
-				chain_step_refuse(
-					s, VERDICT_NO_SHIM_LOCK,
-					"GRUB started by the firmware finds no shim_lock protocol");
-		} else if (chain_second_stage_image(files, m, fs, found ? host : NULL, name, role,
-						    false, out, &boots) < 0) {
-			goto out;
-		}
-		if (k == 0)
-			default_boots = boots;
+		if (found == 0)
+			entry->host[0] = '\0';
+		out->n++;
 	}
 	r = 0;
-	/* the default entry's step says how the chain ends */
-	for (size_t i = 0; i < out->n_steps; i++)
-		if (strncmp(out->steps[i].role, "default entry", 13) == 0) {
-			if (out->steps[i].allowed && default_boots)
-				chain_ends(out, true, "GRUB's default entry boots %s",
-					   out->steps[i].image);
-			else if (!out->steps[i].allowed)
-				snprintf(out->why, sizeof(out->why),
-					 "GRUB's default entry: %.200s is refused: %.250s",
-					 out->steps[i].image, out->steps[i].message);
-			else
-				chain_ends(out, false,
-					   "GRUB's default entry starts %s, not a kernel",
-					   out->steps[i].image);
-			break;
-		}
 	grubenv_note(files, &where, out);
 out:
 	free(vars);
@@ -210,7 +180,7 @@ static int sd_entry_cmp(const void *a, const void *b)
 }
 
 /* Add the entries of one directory: *.conf (Type #1) or *.efi (UKIs), on the filesystem at @root. */
-static int sd_scan(const struct chain_files *files, const char *root, const char *dir_name,
+static int sd_scan(const struct second_stage_files *files, const char *root, const char *dir_name,
 		   bool ukis, struct sd_entry *entries, size_t *n, size_t max)
 {
 	char dir_host[4096], path[8192];
@@ -250,7 +220,7 @@ static int sd_scan(const struct chain_files *files, const char *root, const char
 			const char *reason;
 			size_t size;
 
-			if (chain_cache_read(files->cache, path, &text, &size) < 0)
+			if (image_cache_read(files->cache, path, &text, &size) < 0)
 				goto fail;
 			if (bls_entry_parse((const char *)text, size, &bls, &reason) < 0) {
 				say_error("%s: %s", path, reason);
@@ -274,9 +244,8 @@ fail:
 	return -1;
 }
 
-/* systemd-boot: its entries on the ESP (and on --boot, XBOOTLDR), the default first. */
-int chain_systemd_boot_stage(const struct chain_files *files, const struct machine_state *m,
-			     const struct first_stage *fs, struct chain *out)
+int second_stage_systemd_boot(const struct second_stage_files *files, const char *loader_entry,
+			      struct second_stage_entries *out)
 {
 	struct sd_entry *entries = calloc(GRUB_CFG_MAX_ENTRIES, sizeof(*entries));
 	char conf[4096], def[256] = "";
@@ -284,15 +253,11 @@ int chain_systemd_boot_stage(const struct chain_files *files, const struct machi
 	size_t n = 0, first = 0;
 	int r = -1;
 
+	out->n = 0;
+	out->none[0] = out->note[0] = '\0';
 	if (!entries) {
 		say_error("out of memory");
 		return -1;
-	}
-	/* whether its security override and lockshim's both measure has not been checked on a boot */
-	if (fs && fs->measure) {
-		snprintf(out->pcrs.note, sizeof(out->pcrs.note),
-			 "PCRs behind systemd-boot are not predicted");
-		fs->measure->failed = true;
 	}
 	for (int i = 0; i < 2; i++)
 		if (roots[i] && (sd_scan(files, roots[i], "loader/entries", false, entries, &n,
@@ -307,7 +272,7 @@ int chain_systemd_boot_stage(const struct chain_files *files, const struct machi
 		const char *reason;
 		size_t size;
 
-		if (chain_cache_read(files->cache, conf, &text, &size) < 0)
+		if (image_cache_read(files->cache, conf, &text, &size) < 0)
 			goto out_fail;
 		if (bls_loader_default((const char *)text, size, def, sizeof(def), &reason) < 0) {
 			say_error("%s: %s", conf, reason);
@@ -317,8 +282,8 @@ int chain_systemd_boot_stage(const struct chain_files *files, const struct machi
 		goto out_fail;
 	}
 	/* bootctl set-oneshot or set-default: the entry of that id, before loader.conf */
-	for (size_t i = 0; m->loader_entry[0] && i < n; i++)
-		if (strcmp(entries[i].id, m->loader_entry) == 0) {
+	for (size_t i = 0; loader_entry[0] && i < n; i++)
+		if (strcmp(entries[i].id, loader_entry) == 0) {
 			first = i;
 			def[0] = '\0';
 			break;
@@ -333,34 +298,16 @@ int chain_systemd_boot_stage(const struct chain_files *files, const struct machi
 			break;
 		}
 	}
-	if (n == 0) {
-		chain_ends(out, false, "systemd-boot finds no entry%s", "");
-		r = 0;
-		goto out;
-	}
+	if (n == 0)
+		snprintf(out->none, sizeof(out->none), "systemd-boot finds no entry");
 	for (size_t k = 0; k < n; k++) {
 		size_t i = k == 0 ? first : (k <= first ? k - 1 : k);
-		char role[96];
-		bool boots = false;
+		struct second_stage_entry *entry = &out->entry[out->n++];
 
-		snprintf(role, sizeof(role), "%s '%.70s'", k == 0 ? "default entry" : "entry",
-			 entries[i].id);
-		if (chain_second_stage_image(files, m, fs,
-					     entries[i].host[0] ? entries[i].host : NULL,
-					     entries[i].name, role,
-					     fs && fs->image->kind == KIND_SHIM, out, &boots) < 0)
-			goto out_fail;
-		if (k == 0) {
-			const struct chain_step *s = &out->steps[out->n_steps - 1];
-
-			if (boots)
-				chain_ends(out, true, "systemd-boot's default entry boots %s",
-					   s->image);
-			else
-				snprintf(out->why, sizeof(out->why),
-					 "systemd-boot's default entry: %.200s: %.250s", s->image,
-					 s->allowed ? "not a kernel" : s->message);
-		}
+		snprintf(entry->role, sizeof(entry->role), "%s '%.70s'",
+			 k == 0 ? "default entry" : "entry", entries[i].id);
+		snprintf(entry->name, sizeof(entry->name), "%s", entries[i].name);
+		snprintf(entry->host, sizeof(entry->host), "%s", entries[i].host);
 	}
 	r = 0;
 	goto out;

@@ -5,18 +5,19 @@
 #include <stdio.h>
 
 #include "boot_option.h"
+#include "boot_plan.h"
 #include "device_path.h"
 #include "efi_cleanup.h"
 #include "efi_file.h"
 #include "efi_guid.h"
 #include "efi_log.h"
 #include "efi_vars.h"
+#include "efi_verify.h"
 #include "fallback.h"
 #include "macro.h"
 #include "signature_list.h"
 
-#define REMOVABLE_PATH L"\\EFI\\BOOT\\BOOTX64.EFI"
-#define CSV_NAME       L"BOOTX64.CSV"
+#define CSV_NAME L"BOOTX64.CSV"
 /* Far past any disk's device path: the core's walk stops at the end node. */
 #define DEVICE_PATH_BOUND (64 * 1024)
 /* Set (volatile, boot services only) before an option starts: the fallback runs once a boot. */
@@ -26,7 +27,7 @@
 
 /* What this boot's fallback found and did so far. */
 struct fallback {
-	EFI_HANDLE image;  /* lockshim's own */
+	const struct efi_verifier *verifier; /* lockshim's policy: decides every file a CSV names */
 	EFI_HANDLE device; /* lockshim's partition: the CSVs and their files are there */
 	int gpt;           /* 1: a GPT partition, hd and guid set; 0 none; -1 a bad device path */
 	const char *gpt_reason;
@@ -38,22 +39,16 @@ struct fallback {
 	UINTN order_count;
 	UINT16 first[BOOT_ORDER_MAX]; /* the options of the CSVs taken, in order */
 	UINTN first_count;
-	/* the first of them, loaded while it was checked, and what it is started with */
-	EFI_HANDLE start;
-	UINT16 start_number;
-	CHAR16 *start_path;
-	void *start_options;
-	UINTN start_options_size;
+	struct efi_fallback_choice *choice; /* the first of them: what is started */
 };
 
-static void fallback_done(struct fallback *fb)
+void efi_fallback_choice_free(struct efi_fallback_choice *choice)
 {
-	if (fb->start)
-		BS->UnloadImage(fb->start);
-	if (fb->start_path)
-		FreePool(fb->start_path);
-	if (fb->start_options)
-		FreePool(fb->start_options);
+	if (choice->path)
+		FreePool(choice->path);
+	if (choice->options)
+		FreePool(choice->options);
+	*choice = (struct efi_fallback_choice){};
 }
 
 /* A new pool copy of the @size bytes at @data. */
@@ -77,8 +72,13 @@ static void option_name(UINT16 number, CHAR16 name[9])
 	name[8] = L'\0';
 }
 
-/* BootOrder as it is: empty when absent or unusable (said). */
-static void boot_order_read(struct fallback *fb)
+/*
+ * BootOrder as it is (empty when absent). One that cannot be read or
+ * parsed is never written again: the firmware may still use its entries,
+ * and a rewrite from nothing would drop them all. Returns whether it is
+ * usable.
+ */
+static BOOLEAN boot_order_read(struct fallback *fb)
 {
 	_cleanup_pool_ void *data = NULL;
 	const char *reason;
@@ -89,17 +89,17 @@ static void boot_order_read(struct fallback *fb)
 	fb->order_count = 0;
 	status = efi_var_read(L"BootOrder", &EfiGlobalVariable, &data, &size, NULL);
 	if (status == EFI_NOT_FOUND)
-		return;
+		return TRUE;
 	if (EFI_ERROR(status)) {
-		log_warning_status(status,
-				   "fallback: cannot read BootOrder: %m; taking it as empty");
-		return;
+		log_error_status(status, "fallback: cannot read BootOrder: %m; nothing created");
+		return FALSE;
 	}
 	if (boot_order_parse(data, size, fb->order, &count, &reason) < 0) {
-		log_warning("fallback: BootOrder: %s; taking it as empty", reason);
-		return;
+		log_error("fallback: BootOrder: %s; not rewritten, nothing created", reason);
+		return FALSE;
 	}
 	fb->order_count = count;
+	return TRUE;
 }
 
 /*
@@ -142,7 +142,8 @@ static BOOLEAN csv_found(struct fallback *fb)
 			  "must name; nothing created");
 		return FALSE;
 	}
-	boot_order_read(fb);
+	if (!boot_order_read(fb))
+		return FALSE;
 	fb->state = 1;
 	return TRUE;
 }
@@ -163,25 +164,20 @@ static CHAR16 *csv_path_new(const CHAR16 *dir, UINTN dir_len)
 }
 
 /*
- * Load @path from lockshim's partition through the firmware, as it will
- * when it boots the option: under Secure Boot it refuses an image db does
- * not allow. The loaded image is kept in *@keep when given, else unloaded.
+ * Read @path from lockshim's partition and decide on it with lockshim's
+ * policy, as on any image it starts (VERIFY_TO_START: the vendor keys, db
+ * unless MokDBState, MokList, dbx, the vendor dbx, MokListX, SbatLevel):
+ * EFI_SECURITY_VIOLATION when it may not start.
  */
-static EFI_STATUS image_check(const struct fallback *fb, const CHAR16 *path, EFI_HANDLE *keep)
+static EFI_STATUS image_check(const struct fallback *fb, const CHAR16 *path)
 {
-	_cleanup_pool_ EFI_DEVICE_PATH *dp = FileDevicePath(fb->device, (CHAR16 *)path);
-	_cleanup_image_ EFI_HANDLE loaded = NULL;
+	_cleanup_(efi_file_data_free) struct efi_file_data file = {};
 	EFI_STATUS status;
 
-	if (!dp)
-		return EFI_OUT_OF_RESOURCES;
-	/* on a security violation the image is loaded, and unloaded here */
-	status = BS->LoadImage(FALSE, fb->image, dp, NULL, 0, &loaded);
+	status = efi_file_read(fb->device, path, &file);
 	if (EFI_ERROR(status))
 		return status;
-	if (keep)
-		*keep = TAKE_PTR(loaded);
-	return EFI_SUCCESS;
+	return efi_verify_candidate(fb->verifier, file.data, file.size, path);
 }
 
 /*
@@ -303,22 +299,21 @@ static EFI_STATUS option_take(struct fallback *fb, const CHAR16 *csv_path,
 		return log_error_status(status, "fallback: cannot read the boot options");
 	}
 	if (starting) {
-		fb->start_number = number;
-		fb->start_options = options;
-		fb->start_options_size = options ? options_size : 0;
+		fb->choice->path = StrDuplicate(path->ucs2);
+		fb->choice->number = number;
+		fb->choice->options = options;
+		fb->choice->options_size = options ? options_size : 0;
+		if (!fb->choice->path)
+			return EFI_OUT_OF_RESOURCES;
 	}
 	if (fb->first_count < ARRAY_SIZE(fb->first))
 		fb->first[fb->first_count++] = number;
 	return EFI_SUCCESS;
 }
 
-/*
- * Every file @csv names, checked (image_check): EFI_SUCCESS, the first
- * kept loaded in *@first when no option is to start yet; else the reason
- * on the console.
- */
+/* Every file @csv names, checked (image_check): EFI_SUCCESS, else the reason on the console. */
 static EFI_STATUS csv_check(struct fallback *fb, const CHAR16 *csv_path, const CHAR16 *dir,
-			    UINTN dir_len, const struct fallback_csv *csv, EFI_HANDLE *first)
+			    UINTN dir_len, const struct fallback_csv *csv)
 {
 	for (size_t i = 0; i < csv->count; i++) {
 		const struct fallback_entry *entry = &csv->entry[i];
@@ -326,16 +321,14 @@ static EFI_STATUS csv_check(struct fallback *fb, const CHAR16 *csv_path, const C
 		EFI_STATUS status;
 
 		fallback_entry_path(dir, dir_len, entry, &path);
-		/* the first option of all is started: kept loaded */
-		status = image_check(fb, path.ucs2, i == 0 && fb->first_count == 0 ? first : NULL);
+		status = image_check(fb, path.ucs2);
 		if (status == EFI_NOT_FOUND)
 			log_error("fallback: %ls: line %zu: %ls: not found; nothing created",
 				  csv_path, entry->line, path.ucs2);
-		else if (status == EFI_SECURITY_VIOLATION || status == EFI_ACCESS_DENIED)
-			log_error_status(status,
-					 "fallback: %ls: line %zu: %ls: the firmware refuses it "
-					 "(%m); nothing created",
-					 csv_path, entry->line, path.ucs2);
+		else if (status == EFI_SECURITY_VIOLATION)
+			log_error("fallback: %ls: line %zu: %ls: lockshim's policy refuses it; "
+				  "nothing created",
+				  csv_path, entry->line, path.ucs2);
 		else if (EFI_ERROR(status))
 			log_error_status(status,
 					 "fallback: %ls: line %zu: %ls: cannot load it: %m; "
@@ -353,7 +346,6 @@ static void csv_take(struct fallback *fb, const CHAR16 *dir, UINTN dir_len)
 	_cleanup_pool_ CHAR16 *csv_path = csv_path_new(dir, dir_len);
 	_cleanup_(efi_file_data_free) struct efi_file_data file = {};
 	_cleanup_pool_ struct fallback_csv *csv = NULL;
-	_cleanup_image_ EFI_HANDLE first = NULL;
 	struct reason_buf buf;
 	const char *reason;
 	EFI_STATUS status;
@@ -386,7 +378,7 @@ static void csv_take(struct fallback *fb, const CHAR16 *dir, UINTN dir_len)
 		log_error("fallback: %ls: too many boot options; nothing created", csv_path);
 		return;
 	}
-	if (EFI_ERROR(csv_check(fb, csv_path, dir, dir_len, csv, &first)))
+	if (EFI_ERROR(csv_check(fb, csv_path, dir, dir_len, csv)))
 		return;
 
 	for (size_t i = 0; i < csv->count; i++) {
@@ -395,12 +387,6 @@ static void csv_take(struct fallback *fb, const CHAR16 *dir, UINTN dir_len)
 		fallback_entry_path(dir, dir_len, &csv->entry[i], &path);
 		if (EFI_ERROR(option_take(fb, csv_path, &csv->entry[i], &path)))
 			return;
-		if (first && !fb->start) {
-			fb->start_path = StrDuplicate(path.ucs2);
-			if (!fb->start_path)
-				return;
-			fb->start = TAKE_PTR(first);
-		}
 	}
 }
 
@@ -472,51 +458,50 @@ static EFI_STATUS boot_order_update(const struct fallback *fb)
 	return EFI_SUCCESS;
 }
 
-/* Start the first option's image, loaded when it was checked, with the option's optional data. */
-static void option_start(struct fallback *fb)
+/*
+ * Whether @device is on a medium the firmware calls removable (a USB
+ * stick, a CD): the fallback writes boot options only for the machine's
+ * own disk (README, "The fallback").
+ */
+static BOOLEAN on_removable_medium(EFI_HANDLE device)
 {
-	EFI_LOADED_IMAGE *loaded;
-	EFI_STATUS status;
-	UINT8 done = 1;
+	EFI_BLOCK_IO *block_io;
 
-	status = BS->HandleProtocol(fb->start, &LoadedImageProtocol, (void **)&loaded);
-	if (EFI_ERROR(status)) {
-		log_error_status(status, "fallback: cannot start %ls", fb->start_path);
-		return;
-	}
-	loaded->LoadOptions = fb->start_options;
-	loaded->LoadOptionsSize = (UINT32)fb->start_options_size;
-	/* never twice a boot, whatever the option starts */
-	status = RT->SetVariable(FALLBACK_DONE, &lockshim_vendor_guid,
-				 EFI_VARIABLE_BOOTSERVICE_ACCESS, sizeof(done), &done);
-	if (EFI_ERROR(status)) {
-		log_error_status(status,
-				 "fallback: cannot mark this boot's fallback done: %m; "
-				 "not starting Boot%04X",
-				 fb->start_number);
-		return;
-	}
-	log_info("fallback: starting Boot%04X (%ls)", fb->start_number, fb->start_path);
-	status = BS->StartImage(TAKE_PTR(fb->start), NULL, NULL);
-	log_info_status(status, "fallback: Boot%04X returned (%m); booting as without it",
-			fb->start_number);
+	return !EFI_ERROR(BS->HandleProtocol(device, &BlockIoProtocol, (void **)&block_io)) &&
+	       block_io->Media->RemovableMedia;
 }
 
-void efi_fallback_run(EFI_HANDLE image)
+/* Mark this boot's fallback done, so that it never runs twice a boot, whatever the option starts. */
+static EFI_STATUS fallback_mark_done(void)
 {
-	_cleanup_(fallback_done) struct fallback fb = { .image = image };
+	UINT8 done = 1;
+
+	return RT->SetVariable(FALLBACK_DONE, &lockshim_vendor_guid,
+			       EFI_VARIABLE_BOOTSERVICE_ACCESS, sizeof(done), &done);
+}
+
+void efi_fallback_run(EFI_HANDLE image, const struct efi_verifier *verifier,
+		      struct efi_fallback_choice *choice)
+{
+	struct fallback fb = { .verifier = verifier, .choice = choice };
 	_cleanup_pool_ CHAR16 *path = NULL;
 	EFI_LOADED_IMAGE *self;
 	EFI_DEVICE_PATH *device_path;
+	EFI_STATUS status;
 	struct dp_node hd;
 	const UINT8 *guid;
 
+	*choice = (struct efi_fallback_choice){};
 	if (EFI_ERROR(BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&self)))
 		return;
 	path = efi_file_path_text(self->FilePath);
-	if (!path || StriCmp(path, REMOVABLE_PATH) != 0)
+	if (!path || !boot_plan_runs_fallback(path, StrLen(path)))
 		return;
 	fb.device = self->DeviceHandle;
+	if (on_removable_medium(fb.device)) {
+		log_info("fallback: lockshim runs from a removable medium; no boot option written");
+		return;
+	}
 	device_path = DevicePathFromHandle(fb.device);
 	fb.gpt = device_path ? device_path_gpt_find((const UINT8 *)device_path, DEVICE_PATH_BOUND,
 						    &hd, &guid, &fb.gpt_reason) :
@@ -533,7 +518,19 @@ void efi_fallback_run(EFI_HANDLE image)
 		log_info("fallback: no boot option created; booting as without it");
 		return;
 	}
-	if (EFI_ERROR(boot_order_update(&fb)) || !fb.start)
+	if (EFI_ERROR(boot_order_update(&fb)) || !choice->path) {
+		efi_fallback_choice_free(choice);
 		return;
-	option_start(&fb);
+	}
+	status = fallback_mark_done();
+	if (EFI_ERROR(status)) {
+		log_error_status(status,
+				 "fallback: cannot mark this boot's fallback done: %m; "
+				 "not starting Boot%04X",
+				 choice->number);
+		efi_fallback_choice_free(choice);
+		return;
+	}
+	log_info("fallback: starting Boot%04X (%ls) as the next stage", choice->number,
+		 choice->path);
 }

@@ -5,24 +5,38 @@
  * (no boot option of the machine led to an installed lockshim), the boot
  * options each \EFI\<vendor>\BOOTX64.CSV on lockshim's partition asks for
  * (src/core/fallback.h) are created, or found when they exist, put first
- * in BootOrder, and the first of them is started at once: no reset, so no
- * reset loop. A CSV is taken whole or not at all: every file it names must
- * load through the firmware's LoadImage, which under Secure Boot is the
- * check the firmware applies when it boots the option (lockshim's own
- * policy is not installed yet); else nothing of it is created, and the
- * console says why.
+ * in BootOrder, and the first of them is lockshim's next stage: no reset,
+ * so no reset loop. It is a step of the boot plan (boot_plan.h) after the
+ * hand-off and the MOK requests: every file a CSV names is decided by
+ * lockshim's own policy, exactly as the image lockshim starts, and the
+ * chosen one is started by efi_main.c as any next stage, decided again.
+ * A CSV is taken whole or not at all; else nothing of it is created, and
+ * the console says why.
  */
 #ifndef LOCKSHIM_EFI_FALLBACK_H
 #define LOCKSHIM_EFI_FALLBACK_H
 
 #include <efi.h>
 
+#include "efi_verify.h"
+
+/* What the fallback chose to start: the first option of the CSVs taken. */
+struct efi_fallback_choice {
+	CHAR16 *path;  /* on lockshim's partition; NULL: nothing chosen */
+	void *options; /* the option's optional data, the image's load options; or NULL */
+	UINTN options_size;
+	UINT16 number; /* its Boot#### */
+};
+
+void efi_fallback_choice_free(struct efi_fallback_choice *choice);
+
 /*
- * The fallback for lockshim's image @image. Returns when lockshim was not
- * started from the removable path, when there is nothing to do, when it
- * could not be done (said on the console), or when the option it started
- * returned: lockshim then goes on as it boots.
+ * The fallback for lockshim's image @image, deciding with @verifier. Sets
+ * *@choice when an option is to be started; leaves it empty when lockshim
+ * was not started from the removable path, runs from a removable medium,
+ * when there is nothing to do, or when it could not be done (said).
  */
-void efi_fallback_run(EFI_HANDLE image);
+void efi_fallback_run(EFI_HANDLE image, const struct efi_verifier *verifier,
+		      struct efi_fallback_choice *choice);
 
 #endif

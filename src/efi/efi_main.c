@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 /*
- * lockshim's entry point: read the Secure Boot state, bring SbatLevel up to
- * date, find the next stage (a kernel, or a second stage such as GRUB) and
- * its command line, load the trust lists and offer them to second stages
- * (SHIM_LOCK), run the MOK manager when the owner asked for it, then verify
- * the next stage with the core (verify.c), hand the lockdown state on and
- * start it, only if the core allows it or Secure Boot is off.
+ * lockshim's entry point: read the Secure Boot and MOK state, then run the
+ * boot plan (src/core/boot_plan.h), one function a step: bring SbatLevel
+ * up to date and check itself, load the trust lists, offer them to second
+ * stages (SHIM_LOCK) and hand the lockdown state on, run the MOK manager
+ * when the owner asked for it, the fallback from the removable path, then
+ * verify the next stage with the core (verify.c) and start it, only if the
+ * core allows it or Secure Boot is off.
  */
 #include <efi.h>
 #include <efilib.h>
 
+#include "boot_plan.h"
 #include "cpu_features.h"
 #include "efi_boot_record.h"
 #include "efi_cleanup.h"
@@ -55,14 +57,19 @@ struct secure_boot_state {
 
 /* Where the next stage is and what it is told: from lockshim's own loaded image. */
 struct next_stage {
-	EFI_HANDLE device; /* lockshim's own device: the next stage is read from it */
-	CHAR16 *dir;       /* lockshim's directory, with a trailing '\' */
-	CHAR16 *path;      /* the next stage, absolute */
-	struct load_options options;
+	EFI_HANDLE device;           /* lockshim's own device: the next stage is read from it */
+	CHAR16 *dir;                 /* lockshim's directory, with a trailing '\' */
+	CHAR16 *path;                /* the next stage, absolute */
+	struct load_options options; /* lockshim's own, parsed (empty: none usable) */
+	/* what the next stage is started with: the command line, or the fallback option's data */
+	void *load_options;
+	UINTN load_options_size;
 };
 
 static void next_stage_free(struct next_stage *location)
 {
+	if (location->load_options)
+		FreePool(location->load_options);
 	if (location->path)
 		FreePool(location->path);
 	if (location->dir)
@@ -136,28 +143,18 @@ static EFI_STATUS sbat_level_apply(const struct secure_boot_state *sb,
 	return EFI_SUCCESS;
 }
 
-/* A new pool string: @dir followed by @len characters of @name, or @name alone if absolute. */
+/* A new pool string: @name (@len characters) beside @dir, or alone if absolute (boot_plan.c). */
 static CHAR16 *join_path(const CHAR16 *dir, const UINT16 *name, UINTN len)
 {
-	UINTN dir_len = name[0] == L'\\' || name[0] == L'/' ? 0 : StrLen(dir);
-	CHAR16 *path = AllocatePool((dir_len + len + 1) * sizeof(CHAR16));
+	_cleanup_pool_ CHAR16 *path = AllocatePool((BOOT_PLAN_PATH_MAX + 1) * sizeof(CHAR16));
 
-	if (!path)
+	if (!path || boot_plan_next_path(dir, StrLen(dir), name, len, path) < 0)
 		return NULL;
-	CopyMem(path, (void *)dir, dir_len * sizeof(CHAR16));
-	for (UINTN i = 0; i < len; i++)
-		path[dir_len + i] = name[i] == L'/' ? L'\\' : name[i];
-	path[dir_len + len] = L'\0';
-	return path;
+	return TAKE_PTR(path);
 }
 
-/*
- * The next stage and its command line: DEFAULT_LOADER (beside lockshim
- * unless absolute) unless the load options name another image (load_options.c
- * parses them; options that do not parse are ignored, with the reason on the
- * console).
- */
-static EFI_STATUS next_stage_locate(EFI_HANDLE image, struct next_stage *location)
+/* Where lockshim is, and its load options (load_options.c; ignored, said, when they do not parse). */
+static EFI_STATUS self_locate(EFI_HANDLE image, struct next_stage *location)
 {
 	EFI_LOADED_IMAGE *self;
 	const char *reason;
@@ -174,15 +171,7 @@ static EFI_STATUS next_stage_locate(EFI_HANDLE image, struct next_stage *locatio
 	}
 
 	location->dir = efi_file_directory(self->FilePath);
-	if (!location->dir)
-		return EFI_OUT_OF_RESOURCES;
-	if (location->options.kernel_path)
-		location->path = join_path(location->dir, location->options.kernel_path,
-					   location->options.kernel_path_len);
-	else
-		location->path = join_path(location->dir, (const UINT16 *)DEFAULT_LOADER,
-					   StrLen(DEFAULT_LOADER));
-	return location->path ? EFI_SUCCESS : EFI_OUT_OF_RESOURCES;
+	return location->dir ? EFI_SUCCESS : EFI_OUT_OF_RESOURCES;
 }
 
 /*
@@ -343,17 +332,43 @@ static BOOLEAN next_stage_is_kernel(const struct efi_file_data *file)
 	       pe_is_linux_kernel(img);
 }
 
-/* The kernel's command line from the load options, as a new pool string (NULL: none). */
-static EFI_STATUS kernel_cmdline(const struct load_options *options, CHAR16 **cmdline)
+/*
+ * The next stage, its path and what it is started with: the fallback's
+ * option (@fallback: its image and optional data, as the firmware starts
+ * it), else the image the load options name with their command line, else
+ * DEFAULT_LOADER (each beside lockshim unless absolute).
+ */
+static EFI_STATUS next_stage_choose(struct next_stage *location,
+				    struct efi_fallback_choice *fallback)
 {
-	*cmdline = NULL;
+	const struct load_options *options = &location->options;
+	CHAR16 *cmdline;
+
+	if (fallback->path) {
+		location->path = TAKE_PTR(fallback->path);
+		location->load_options = TAKE_PTR(fallback->options);
+		location->load_options_size = fallback->options_size;
+		location->options =
+			(struct load_options){}; /* lockshim's own are not the option's */
+		return EFI_SUCCESS;
+	}
+	if (options->kernel_path)
+		location->path =
+			join_path(location->dir, options->kernel_path, options->kernel_path_len);
+	else
+		location->path = join_path(location->dir, (const UINT16 *)DEFAULT_LOADER,
+					   StrLen(DEFAULT_LOADER));
+	if (!location->path)
+		return EFI_OUT_OF_RESOURCES;
 	if (!options->cmdline_len)
 		return EFI_SUCCESS;
-	*cmdline = AllocatePool((options->cmdline_len + 1) * sizeof(CHAR16));
-	if (!*cmdline)
+	cmdline = AllocatePool((options->cmdline_len + 1) * sizeof(CHAR16));
+	if (!cmdline)
 		return EFI_OUT_OF_RESOURCES;
-	CopyMem(*cmdline, (void *)options->cmdline, options->cmdline_len * sizeof(CHAR16));
-	(*cmdline)[options->cmdline_len] = L'\0';
+	CopyMem(cmdline, (void *)options->cmdline, options->cmdline_len * sizeof(CHAR16));
+	cmdline[options->cmdline_len] = L'\0';
+	location->load_options = cmdline;
+	location->load_options_size = (options->cmdline_len + 1) * sizeof(CHAR16);
 	return EFI_SUCCESS;
 }
 
@@ -369,8 +384,7 @@ static EFI_STATUS next_stage_start(EFI_HANDLE parent, const struct next_stage *l
 				   const struct efi_verifier *verifier,
 				   const struct secure_boot_state *sb, UINT64 init_ticks)
 {
-	/* released in the reverse order: initrd, then the image, then its command line */
-	_cleanup_pool_ CHAR16 *cmdline = NULL;
+	/* released in the reverse order: initrd, then the image */
 	_cleanup_image_ EFI_HANDLE image = NULL;
 	_cleanup_(efi_file_data_free) struct efi_file_data initrd_file = {};
 	_cleanup_(efi_initrd_unregisterp) struct efi_initrd *initrd = NULL;
@@ -388,13 +402,9 @@ static EFI_STATUS next_stage_start(EFI_HANDLE parent, const struct next_stage *l
 	status = BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&loaded);
 	if (EFI_ERROR(status))
 		return status;
-	status = kernel_cmdline(&location->options, &cmdline);
-	if (EFI_ERROR(status))
-		return status;
-	if (cmdline) {
-		loaded->LoadOptions = cmdline;
-		loaded->LoadOptionsSize =
-			(UINT32)((location->options.cmdline_len + 1) * sizeof(CHAR16));
+	if (location->load_options) {
+		loaded->LoadOptions = location->load_options;
+		loaded->LoadOptionsSize = (UINT32)location->load_options_size;
 	}
 
 	if (next_stage_is_kernel(file))
@@ -428,19 +438,80 @@ static bool firmware_has_memory_attributes(void)
 	return !EFI_ERROR(BS->LocateProtocol(&memory_attribute_protocol_guid, NULL, &protocol));
 }
 
+/* One boot's state, as the plan's steps build it; boot_done releases it. */
+struct boot {
+	EFI_HANDLE image;  /* lockshim's own */
+	UINT64 init_ticks; /* as lockshim started: LoaderTimeInitUSec */
+	struct secure_boot_state sb;
+	struct efi_mok_state mok;
+	struct efi_sbat_level sbat_level;
+	struct verify_policy policy;
+	struct efi_measure measure;
+	struct efi_verifier verifier; /* the policy and the measurer, above */
+	EFI_HANDLE shim_lock;
+	struct next_stage location;
+	struct efi_fallback_choice fallback;
+	struct efi_file_data file; /* the next stage, verified */
+};
+
+/* Released in the reverse order of the plan: SHIM_LOCK before the policy it answers with. */
+static void boot_done(struct boot *b)
+{
+	efi_file_data_free(&b->file);
+	efi_fallback_choice_free(&b->fallback);
+	next_stage_free(&b->location);
+	efi_shim_lock_uninstall(&b->shim_lock);
+	efi_measure_close(&b->measure);
+	verify_policy_free(&b->policy);
+	efi_sbat_level_free(&b->sbat_level);
+	efi_mok_state_free(&b->mok);
+}
+
+/* One step of the plan (boot_plan.h); an error stops the boot. */
+static EFI_STATUS boot_step_run(struct boot *b, enum boot_step step)
+{
+	EFI_STATUS status;
+
+	switch (step) {
+	case BOOT_STEP_SELF_CHECK:
+		return sbat_level_apply(&b->sb, &b->sbat_level, &b->policy);
+	case BOOT_STEP_POLICY:
+		status = efi_policy_load(&b->policy, &b->mok);
+		if (EFI_ERROR(status))
+			return status; /* no usable vendor certificate: nothing could be verified */
+		/* as shim, before anything runs: the MOK manager too */
+		efi_measure_mok_state(&b->measure, &b->sbat_level.level, &b->mok);
+		return EFI_SUCCESS;
+	case BOOT_STEP_HANDOFF:
+		/* before any image starts, as shim installs it; removed if lockshim returns */
+		status = efi_shim_lock_install(&b->verifier, &b->shim_lock);
+		if (EFI_ERROR(status))
+			return status;
+		return lockdown_handoff(&b->sb, &b->policy, &b->sbat_level.level);
+	case BOOT_STEP_MOK_REQUESTS:
+		mok_requests_serve(b->image, &b->location, &b->verifier, &b->policy,
+				   b->sb.db_ignored);
+		return EFI_SUCCESS;
+	case BOOT_STEP_FALLBACK:
+		efi_fallback_run(b->image, &b->verifier, &b->fallback);
+		return EFI_SUCCESS;
+	case BOOT_STEP_NEXT_STAGE:
+		status = next_stage_choose(&b->location, &b->fallback);
+		if (EFI_ERROR(status))
+			return status;
+		return read_verified(b->location.device, b->location.path, &b->verifier,
+				     VERIFY_TO_START, "booting", &b->file);
+	case BOOT_STEP_START:
+		return next_stage_start(b->image, &b->location, &b->file, &b->verifier, &b->sb,
+					b->init_ticks);
+	}
+	return EFI_INVALID_PARAMETER;
+}
+
 static EFI_STATUS lockshim_run(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 {
 	/* first: LoaderTimeInitUSec is when lockshim started */
-	const UINT64 init_ticks = efi_loader_ticks();
-	_cleanup_(verify_policy_free) struct verify_policy policy = {};
-	_cleanup_(efi_sbat_level_free) struct efi_sbat_level sbat_level = {};
-	_cleanup_(next_stage_free) struct next_stage location = {};
-	_cleanup_(efi_shim_lock_uninstall) EFI_HANDLE shim_lock = NULL;
-	_cleanup_(efi_file_data_free) struct efi_file_data file = {};
-	_cleanup_(efi_measure_close) struct efi_measure measure = {};
-	struct efi_verifier verifier = { .policy = &policy, .measurer = &measure.measurer };
-	_cleanup_(efi_mok_state_free) struct efi_mok_state mok = {};
-	struct secure_boot_state sb;
+	_cleanup_(boot_done) struct boot b = { .image = image, .init_ticks = efi_loader_ticks() };
 	bool memory_attributes;
 	char cpu[CRYPTO_CPU_DESCRIBE_SIZE];
 	EFI_STATUS status;
@@ -448,53 +519,30 @@ static EFI_STATUS lockshim_run(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 	InitializeLib(image, system_table);
 	EFI_FAULT_SCOPE(); /* test builds only (efi_fault.h) */
 	crypto_cpu_init(); /* no constructors under UEFI: before any OpenSSL call */
-	verify_policy_init(&policy);
+	verify_policy_init(&b.policy);
+	b.verifier = (struct efi_verifier){ .policy = &b.policy, .measurer = &b.measure.measurer };
 	Print(L"lockshim %a\n", LOCKSHIM_VERSION);
 	efi_boot_record_begin(LOCKSHIM_VERSION); /* before anything it records */
-	efi_measure_open(&measure);
+	efi_measure_open(&b.measure);
 	log_info("crypto: %s", crypto_cpu_describe(cpu, sizeof(cpu)));
 	memory_attributes = firmware_has_memory_attributes();
 	log_info("firmware: memory attributes protocol %s",
 		 memory_attributes ? "present" : "absent");
 	efi_record(BOOT_RECORD_STATE, "memory-attributes=%s",
 		   memory_attributes ? "present" : "absent");
-	efi_mok_state_read(&mok); /* once: what follows decides from this reading */
-	secure_boot_state_read(&sb, &mok);
-	verifier.enforcing = sb.enforcing;
-	status = sbat_level_apply(&sb, &sbat_level, &policy);
+	efi_mok_state_read(&b.mok); /* once: what follows decides from this reading */
+	secure_boot_state_read(&b.sb, &b.mok);
+	b.verifier.enforcing = b.sb.enforcing;
+	status = self_locate(image, &b.location);
 	if (EFI_ERROR(status))
 		return status;
-	/*
-	 * Started from the removable path: the boot options the distributions'
-	 * BOOTX64.CSV files ask for, and the first of them started (the firmware
-	 * verifies it). After SBAT: a lockshim its SbatLevel revokes runs
-	 * nothing, this included. Before anything of lockshim's policy is
-	 * installed, so that the firmware's LoadImage checks them as it will
-	 * when it boots them.
-	 */
-	efi_fallback_run(image);
-	status = next_stage_locate(image, &location);
-	if (EFI_ERROR(status))
-		return status;
-	status = efi_policy_load(&policy, &mok);
-	if (EFI_ERROR(status))
-		return status; /* no usable vendor certificate: nothing could be verified */
-	/* as shim, before anything runs: the MOK manager too */
-	efi_measure_mok_state(&measure, &sbat_level.level, &mok);
-	/* before any image starts, as shim installs it; removed if lockshim returns */
-	status = efi_shim_lock_install(&verifier, &shim_lock);
-	if (EFI_ERROR(status))
-		return status;
-	status = lockdown_handoff(&sb, &policy, &sbat_level.level);
-	if (EFI_ERROR(status))
-		return status;
-	mok_requests_serve(image, &location, &verifier, &policy, sb.db_ignored);
 
-	status = read_verified(location.device, location.path, &verifier, VERIFY_TO_START,
-			       "booting", &file);
-	if (EFI_ERROR(status))
-		return status;
-	return next_stage_start(image, &location, &file, &verifier, &sb, init_ticks);
+	for (size_t i = 0; i < boot_plan_length; i++) {
+		status = boot_step_run(&b, boot_plan[i].step);
+		if (EFI_ERROR(status))
+			return status;
+	}
+	return EFI_SUCCESS;
 }
 
 /* lockshim_run, and this boot's record written however it ends (efi_boot_record.h) */

@@ -54,13 +54,6 @@ static EFI_STATUS decide(const struct efi_verifier *verifier, const void *data, 
 			 const char *verb, struct verdict *verdict)
 {
 	verify_image(data, size, verifier->policy, request, verdict);
-	if (request == VERIFY_TO_START) {
-		/* the image lockshim starts itself: its verdict follows (boot_record.h) */
-		char line[VERDICT_RECORD_SIZE] = "";
-
-		record_add_field(line, sizeof(line), "next-stage", image);
-		efi_record(BOOT_RECORD_STATE, "%s", line);
-	}
 	if (!verdict->allowed && verifier->enforcing) {
 		log_error("refusing %ls: %s", what, verdict->message);
 		log_record(verdict, request, "refused", image);
@@ -85,6 +78,13 @@ EFI_STATUS efi_verify_image(const struct efi_verifier *verifier, const void *dat
 	EFI_STATUS status;
 
 	snprintf(image, sizeof(image), "%ls", what);
+	if (request == VERIFY_TO_START) {
+		/* the image lockshim starts itself: its verdict follows (boot_record.h) */
+		char line[VERDICT_RECORD_SIZE] = "";
+
+		record_add_field(line, sizeof(line), "next-stage", image);
+		efi_record(BOOT_RECORD_STATE, "%s", line);
+	}
 	status = decide(verifier, data, size, request, what, image, verb, &verdict);
 	if (EFI_ERROR(status))
 		return status;
@@ -106,4 +106,15 @@ EFI_STATUS efi_verify_shim_lock_image(const struct efi_verifier *verifier, const
 	if (!EFI_ERROR(status))
 		measure_authority_event(verifier, &verdict);
 	return status;
+}
+
+EFI_STATUS efi_verify_candidate(const struct efi_verifier *verifier, const void *data, UINTN size,
+				const CHAR16 *what)
+{
+	struct verdict verdict;
+	char image[256];
+
+	snprintf(image, sizeof(image), "%ls", what);
+	return decide(verifier, data, size, VERIFY_TO_START, what, image, "fallback: allowing",
+		      &verdict);
 }

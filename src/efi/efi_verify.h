@@ -51,4 +51,13 @@ EFI_STATUS efi_verify_image(const struct efi_verifier *verifier, const void *dat
 EFI_STATUS efi_verify_shim_lock_image(const struct efi_verifier *verifier, const void *data,
 				      UINTN size, const CHAR16 *what);
 
+/*
+ * The decision lockshim takes on an image it may start later (the
+ * fallback's, efi_fallback.c), said and recorded as efi_verify_image's for
+ * VERIFY_TO_START, but not measured: it has not run, and when it is
+ * started it is decided, and measured, again.
+ */
+EFI_STATUS efi_verify_candidate(const struct efi_verifier *verifier, const void *data, UINTN size,
+				const CHAR16 *what);
+
 #endif

@@ -29,7 +29,7 @@ sign() { # KEY IN OUT
 		not_ok "check: sign $2 with $1"
 }
 sign db "$BUILD/lockshimx64.efi" "$work/lockshim.efi"
-for k in vendor mok revoked rogue; do sign "$k" "$kernel" "$work/kernel-$k.efi"; done
+for k in vendor mok revoked rogue db; do sign "$k" "$kernel" "$work/kernel-$k.efi"; done
 
 # state DIR: a machine with Secure Boot on, the test db, lockshim at
 # \EFI\lockshim\ started by Boot0001, the vendor-signed kernel as its
@@ -394,6 +394,41 @@ expect_check 2 "short.esl: malformed update" "a malformed dbx update" "$s" --dbx
 printf 'sbat,1,x\n' >"$work/bad-level.csv"
 expect_check 2 "bad-level.csv: not a usable SbatLevel" "a malformed SbatLevel" "$s" --sbat-level "$work/bad-level.csv"
 expect_check 2 "rogue.der: not in MokList" "--mok-delete of a key not enrolled" "$s" --mok-delete "$pki/rogue.der"
+# The fallback (boot_plan.h): lockshim at the removable path, no boot
+# option, \EFI\Acme\BOOTX64.CSV. check runs the plan as lockshim does: the
+# CSV's files decided by lockshim's policy, the first option the next stage.
+csv() { # OUT TEXT: TEXT as UCS-2, as distributions write BOOTX64.CSV
+	python3 -c 'import sys; open(sys.argv[1], "wb").write(sys.argv[2].encode("utf-16-le"))' "$@"
+}
+fallback_state() { # DIR KERNEL-KEY CSV-TEXT
+	rm -rf "$1" && mkdir -p "$1/vars" "$1/esp/EFI/BOOT" "$1/esp/EFI/Acme" "$1/boot"
+	cp "$template"/vars/{SecureBoot,SetupMode}-$GG "$template/vars/db-$DG" "$1/vars/"
+	cp "$work/lockshim.efi" "$1/esp/EFI/BOOT/BOOTX64.EFI"
+	cp "$work/lockshim.efi" "$1/esp/EFI/Acme/lockshimx64.efi"
+	cp "$work/kernel-$2.efi" "$1/esp/EFI/Acme/vmlinuz.efi"
+	csv "$1/esp/EFI/Acme/BOOTX64.CSV" "$3"
+}
+s=$work/fallback
+fallback_state "$s" vendor $'vmlinuz.efi,Acme,root=/dev/vda,the kernel itself\n'
+expect_check 0 'removable \\EFI\\BOOT\\BOOTX64.EFI: boots: it boots \\EFI\\Acme\\vmlinuz.efi' \
+	"the fallback's option boots: predicted from the CSV" "$s"
+expect_check 0 'allowed \\EFI\\Acme\\vmlinuz.efi \(fallback \(\\EFI\\Acme\\BOOTX64.CSV\)\): reason=allowed-cert list=vendor.*allowed \\EFI\\Acme\\vmlinuz.efi \(fallback.s boot option\)' \
+	"the CSV's file is decided by lockshim's policy, then started as the next stage" "$s"
+fallback_state "$s" db $'vmlinuz.efi,Acme,,db-signed\n'
+$mk byte "$s/vars" MokIgnoreDB $SG 0x6 1
+expect_check 1 'refused \\EFI\\Acme\\vmlinuz.efi \(fallback \(\\EFI\\Acme\\BOOTX64.CSV\)\): reason=.*refused \\EFI\\BOOT\\vmlinuz.efi \(default loader\): reason=missing' \
+	"a db-signed kernel under MokDBState: the fallback creates nothing, lockshim goes on without it" "$s"
+rm "$s/vars/MokIgnoreDB-$SG"
+expect_check 0 'removable \\EFI\\BOOT\\BOOTX64.EFI: boots: it boots \\EFI\\Acme\\vmlinuz.efi' \
+	"the same db-signed kernel while db is trusted" "$s"
+fallback_state "$s" vendor $'lockshimx64.efi,Acme,vmlinuz.efi,as Debian names its first stage\n'
+expect_check 0 'allowed \\EFI\\Acme\\lockshimx64.efi \(fallback.s boot option\).*allowed \\EFI\\Acme\\vmlinuz.efi \(load options\)' \
+	"the fallback's option names lockshim: the inner lockshim's plan is followed" "$s"
+fallback_state "$s" vendor $'vmlinuz.efi,Acme,,x\n'
+mkdir -p "$s/esp/EFI/Zed" && csv "$s/esp/EFI/Zed/BOOTX64.CSV" $'missing.efi,Zed,,x\n'
+expect_check 0 'refused \\EFI\\Zed\\missing.efi \(fallback \(\\EFI\\Zed\\BOOTX64.CSV\)\): reason=missing' \
+	"a CSV naming a missing file is not taken; the other still is" "$s"
+
 run_cli check --efivars "$s/no-such-dir" --esp "$s/esp"
 [[ $rc -eq 2 && $out =~ "no-such-dir: No such file" ]] && ok "check: a missing efivars copy is named" ||
 	not_ok "check: missing efivars copy ($out)"

@@ -5,6 +5,9 @@
 
 BOOT.log is a clean serial log (tests/qemu/lib.sh) of one firmware boot in
 which the firmware tried each OPTION (Boot0001, ...) in the order given.
+An OPTION may also be ENTRY=DESCRIPTION: the prediction's entry ENTRY
+("removable") against the option the firmware loads by that description
+(OVMF's own "UEFI Misc Device" for a disk's removable path).
 The log is cut at each "BdsDxe: loading BootNNNN" line; for each OPTION
 its part must show what PREDICTION.json's entry for it says:
 
@@ -12,7 +15,8 @@ its part must show what PREDICTION.json's entry for it says:
     banner follows); refused means it did not;
   - every later image of the chain: lockshim's record (verdict=... image=...
     reason=... [list=...] [entry=...], src/core/verdict_reason.h) with the
-    same verdict, image, reason, list and entry;
+    same verdict, image, reason, list and entry; an image predicted missing,
+    lockshim's "cannot read IMAGE: Not Found";
   - "boots": true means the kernel started (its "Linux version" line) and
     the firmware did not get a failure back; false means neither.
 
@@ -23,7 +27,7 @@ import json
 import re
 import sys
 
-LOADING = re.compile(r'^BdsDxe: loading (Boot[0-9A-F]{4}) ')
+LOADING = re.compile(r'^BdsDxe: loading (Boot[0-9A-F]{4}) "([^"]*)"')
 FAILED = re.compile(r'^BdsDxe: failed to (start|load) (Boot[0-9A-F]{4}) .*: (.*)$')
 BANNER = re.compile(r'^lockshim [0-9]')
 KERNEL = re.compile(r'^(\[ *[0-9.]+\] )?Linux version [0-9]')
@@ -63,6 +67,7 @@ def parts(log_lines):
         if m:
             current = m.group(1)
             out.setdefault(current, [])
+            out.setdefault(m.group(2), out[current])
         if current:
             out[current].append(line)
     return out
@@ -88,6 +93,11 @@ def compare(entry, lines):
         diffs.append(f"first stage {first['image']}: predicted {first['verdict']}, "
                      f"the firmware {'started' if started else 'did not start'} it")
     for step in rest:
+        if step["reason"] == "missing":
+            if f"lockshim: cannot read {step['image']}: Not Found" not in lines:
+                diffs.append(f"{step['image']} ({step.get('role', '')}): predicted missing, "
+                             "but lockshim did not say it cannot find it")
+            continue
         want = {"verdict": step["verdict"], "image": step["image"], "reason": step["reason"],
                 "list": step.get("list", ""), "entry": step.get("entry", "")}
         got = next((r for r in records if r.get("image") == step["image"]), None)
@@ -121,8 +131,10 @@ def main(argv):
     entries = {e["option"]: e for e in prediction.get("entries", [])}
     tried = parts(log)
     bad = 0
-    for option in argv[3:]:
-        entry = entries.get(option)
+    for arg in argv[3:]:
+        name, _, option = arg.partition("=")
+        option = option or name
+        entry = entries.get(name)
         if entry is None:
             print(f"FAIL {option}: {argv[1]} predicts nothing for it", file=sys.stderr)
             bad += 1

@@ -31,6 +31,14 @@
 #       kernel boots through it. (Boot0007, not Boot0001: with no BootOrder
 #       edk2 numbers its own options from 0000 by BootOrder alone, and would
 #       write over a Boot0001 that BootOrder does not name.)
+#   fallback_policy          The owner set MokDBState (stop trusting db);
+#       root put \EFI\Evil\BOOTX64.CSV naming a db-signed kernel and left
+#       no BootOrder. The fallback decides with lockshim's policy, after the
+#       hand-off: the kernel is refused, no option names it, nothing starts.
+#       With a vendor-signed kernel in its place the option is created and
+#       the kernel boots after the hand-off (the table in its log). Before
+#       each boot `lockshim check` on the same ESP and variables (as the OS
+#       sees them) predicts it, held by check_boots.py against the log.
 #
 # Environment: LOCKSHIM_EFI, QEMU_TIMEOUT, BOOT_TEE as for test_boot.sh.
 
@@ -41,6 +49,7 @@ SCENARIOS=(
 	fallback_creates_entry
 	fallback_broken_csv
 	fallback_existing_entry
+	fallback_policy
 )
 
 FB_WORK=$QEMU_BUILD/fallback
@@ -49,6 +58,8 @@ LOCKSHIM_VENDOR_GUID=fa4589c8-983f-4879-98de-41989578e75d # src/core/guid.h
 FB_PARTUUID=6c6f636b-7368-6662-9d1a-000000000027
 FB_VENDOR=Acme-Linux
 FB_LABEL='Acme Linux (lockshim)'
+SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23 # src/core/guid.h
+DB_GUID=d719b2cb-3d3a-4596-a3bc-dad00e67656f     # EFI_IMAGE_SECURITY_DATABASE_GUID
 FB_FILE="\\EFI\\$FB_VENDOR\\lockshimx64.efi"
 FB_KERNEL="\\EFI\\$FB_VENDOR\\companion.efi"
 FB_OPTIONS=companion.efi
@@ -109,7 +120,32 @@ fallback_prepare() {
 	# the fallback's once-a-boot mark as root can write it (NV|BS|RT)
 	printf '\x01' >"$w/one.bin"
 	_prep "VARS with root's LockshimFallback" python3 tests/qemu/mkdmpstore.py --set \
-		"$w/existing-vars.fd" "LockshimFallback:$LOCKSHIM_VENDOR_GUID:0x7=$w/one.bin"
+		"$w/existing-vars.fd" "LockshimFallback:$LOCKSHIM_VENDOR_GUID:0x7=$w/one.bin" || return 0
+	# fallback_policy: MokDBState as the MOK manager writes it (NV|BS); the
+	# ESPs, and the variables as the OS sees them for lockshim check
+	csv_file "$w/evil.csv" "kernel.efi,Evil,,root's kernel\n"
+	_prep "VARS with MokDBState" cp "$QEMU_BUILD/vars-secboot.fd" "$w/db-ignored-vars.fd" &&
+		_prep "VARS with MokDBState" python3 tests/qemu/mkdmpstore.py --set \
+			"$w/db-ignored-vars.fd" "MokDBState:$SHIM_GUID:0x3=$w/one.bin" || return 0
+	local key mk="python3 tests/cli/mkefivars.py"
+	for key in db vendor; do
+		mkdir -p "$w/evil-$key/esp/EFI/BOOT" "$w/evil-$key/esp/EFI/Evil" "$w/evil-$key/vars"
+		cp "$BOOT_WORK/lockshim-db.efi" "$w/evil-$key/esp/EFI/BOOT/BOOTX64.EFI"
+		cp "$w/evil.csv" "$w/evil-$key/esp/EFI/Evil/BOOTX64.CSV"
+		cp "$BOOT_WORK/companion-$key.efi" "$w/evil-$key/esp/EFI/Evil/kernel.efi"
+		cp build/initramfs/initrd.img "$w/evil-$key/esp/EFI/Evil/initrd.img"
+		_prep "disk: Evil's CSV, $key kernel" fb_disk "evil-$key-disk" \
+			"$w/evil-$key/esp/EFI/BOOT/BOOTX64.EFI" EFI/BOOT/BOOTX64.EFI \
+			"$w/evil.csv" EFI/Evil/BOOTX64.CSV \
+			"$BOOT_WORK/companion-$key.efi" EFI/Evil/kernel.efi \
+			build/initramfs/initrd.img EFI/Evil/initrd.img &&
+			_prep "efivars: MokDBState" $mk byte "$w/evil-$key/vars" SecureBoot "$GLOBAL_GUID" 0x6 1 &&
+			_prep "efivars: MokDBState" $mk byte "$w/evil-$key/vars" SetupMode "$GLOBAL_GUID" 0x6 0 &&
+			_prep "efivars: MokDBState" $mk var "$w/evil-$key/vars" db "$DB_GUID" 0x27 "$PKI/db.esl" &&
+			_prep "efivars: MokDBState" $mk var "$w/evil-$key/vars" dbx "$DB_GUID" 0x27 "$PKI/revoked.esl" &&
+			_prep "efivars: MokDBState" $mk byte "$w/evil-$key/vars" MokIgnoreDB "$SHIM_GUID" 0x6 1 ||
+			return 0
+	done
 }
 
 # fb_boot NAME VARS DISK STOP...: one boot of copies of VARS and DISK (kept
@@ -203,7 +239,9 @@ fallback_broken_csv() {
 	local w=$FB_WORK opts
 	fb_boot broken "$QEMU_BUILD/vars-secboot.fd" "$w/broken-disk.img" "$KERNEL_STARTED" || return 1
 	expect_log -F 'lockshim: fallback: \EFI\Alpha\BOOTX64.CSV: line 2: \EFI\Alpha\grubx64.efi: not found; nothing created' &&
-		expect_log -F 'lockshim: fallback: \EFI\Beta\BOOTX64.CSV: line 1: \EFI\Beta\rogue.efi: the firmware refuses it (Access Denied); nothing created' &&
+		expect_order -F 'lockshim: refusing \EFI\Beta\rogue.efi: ' \
+			'lockshim: fallback: \EFI\Beta\BOOTX64.CSV: line 1: \EFI\Beta\rogue.efi: lockshim'"'"'s policy refuses it; nothing created' &&
+		expect_log -F 'lockshim: verdict=refused image=\EFI\Beta\rogue.efi ' &&
 		expect_log -F 'lockshim: fallback: no boot option created; booting as without it' &&
 		expect_no_log -F 'lockshim: fallback: created' &&
 		expect_no_log -F 'lockshim: fallback: starting' &&
@@ -230,6 +268,45 @@ fallback_existing_entry() {
 		{ echo "FAIL: not exactly one option for $FB_FILE:" >&2; echo "$opts" >&2; return 1; }
 	order=$(boot_order_in "$w/existing.fd")
 	[[ $order == 0007 || $order == 0007,* ]] || { echo "FAIL: BootOrder $order does not start with 0007" >&2; return 1; }
+}
+
+# evil_check KEY: lockshim check's prediction for the Evil state with the KEY-signed kernel.
+evil_check() {
+	build/lockshim check --efivars "$FB_WORK/evil-$1/vars" --esp "$FB_WORK/evil-$1/esp" \
+		--json >"$FB_WORK/evil-$1.json"
+}
+
+fallback_policy() {
+	local w=$FB_WORK opts n
+	# root's db-signed kernel, db not trusted by the owner's word
+	evil_check db
+	[[ $? == 1 ]] || { echo "FAIL: check does not say the db-signed kernel's state will not boot" >&2; return 1; }
+	fb_boot evil-db "$w/db-ignored-vars.fd" "$w/evil-db-disk.img" "$KERNEL_STARTED" || return 1
+	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
+		expect_order -F 'lockshim: lockdown table: locked' 'lockshim: refusing \EFI\Evil\kernel.efi: ' &&
+		expect_log -F 'lockshim: fallback: \EFI\Evil\BOOTX64.CSV: line 1: \EFI\Evil\kernel.efi: lockshim'"'"'s policy refuses it; nothing created' &&
+		expect_log -F 'lockshim: fallback: no boot option created; booting as without it' &&
+		expect_no_log -F 'lockshim: fallback: created' &&
+		expect_no_log -F 'EFI stub:' &&
+		expect_no_log "$KERNEL_STARTED" &&
+		expect_log "$FB_RETURNED" || return 1
+	opts=$(options_in "$w/evil-db.fd") || return 1
+	if grep -F 'Evil' <<<"$opts" >&2; then
+		echo "FAIL: an option names Evil (above)" >&2
+		return 1
+	fi
+	python3 tests/qemu/check_boots.py "$w/evil-db.json" "$LOG" 'removable=UEFI Misc Device' || return 1
+
+	# the same with a vendor-signed kernel: created, and booted after the hand-off
+	evil_check vendor || { echo "FAIL: check does not say the vendor-signed kernel's state boots" >&2; return 1; }
+	fb_boot evil-vendor "$w/db-ignored-vars.fd" "$w/evil-vendor-disk.img" 'locked down \(' || return 1
+	n=$(sed -n 's/^lockshim: fallback: created Boot\([0-9A-F]\{4\}\) "Evil" for .*/\1/p' "$LOG" | head -n1)
+	[[ -n $n ]] || { echo "FAIL: lockshim created no boot option" >&2; _log_tail "$LOG"; return 1; }
+	expect_order -F 'lockshim: lockdown table: locked' "lockshim: fallback: starting Boot$n (\\EFI\\Evil\\kernel.efi) as the next stage" &&
+		expect_order -F "lockshim: fallback: starting Boot$n" 'lockshim: booting \EFI\Evil\kernel.efi: ' &&
+		expect_order -F 'lockshim: booting \EFI\Evil\kernel.efi: ' 'Linux version' &&
+		expect_log 'locked down \(Secure Boot, table v[0-9]+\)' || return 1
+	python3 tests/qemu/check_boots.py "$w/evil-vendor.json" "$LOG" 'removable=UEFI Misc Device'
 }
 
 scenario_main fallback_prepare "$@"

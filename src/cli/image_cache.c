@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#include "image_cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "file.h"
+
+#define MAX_CACHED 512
+
+struct cached_file {
+	char *path;
+	uint8_t *data;
+	size_t size;
+	struct image_digests digests;
+};
+
+struct image_cache {
+	size_t n;
+	struct cached_file file[MAX_CACHED];
+};
+
+struct image_cache *image_cache_new(void)
+{
+	return calloc(1, sizeof(struct image_cache));
+}
+
+void image_cache_free(struct image_cache *cache)
+{
+	for (size_t i = 0; cache && i < cache->n; i++) {
+		free(cache->file[i].path);
+		free(cache->file[i].data);
+	}
+	free(cache);
+}
+
+struct image_digests *image_cache_digests(struct image_cache *cache, const uint8_t *data)
+{
+	for (size_t i = 0; i < cache->n; i++)
+		if (cache->file[i].data == data)
+			return &cache->file[i].digests;
+	return NULL;
+}
+
+int image_cache_read(struct image_cache *cache, const char *path, const uint8_t **data,
+		     size_t *size)
+{
+	struct cached_file *f;
+
+	for (size_t i = 0; i < cache->n; i++)
+		if (strcmp(cache->file[i].path, path) == 0) {
+			*data = cache->file[i].data;
+			*size = cache->file[i].size;
+			return 0;
+		}
+	if (cache->n == MAX_CACHED) {
+		say_error("more than %d images to check", MAX_CACHED);
+		return -1;
+	}
+	f = &cache->file[cache->n];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path || read_file(path, &f->data, &f->size) < 0) {
+		free(f->path);
+		return -1;
+	}
+	cache->n++;
+	*data = f->data;
+	*size = f->size;
+	return 0;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/*
+ * The kernels a second stage asks its first stage about through SHIM_LOCK,
+ * as far as its configuration names files: GRUB's grub.cfg (grub_cfg.c)
+ * and systemd-boot's Type #1 entries and UKIs (bls.c). These only read:
+ * the chain (boot_chain.c) decides each entry, as the first stage would.
+ */
+#ifndef LOCKSHIM_SECOND_STAGE_H
+#define LOCKSHIM_SECOND_STAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "grub_cfg.h"
+#include "image_cache.h"
+
+/* Where a second stage's files are on the host. */
+struct second_stage_files {
+	const char *esp;  /* the ESP's mount point or copy */
+	const char *boot; /* the filesystem GRUB's `search` names (/boot); NULL when unknown */
+	struct image_cache *cache;
+};
+
+struct second_stage_entry {
+	char name[400];  /* as the chain shows the image */
+	char host[4096]; /* its host path; empty when missing */
+	char role[96];   /* "default entry 'Debian'", "entry '...'" */
+};
+
+#define SECOND_STAGE_MAX_ENTRIES GRUB_CFG_MAX_ENTRIES
+
+/* A second stage's entries that start an image, the default first. */
+struct second_stage_entries {
+	size_t n;
+	struct second_stage_entry entry[SECOND_STAGE_MAX_ENTRIES];
+	char none[512]; /* n == 0: what the second stage does instead */
+	char note[512]; /* said after the answer: what was not evaluated */
+};
+
+/* GRUB at ESP path @grub_path: grub.cfg beside it, following configfile. 0, or -1 said. */
+int second_stage_grub(const struct second_stage_files *files, const char *grub_path,
+		      struct second_stage_entries *out);
+
+/*
+ * systemd-boot: its entries on the ESP (and on files->boot, XBOOTLDR), the
+ * default first: @loader_entry (LoaderEntryOneShot, else
+ * LoaderEntryDefault) when one has that id, else loader.conf's default.
+ * 0, or -1 said.
+ */
+int second_stage_systemd_boot(const struct second_stage_files *files, const char *loader_entry,
+			      struct second_stage_entries *out);
+
+#endif
