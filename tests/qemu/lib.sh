@@ -36,6 +36,8 @@
 #       --iommu            an emulated Intel IOMMU (intel-iommu, DMA and
 #                          interrupt remapping) in front of every PCI device;
 #                          the kernel takes it with intel_iommu=on
+#       --removable        the ESP on a USB stick the firmware calls removable
+#                          (usb-storage removable=on), not a virtio disk
 #       -- ARGS...         extra QEMU arguments
 #     Sets QEMU_OUTCOME to "stopped" (a --stop pattern matched), "exited"
 #     (QEMU ended by itself: shutdown, reset with -no-reboot, debug-exit) or
@@ -266,7 +268,7 @@ _qemu_slot_open() {
 
 run_qemu() {
 	local esp= vars= persist=0 log=$QEMU_BUILD/logs/run.log timeout=60 tee=0 grace=0.2 tpm=0
-	local -a stops=() sends=() extra=() iommu=()
+	local -a stops=() sends=() extra=() iommu=() disk=(-device virtio-blk-pci,drive=esp)
 	local answer_chars=
 	while (( $# )); do
 		case $1 in
@@ -282,6 +284,7 @@ run_qemu() {
 		--tee) tee=1; shift ;;
 		--tpm) tpm=1; shift ;;
 		--iommu) iommu=(-device "intel-iommu,intremap=on"); shift ;;
+		--removable) disk=(-device qemu-xhci -device usb-storage,drive=esp,removable=on); shift ;;
 		--) shift; extra=("$@"); break ;;
 		*) echo "run_qemu: unknown option $1" >&2; return 1 ;;
 		esac
@@ -313,7 +316,7 @@ run_qemu() {
 		-nodefaults -display none -serial stdio -no-reboot
 		"${iommu[@]}" # before the PCI devices it translates for
 		-drive "if=none,id=esp,format=raw,file=$esp"
-		-device virtio-blk-pci,drive=esp
+		"${disk[@]}"
 		-device pci-testdev,membar=65536
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04
 		"${extra[@]}"

@@ -39,6 +39,10 @@
 #       the kernel boots after the hand-off (the table in its log). Before
 #       each boot `lockshim check` on the same ESP and variables (as the OS
 #       sees them) predicts it, held by check_boots.py against the log.
+#   fallback_removable_medium The vendor's disk as a USB stick the firmware
+#       calls removable: lockshim writes no boot option for a medium that
+#       may be gone at the next boot (or a stranger's), says so, and boots
+#       as without the fallback.
 #
 # Environment: LOCKSHIM_EFI, QEMU_TIMEOUT, BOOT_TEE as for test_boot.sh.
 
@@ -50,6 +54,7 @@ SCENARIOS=(
 	fallback_broken_csv
 	fallback_existing_entry
 	fallback_policy
+	fallback_removable_medium
 )
 
 FB_WORK=$QEMU_BUILD/fallback
@@ -149,7 +154,8 @@ fallback_prepare() {
 }
 
 # fb_boot NAME VARS DISK STOP...: one boot of copies of VARS and DISK (kept
-# as NAME.fd, NAME.img: what the boot wrote), stopped on a STOP.
+# as NAME.fd, NAME.img: what the boot wrote), stopped on a STOP; the disk a
+# removable USB stick when FB_REMOVABLE=1.
 fb_boot() {
 	local name=$1 vars=$2 disk=$3 s
 	shift 3
@@ -159,6 +165,7 @@ fb_boot() {
 		stops+=(--stop "$s")
 	done
 	(( BOOT_TEE )) && tee=(--tee)
+	(( ${FB_REMOVABLE:-0} )) && tee+=(--removable)
 	run_qemu --esp "$FB_WORK/$name.img" --vars "$FB_WORK/$name.fd" --persist \
 		--log "$BOOT_LOGS/fallback-$name.log" --timeout "$QEMU_TIMEOUT" "${stops[@]}" "${tee[@]}"
 	local rc=$?
@@ -307,6 +314,22 @@ fallback_policy() {
 		expect_order -F 'lockshim: booting \EFI\Evil\kernel.efi: ' 'Linux version' &&
 		expect_log 'locked down \(Secure Boot, table v[0-9]+\)' || return 1
 	python3 tests/qemu/check_boots.py "$w/evil-vendor.json" "$LOG" 'removable=UEFI Misc Device'
+}
+
+fallback_removable_medium() {
+	local w=$FB_WORK opts
+	FB_REMOVABLE=1 fb_boot removable "$QEMU_BUILD/vars-secboot.fd" "$w/vendor-disk.img" \
+		"$KERNEL_STARTED" 'BdsDxe: failed to start Boot[0-9A-F]{4} "UEFI QEMU QEMU USB HARDDRIVE' || return 1
+	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
+		expect_log -F 'lockshim: fallback: lockshim runs from a removable medium; no boot option written' &&
+		expect_no_log -F 'lockshim: fallback: created' &&
+		expect_no_log -F 'lockshim: fallback: starting' &&
+		expect_log -F 'lockshim: cannot read \EFI\BOOT\vmlinuz.efi: Not Found' || return 1
+	opts=$(options_in "$w/removable.fd") || return 1
+	if grep -F "$FB_LABEL" <<<"$opts" >&2; then
+		echo "FAIL: an option names $FB_LABEL (above)" >&2
+		return 1
+	fi
 }
 
 scenario_main fallback_prepare "$@"
