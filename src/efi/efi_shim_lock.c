@@ -4,6 +4,7 @@
 #include <efilib.h>
 #include <openssl/evp.h>
 
+#include "efi_cleanup.h"
 #include "efi_guid.h"
 #include "efi_log.h"
 #include "pe.h"
@@ -153,10 +154,39 @@ static struct shim_lock_protocol shim_lock_protocol = {
 	.context = shim_lock_context,
 };
 
+/*
+ * The SHIM_LOCK of a first stage that started this one (the fallback's
+ * option is often lockshim again): removed, as shim 16.1 removes its
+ * predecessor's, so that the second stage this lockshim starts asks the
+ * lockshim it was decided by, not the first one LocateProtocol finds.
+ */
+static void shim_lock_replace_earlier(void)
+{
+	_cleanup_pool_ EFI_HANDLE *handles = NULL;
+	UINTN count = 0;
+	EFI_STATUS status;
+
+	if (EFI_ERROR(BS->LocateHandleBuffer(ByProtocol, &shim_lock_guid, NULL, &count, &handles)))
+		return;
+	for (UINTN i = 0; i < count; i++) {
+		void *earlier;
+
+		if (EFI_ERROR(BS->HandleProtocol(handles[i], &shim_lock_guid, &earlier)))
+			continue;
+		status = BS->UninstallProtocolInterface(handles[i], &shim_lock_guid, earlier);
+		if (EFI_ERROR(status))
+			log_warning_status(status, "cannot remove an earlier shim_lock protocol");
+		else
+			log_info("replaced the shim_lock protocol of the first stage that started "
+				 "lockshim");
+	}
+}
+
 EFI_STATUS efi_shim_lock_install(const struct efi_verifier *verifier, EFI_HANDLE *handle)
 {
 	EFI_STATUS status;
 
+	shim_lock_replace_earlier();
 	*handle = NULL; /* a handle of its own, as shim installs it */
 	shim_lock_verifier = verifier;
 	status = BS->InstallProtocolInterface(handle, &shim_lock_guid, EFI_NATIVE_INTERFACE,
@@ -176,7 +206,9 @@ void efi_shim_lock_uninstall(EFI_HANDLE *handle)
 	if (!*handle)
 		return;
 	status = BS->UninstallProtocolInterface(*handle, &shim_lock_guid, &shim_lock_protocol);
-	if (EFI_ERROR(status))
+	if (status == EFI_NOT_FOUND)
+		log_info("the shim_lock protocol was replaced by a first stage lockshim started");
+	else if (EFI_ERROR(status))
 		log_error_status(status, "cannot remove the shim_lock protocol");
 	shim_lock_verifier = NULL; /* the verifier is about to go: refuse from now on */
 	*handle = NULL;

@@ -16,7 +16,8 @@
 #       disk's removable path by itself). Boot 1: lockshim creates
 #       Boot####, exactly the bytes efibootmgr would write (read back
 #       offline: description, HD() with the partition, file, options), puts
-#       it first in BootOrder and the kernel boots through it. Boot 2, the
+#       it first in BootOrder and the kernel boots through it; the lockshim
+#       it starts replaces the first one's SHIM_LOCK, as shim does. Boot 2, the
 #       same VARS: the firmware itself loads that option; no fallback line.
 #   fallback_broken_csv      Two vendor directories: Alpha's CSV (BOM, CRLF)
 #       names a valid file and a missing one, Beta's one signed by the
@@ -213,6 +214,9 @@ fallback_creates_entry() {
 	expect_log -F "lockshim: fallback: created Boot$n \"$FB_LABEL\" for $FB_FILE" &&
 		expect_log "^lockshim: fallback: BootOrder $n(,|\$)" &&
 		expect_kernel_through "$n" || return 1
+	# the lockshim the option starts answers SHIM_LOCK, not the one that started it
+	expect_order -F "lockshim: fallback: starting Boot$n" \
+		'lockshim: replaced the shim_lock protocol of the first stage that started lockshim' || return 1
 
 	# the option, read back offline: exactly what efibootmgr would write
 	sectors=$(( $(stat -c %s "$w/vendor-disk.fat") / 512 ))
