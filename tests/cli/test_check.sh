@@ -400,6 +400,11 @@ state "$s" && printf '\x07\x00\x00\x00\x01\x00\x02' >"$s/vars/BootOrder-$GG"
 expect_check 2 "BootOrder-$GG: BootOrder has an odd number of bytes" "a malformed BootOrder" "$s"
 state "$s" && printf '\x07\x00\x00\x00\x01\x00\x00\x00\x40\x00' >"$s/vars/Boot0001-$GG"
 expect_check 2 "Boot0001-$GG: boot option" "a malformed boot option" "$s"
+# a zero-length node (here an ACPI one) before the file path: the walk stops there
+state "$s" && printf '\x07\x00\x00\x00\x01\x00\x00\x00\x20\x00x\x00\x00\x00%b%b%b' \
+	'\x02\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' '\x04\x04\x10\x00a\x00.\x00e\x00f\x00i\x00\x00\x00' \
+	'\x7f\xff\x04\x00' >"$s/vars/Boot0001-$GG"
+expect_check 2 "Boot0001-$GG: device path node has a bad length" "a boot option with a zero-length node" "$s"
 state "$s" && chmod 000 "$s/esp/EFI"
 if [[ $(id -u) -ne 0 ]]; then
 	expect_check 2 "esp/EFI: Permission denied" "an unreadable ESP" "$s"
