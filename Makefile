@@ -254,11 +254,12 @@ $(BUILD)/efi/efi/mok_manager_digest.o: src/efi/mok_manager_digest.S $(BUILD)/efi
 	@mkdir -p $(@D)
 	$(CC) -c -DMOK_MANAGER_DIGEST_FILE='"$(abspath $(BUILD)/efi/mmx64.sha256)"' $< -o $@
 
-# $(call sbat_asflags,LATEST): the SBAT data with LATEST as the latest level
-sbat_asflags = -DSBAT_CSV_FILE='"$(abspath $(SBAT_CSV))"' \
+# $(call sbat_asflags,CSV,LATEST): the SBAT data with CSV as .sbat and
+# LATEST as the latest level
+sbat_asflags = -DSBAT_CSV_FILE='"$(abspath $(1))"' \
                -DSBAT_LEVEL_AUTOMATIC_FILE='"$(abspath $(SBAT_LEVEL_AUTOMATIC))"' \
-               -DSBAT_LEVEL_LATEST_FILE='"$(abspath $(1))"'
-SBAT_ASFLAGS := $(call sbat_asflags,$(SBAT_LEVEL_LATEST))
+               -DSBAT_LEVEL_LATEST_FILE='"$(abspath $(2))"'
+SBAT_ASFLAGS := $(call sbat_asflags,$(SBAT_CSV),$(SBAT_LEVEL_LATEST))
 $(eval $(call FLAGS_FILE,efi-asm,EFI_ASM_COMPILE))
 $(BUILD)/efi/core/sbat_data.o $(BUILD)/host/core/sbat_data.o: src/core/sbat_data.S $(SBAT_CSV) \
 		$(SBAT_LEVEL_AUTOMATIC) $(SBAT_LEVEL_LATEST) $(FLAGS_DIR)/efi-asm
@@ -284,18 +285,21 @@ $(eval $(call EFI_PROGRAM,$(BUILD)/mmx64.so,MM_OBJS))
 # ---- variants: lockshim with another vendor certificate ---------------------
 #   make variant VARIANT=DIR VARIANT_CERT=F.der [VARIANT_DBX=F.esl]
 #                [VARIANT_DEFAULT_LOADER=NAME] [VARIANT_SBAT_LEVEL_LATEST=F.csv]
+#                [VARIANT_SBAT_CSV=F.csv]
 # DIR/lockshimx64.efi: $(BUILD)'s objects but the three that embed these
 # settings (vendor_certs.o, efi_main.o, sbat_data.o), compiled again into
 # DIR, then one link. The QEMU tests' lockshims with an outside vendor
-# certificate, with Debian's, and the update that raises the latest SBAT
-# level are variants: seconds, where a BUILD of their own compiled
-# everything again.
+# certificate, with Debian's, the update that raises the latest SBAT
+# level and the release before the last SBAT generation
+# (tests/sbat-previous.sh) are variants: seconds, where a BUILD of their
+# own compiled everything again.
 ifneq ($(VARIANT),)
 VARIANT_DBX               ?= $(EMPTY_ESL)
 VARIANT_DEFAULT_LOADER    ?= $(DEFAULT_LOADER)
 VARIANT_SBAT_LEVEL_LATEST ?= $(SBAT_LEVEL_LATEST)
+VARIANT_SBAT_CSV          ?= $(SBAT_CSV)
 VARIANT_SETTINGS := $(abspath $(VARIANT_CERT)) $(abspath $(VARIANT_DBX)) $(VARIANT_DEFAULT_LOADER) \
-                    $(abspath $(VARIANT_SBAT_LEVEL_LATEST)) $(VERSION)
+                    $(abspath $(VARIANT_SBAT_LEVEL_LATEST)) $(abspath $(VARIANT_SBAT_CSV)) $(VERSION)
 # in $(BUILD)'s order: the same image as a BUILD of its own would link
 VARIANT_OBJS := $(patsubst $(BUILD)/efi/efi/efi_main.o,$(VARIANT)/efi_main.o,$(patsubst \
                 $(BUILD)/efi/efi/vendor_certs.o,$(VARIANT)/vendor_certs.o,$(patsubst \
@@ -318,9 +322,9 @@ $(VARIANT)/vendor_certs.o: src/efi/vendor_certs.S $(VARIANT_CERT) $(VARIANT_DBX)
 $(VARIANT)/efi_main.o: src/efi/efi_main.c $(BUILD)/efi/efi/efi_main.o $(VARIANT)/settings
 	$(EFI_SHELL_COMPILE) -DLOCKSHIM_VERSION='"$(VERSION)"' \
 	    -DDEFAULT_LOADER='L"$(VARIANT_DEFAULT_LOADER)"' -c $< -o $@
-$(VARIANT)/sbat_data.o: src/core/sbat_data.S $(SBAT_CSV) $(SBAT_LEVEL_AUTOMATIC) \
+$(VARIANT)/sbat_data.o: src/core/sbat_data.S $(VARIANT_SBAT_CSV) $(SBAT_LEVEL_AUTOMATIC) \
 		$(VARIANT_SBAT_LEVEL_LATEST) $(VARIANT)/settings $(FLAGS_DIR)/efi-asm
-	$(CC) $(call sbat_asflags,$(VARIANT_SBAT_LEVEL_LATEST)) -c $< -o $@
+	$(CC) $(call sbat_asflags,$(VARIANT_SBAT_CSV),$(VARIANT_SBAT_LEVEL_LATEST)) -c $< -o $@
 $(eval $(call EFI_PROGRAM,$(VARIANT)/lockshimx64.so,VARIANT_OBJS))
 $(VARIANT)/%.efi: $(VARIANT)/%.so
 	$(EFI_IMAGE)

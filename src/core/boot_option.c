@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "device_path.h"
+#include "macro.h"
 #include "reason.h"
 #include "safe_math.h"
 #include "signature_list.h"
@@ -41,27 +42,20 @@ static int parse_description(const uint8_t *data, size_t size, struct boot_optio
 	return refuse(reason, "boot option description has no terminator");
 }
 
-/* Append one file path node's UCS-2 text (up to its NUL) to out->path, '\' between nodes. */
-static int append_file_path(const uint8_t *text, size_t size, struct boot_option *out,
-			    const char **reason)
+/* The file path the device path names, into out->path as printable ASCII. */
+static int file_path(const uint8_t *dp, size_t size, struct boot_option *out, const char **reason)
 {
-	size_t len = strlen(out->path);
+	uint16_t text[BOOT_OPTION_MAX_PATH];
+	size_t len;
 
-	if (len && out->path[len - 1] != '\\' && size >= 2 && read_le16(text) != '\\') {
-		if (len + 1 >= sizeof(out->path))
-			return refuse(reason, "boot option file path too long");
-		out->path[len++] = '\\';
-	}
-	for (size_t at = 0; range_inside(at, 2, size); at += 2) {
-		uint16_t c = read_le16(text + at);
-
-		if (c == 0)
-			break;
-		if (c < 0x20 || c >= 0x7f)
+	if (device_path_file_text(dp, size, text, ARRAY_SIZE(text), &len, reason) < 0)
+		return -1;
+	if (len >= ARRAY_SIZE(text))
+		return refuse(reason, "boot option file path too long");
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] < 0x20 || text[i] >= 0x7f)
 			return refuse(reason, "boot option file path is not printable ASCII");
-		if (len + 1 >= sizeof(out->path))
-			return refuse(reason, "boot option file path too long");
-		out->path[len++] = c == '/' ? '\\' : (char)c;
+		out->path[i] = (char)text[i];
 	}
 	out->path[len] = '\0';
 	return 0;
@@ -88,16 +82,12 @@ static int parse_device_path(const uint8_t *dp, size_t size, struct boot_option 
 				return -1;
 			if (gpt > 0)
 				esl_guid_text(guid, out->partition_guid);
-		} else if (node.subtype == DP_SUBTYPE_FILE_PATH) {
-			if (append_file_path(node.data + DP_HEADER_SIZE,
-					     node.length - DP_HEADER_SIZE, out, reason) < 0)
-				return -1;
 		} else if (node.subtype == DP_SUBTYPE_PIWG_FILE ||
 			   node.subtype == DP_SUBTYPE_PIWG_FV) {
 			firmware = true;
 		}
 	}
-	if (r < 0)
+	if (r < 0 || file_path(dp, size, out, reason) < 0)
 		return -1;
 	if (firmware)
 		out->target = BOOT_TARGET_FIRMWARE;

@@ -29,6 +29,62 @@ int device_path_next(const uint8_t *dp, size_t size, size_t *at, struct dp_node 
 	return 1;
 }
 
+int device_path_size(const uint8_t *dp, size_t bound, size_t *size, const char **reason)
+{
+	struct dp_node node;
+	size_t at = 0;
+	int r;
+
+	while ((r = device_path_next(dp, bound, &at, &node, reason)) > 0)
+		;
+	if (r < 0)
+		return -1;
+	*size = at + node.length;
+	return 0;
+}
+
+/* Character @c at position @n of the text, kept when there is room for it and the NUL. */
+static void put_char(uint16_t *out, size_t max, size_t n, uint16_t c)
+{
+	if (n + 1 < max)
+		out[n] = c;
+}
+
+int device_path_file_text(const uint8_t *dp, size_t size, uint16_t *out, size_t max, size_t *len,
+			  const char **reason)
+{
+	struct dp_node node;
+	size_t at = 0, n = 0;
+	uint16_t last = 0;
+	int r;
+
+	while ((r = device_path_next(dp, size, &at, &node, reason)) > 0) {
+		const uint8_t *text = node.data + DP_HEADER_SIZE;
+		size_t text_size = node.length - DP_HEADER_SIZE;
+		uint16_t first = text_size >= 2 ? read_le16(text) : 0;
+
+		if (node.type != DP_TYPE_MEDIA || node.subtype != DP_SUBTYPE_FILE_PATH)
+			continue;
+		/* firmware may split a path across nodes, with or without their '\' */
+		if (n && last != '\\' && first && first != '\\' && first != '/')
+			put_char(out, max, n++, last = '\\');
+		for (size_t i = 0; range_inside(i, 2, text_size); i += 2) {
+			uint16_t c = read_le16(text + i);
+
+			if (c == 0)
+				break;
+			last = c == '/' ? '\\' : c;
+			put_char(out, max, n++, last);
+		}
+	}
+	if (r < 0)
+		return -1;
+	if (max)
+		out[n + 1 < max ? n : max - 1] = 0;
+	*len = n;
+	return 0;
+}
+
 int device_path_gpt_partition(const struct dp_node *node, const uint8_t **guid, const char **reason)
 {
 	if (node->type != DP_TYPE_MEDIA || node->subtype != DP_SUBTYPE_HARD_DRIVE)

@@ -22,6 +22,11 @@
 #define DP_SUBTYPE_PIWG_FV    0x07
 #define DP_TYPE_END           0x7f
 #define DP_SUBTYPE_END_ENTIRE 0xff
+/*
+ * A device path the firmware hands over comes without its size: it is
+ * walked within this many bytes, and refused when no end node comes first.
+ */
+#define DEVICE_PATH_BOUND (64 * 1024)
 
 /* One node: @data points at its @length bytes, header included. */
 struct dp_node {
@@ -39,6 +44,25 @@ struct dp_node {
  */
 int device_path_next(const uint8_t *dp, size_t size, size_t *at, struct dp_node *node,
 		     const char **reason);
+
+/*
+ * The size of the device path at @dp, its end node included, walked within
+ * @bound bytes into *@size. Returns 0, or -1 with a reason as
+ * device_path_next; a node shorter than its header, of any type, stops it
+ * (walking on would loop on a zero-length one).
+ */
+int device_path_size(const uint8_t *dp, size_t bound, size_t *size, const char **reason);
+
+/*
+ * The file path nodes of the device path at @dp (walked within @size
+ * bytes to its end node) joined as one UCS-2 path: '\' between nodes, '/'
+ * as '\', each node's text up to its NUL. *@len is the characters the
+ * whole text has, without its NUL; as much of it as fits in the @max
+ * characters at @out is written there, NUL-terminated (@out may be NULL
+ * when @max is 0). Returns 0, or -1 with a reason for a malformed path.
+ */
+int device_path_file_text(const uint8_t *dp, size_t size, uint16_t *out, size_t max, size_t *len,
+			  const char **reason);
 
 /*
  * The unique partition GUID of @node (16 bytes as EFI stores a GUID) when it

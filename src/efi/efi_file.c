@@ -3,6 +3,7 @@
 
 #include <efilib.h>
 
+#include "device_path.h"
 #include "efi_cleanup.h"
 #include "efi_fault.h"
 #include "efi_log.h"
@@ -120,35 +121,22 @@ EFI_STATUS efi_dir_next(EFI_FILE_HANDLE dir, EFI_FILE_INFO **info, UINTN *name_l
 
 CHAR16 *efi_file_path_text(const EFI_DEVICE_PATH *path)
 {
-	const EFI_DEVICE_PATH *node = path;
-	_cleanup_pool_ CHAR16 *text = AllocateZeroPool(sizeof(CHAR16));
-	UINTN len = 0;
+	const UINT8 *dp = (const UINT8 *)path;
+	const char *reason;
+	CHAR16 *text;
+	size_t size, len;
 
-	if (!text)
+	if (!path)
+		return AllocateZeroPool(sizeof(CHAR16));
+	if (device_path_size(dp, DEVICE_PATH_BOUND, &size, &reason) < 0 ||
+	    device_path_file_text(dp, size, NULL, 0, &len, &reason) < 0) {
+		log_error("a device path lockshim was given is malformed: %s", reason);
 		return NULL;
-	for (; node && !IsDevicePathEnd(node); node = NextDevicePathNode(node)) {
-		const FILEPATH_DEVICE_PATH *fp = (const FILEPATH_DEVICE_PATH *)node;
-		UINTN node_len = DevicePathNodeLength(node), chars;
-		CHAR16 *grown;
-
-		if (DevicePathType(node) != MEDIA_DEVICE_PATH ||
-		    DevicePathSubType(node) != MEDIA_FILEPATH_DP)
-			continue;
-		if (node_len < sizeof(EFI_DEVICE_PATH))
-			break;
-		chars = (node_len - sizeof(EFI_DEVICE_PATH)) / sizeof(CHAR16);
-		grown = ReallocatePool(text, (len + 1) * sizeof(CHAR16),
-				       (len + chars + 2) * sizeof(CHAR16));
-		if (!grown)
-			return NULL;
-		text = grown;
-		if (len > 0 && text[len - 1] != L'\\' && chars > 0 && fp->PathName[0] != L'\\')
-			text[len++] = L'\\';
-		for (UINTN i = 0; i < chars && fp->PathName[i]; i++)
-			text[len++] = fp->PathName[i] == L'/' ? L'\\' : fp->PathName[i];
-		text[len] = L'\0';
 	}
-	return TAKE_PTR(text);
+	text = AllocatePool((len + 1) * sizeof(CHAR16));
+	if (text)
+		device_path_file_text(dp, size, text, len + 1, &len, &reason);
+	return text;
 }
 
 CHAR16 *efi_file_directory(const EFI_DEVICE_PATH *image_path)

@@ -50,7 +50,9 @@ void efi_file_data_free(struct efi_file_data *file);
 /*
  * The file path nodes of @path concatenated, with '\' separators, as a new
  * pool string ("" when there are none); firmware may split a path across
- * several nodes.
+ * several nodes (device_path_file_text). NULL when out of memory or, said
+ * on the console, when @path is malformed (a node shorter than its header,
+ * no end node within DEVICE_PATH_BOUND bytes).
  */
 CHAR16 *efi_file_path_text(const EFI_DEVICE_PATH *path);
 

@@ -4,6 +4,7 @@
 #include <efilib.h>
 
 #include "cpu_features.h"
+#include "device_path.h"
 #include "efi_cleanup.h"
 #include "efi_file.h"
 #include "efi_guid.h"
@@ -12,8 +13,6 @@
 #include "loader_interface.h"
 
 #define TSC_STALL_USEC 1000 /* the TSC counted over 1 ms, as systemd-boot 252 does */
-/* Far past any disk's device path: the core's walk stops at the end node. */
-#define DEVICE_PATH_BOUND (64 * 1024)
 
 /* The variables, in the order systemd-boot 252 sets them. */
 enum loader_variable {
@@ -94,7 +93,7 @@ static void image_identifier_set(const EFI_LOADED_IMAGE *self, UINT32 *set)
 	_cleanup_pool_ CHAR16 *path = efi_file_path_text(self->FilePath);
 
 	if (!path)
-		log_warning("Boot Loader Interface: no %ls: out of memory",
+		log_warning("Boot Loader Interface: no %ls: out of memory or a malformed path",
 			    loader_variable_names[LOADER_IMAGE_IDENTIFIER]);
 	else if (!path[0])
 		log_info("Boot Loader Interface: no %ls: lockshim's image has no file path",

@@ -3,6 +3,7 @@
 
 #include <efilib.h>
 
+#include "device_path.h"
 #include "efi_cleanup.h"
 #include "efi_file.h"
 #include "efi_guid.h"
@@ -85,6 +86,7 @@ static BOOLEAN from_firmware_volume(const EFI_DEVICE_PATH *file)
  */
 static BOOLEAN policy_allows(const EFI_DEVICE_PATH *file, const void *buffer, UINTN size)
 {
+	/* the hooks refused a malformed @file before: gnu-efi walks it unbounded */
 	_cleanup_pool_ CHAR16 *name = file ? DevicePathToStr((EFI_DEVICE_PATH *)file) : NULL;
 
 	return !EFI_ERROR(efi_verify_image(override.verifier, buffer, size, VERIFY_FOR_LOADER,
@@ -92,14 +94,36 @@ static BOOLEAN policy_allows(const EFI_DEVICE_PATH *file, const void *buffer, UI
 					   file));
 }
 
+/*
+ * Whether @file, a device path a caller of LoadImage gave, may be walked:
+ * none, or one whose every node has at least its header and that ends
+ * within DEVICE_PATH_BOUND bytes (device_path_size). A malformed one is
+ * refused with its reason: gnu-efi's walks (and perhaps the firmware's
+ * LocateDevicePath) would loop on a zero-length node.
+ */
+static BOOLEAN path_usable(const EFI_DEVICE_PATH *file)
+{
+	const char *reason;
+	size_t size;
+
+	if (!file ||
+	    device_path_size((const uint8_t *)file, DEVICE_PATH_BOUND, &size, &reason) == 0)
+		return TRUE;
+	log_error("refusing an image whose device path is malformed: %s", reason);
+	return FALSE;
+}
+
 static BOOLEAN same_path(const EFI_DEVICE_PATH *a, const EFI_DEVICE_PATH *b)
 {
-	UINTN size;
+	size_t size_a, size_b;
+	const char *reason;
 
 	if (!a || !b)
 		return a == b;
-	size = DevicePathSize((EFI_DEVICE_PATH *)a);
-	return size == DevicePathSize((EFI_DEVICE_PATH *)b) && CompareMem(a, b, size) == 0;
+	if (device_path_size((const uint8_t *)a, DEVICE_PATH_BOUND, &size_a, &reason) < 0 ||
+	    device_path_size((const uint8_t *)b, DEVICE_PATH_BOUND, &size_b, &reason) < 0)
+		return FALSE;
+	return size_a == size_b && CompareMem(a, b, size_a) == 0;
 }
 
 static EFI_STATUS EFIAPI security2_hook(const struct security2_protocol *this,
@@ -109,7 +133,11 @@ static EFI_STATUS EFIAPI security2_hook(const struct security2_protocol *this,
 	/* lockshim verified and measured these very bytes */
 	if (override.buffer && file_buffer == override.buffer && file_size == override.size)
 		return EFI_SUCCESS;
-	if (!override.verifier || from_firmware_volume(file))
+	if (!override.verifier)
+		return override.original2(this, file, file_buffer, file_size, boot_policy);
+	if (!path_usable(file))
+		return EFI_ACCESS_DENIED;
+	if (from_firmware_volume(file))
 		return override.original2(this, file, file_buffer, file_size, boot_policy);
 	if (!file_buffer || !file_size) {
 		log_error("refusing an image the firmware did not show");
@@ -130,7 +158,11 @@ static EFI_STATUS EFIAPI security_hook(const struct security_protocol *this, UIN
 {
 	if (override.buffer && same_path(file, override.path))
 		return EFI_SUCCESS;
-	if (!override.verifier || override.security2 || from_firmware_volume(file))
+	if (!override.verifier || override.security2)
+		return override.original(this, status, file);
+	if (!path_usable(file))
+		return EFI_ACCESS_DENIED;
+	if (from_firmware_volume(file))
 		return override.original(this, status, file);
 	log_error("refusing an image loaded past lockshim's LoadImage");
 	return EFI_ACCESS_DENIED;
@@ -168,7 +200,11 @@ static EFI_STATUS EFIAPI load_image_hook(BOOLEAN boot_policy, EFI_HANDLE parent,
 	_cleanup_(efi_file_data_free) struct efi_file_data file = {};
 	EFI_STATUS status;
 
-	if (override.buffer || !override.verifier || from_firmware_volume(path))
+	if (override.buffer || !override.verifier)
+		return override.original_load_image(boot_policy, parent, path, buffer, size, image);
+	if (!path_usable(path))
+		return EFI_ACCESS_DENIED;
+	if (from_firmware_volume(path))
 		return override.original_load_image(boot_policy, parent, path, buffer, size, image);
 	if (!buffer) {
 		if (!path)

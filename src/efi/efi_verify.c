@@ -4,6 +4,7 @@
 #include <efilib.h>
 #include <stdio.h>
 
+#include "device_path.h"
 #include "efi_boot_record.h"
 #include "efi_log.h"
 
@@ -11,8 +12,16 @@
 static void measure_image_event(const struct efi_verifier *verifier, const void *data, UINTN size,
 				const EFI_DEVICE_PATH *path)
 {
-	UINTN path_size = path ? DevicePathSize((EFI_DEVICE_PATH *)path) : 0;
+	const char *reason;
+	size_t path_size = 0;
 
+	/* a malformed path is measured as none (its image is decided all the same) */
+	if (path &&
+	    device_path_size((const uint8_t *)path, DEVICE_PATH_BOUND, &path_size, &reason) < 0) {
+		log_warning("TPM: the image's device path is malformed (%s): measured without it",
+			    reason);
+		path_size = 0;
+	}
 	if (verifier->measurer && measure_image(verifier->measurer, data, size, (UINT64)(UINTN)data,
 						(const uint8_t *)path, path_size) < 0)
 		log_warning("TPM: the image was not measured");

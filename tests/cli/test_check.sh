@@ -141,6 +141,29 @@ printf 'sbat,1,2030010100\nlockshim,9\n' >"$work/level-lockshim9.csv"
 state "$s" && $mk var "$s/vars" SbatLevelRT $SG 0x6 "$work/level-lockshim9.csv"
 expect_check 1 "first stage's own SBAT\\): reason=sbat-revoked" "a level revoking lockshim itself starts nothing" "$s"
 
+# lockshim one SBAT generation back (tests/sbat-previous.sh), db-signed: it
+# boots under the automatic level, and the latest level lockshim ships
+# refuses it, asked for (--sbat-level latest) or stored; this lockshim
+# passes that level
+gen=$(sed -n 's/^lockshim,\([0-9]*\),.*/\1/p' certs/sbat.csv)
+latest=$(sed -n '1s/^sbat,[0-9]*,\([0-9]*\).*/\1/p' certs/sbat-level-latest.csv)
+if previous=$(tests/sbat-previous.sh "$work/previous" "$pki/vendor.der" 2>"$work/previous.log"); then
+	sign db "$work/previous/lockshimx64.efi" "$work/lockshim-previous.efi"
+else
+	not_ok "check: tests/sbat-previous.sh ($(tail -n 3 "$work/previous.log" | tr '\n' ' '))"
+fi
+revoked="SBAT revokes component lockshim generation $previous \\(SbatLevel $latest requires $gen\\)"
+s=$work/previous-generation && state "$s" && cp "$work/lockshim-previous.efi" "$s/esp/EFI/lockshim/lockshimx64.efi"
+expect_check 0 'Boot0001 "lockshim": boots' "lockshim generation $previous boots under the automatic level" "$s"
+expect_check 1 "after this update Boot0001 will no longer boot: [^ ]*lockshimx64.efi is refused: $revoked.*first stage's own SBAT\\): reason=sbat-revoked" \
+	"--sbat-level latest refuses lockshim generation $previous" "$s" --sbat-level latest
+$mk var "$s/vars" SbatLevelRT $SG 0x6 certs/sbat-level-latest.csv
+expect_check 1 "first stage's own SBAT\\): reason=sbat-revoked: $revoked" \
+	"the latest level stored refuses lockshim generation $previous" "$s"
+s=$work/latest-current && state "$s"
+expect_check 0 "after this update every option boots as it does today" \
+	"--sbat-level latest: this lockshim (generation $gen) boots" "$s" --sbat-level latest
+
 # the level lockshim applies by itself: SbatLevelRT still the original
 # level, lockshim's .sbatlevel raises it to its automatic one (grub,5), which
 # revokes a grub,4 second stage it starts
@@ -377,6 +400,11 @@ state "$s" && printf '\x07\x00\x00\x00\x01\x00\x02' >"$s/vars/BootOrder-$GG"
 expect_check 2 "BootOrder-$GG: BootOrder has an odd number of bytes" "a malformed BootOrder" "$s"
 state "$s" && printf '\x07\x00\x00\x00\x01\x00\x00\x00\x40\x00' >"$s/vars/Boot0001-$GG"
 expect_check 2 "Boot0001-$GG: boot option" "a malformed boot option" "$s"
+# a zero-length node (here an ACPI one) before the file path: the walk stops there
+state "$s" && printf '\x07\x00\x00\x00\x01\x00\x00\x00\x20\x00x\x00\x00\x00%b%b%b' \
+	'\x02\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' '\x04\x04\x10\x00a\x00.\x00e\x00f\x00i\x00\x00\x00' \
+	'\x7f\xff\x04\x00' >"$s/vars/Boot0001-$GG"
+expect_check 2 "Boot0001-$GG: device path node has a bad length" "a boot option with a zero-length node" "$s"
 state "$s" && chmod 000 "$s/esp/EFI"
 if [[ $(id -u) -ne 0 ]]; then
 	expect_check 2 "esp/EFI: Permission denied" "an unreadable ESP" "$s"

@@ -245,6 +245,32 @@ hash-to-efi-sig-list "$work/vendor.efi" "$work/vendor-digest.esl" >/dev/null ||
 	not_ok "sbat: hash-to-efi-sig-list"
 automatic=$(head -n 1 certs/sbat-level-automatic.csv | cut -d, -f3)
 
+# lockshim's own generation and the latest level it ships: this release
+# (certs/sbat.csv) passes that level, the release one generation back
+# (tests/sbat-previous.sh, this tree's code with the older .sbat) does not
+gen=$(sed -n 's/^lockshim,\([0-9]*\),.*/\1/p' certs/sbat.csv)
+latest=$(head -n 1 certs/sbat-level-latest.csv | cut -d, -f3)
+sign "$BUILD/lockshimx64.efi" "$work/lockshim-current.efi" || not_ok "sbat: sign lockshimx64.efi"
+if previous=$(tests/sbat-previous.sh "$work/previous" "$pki/vendor.der" 2>"$work/previous.log"); then
+	sign "$work/previous/lockshimx64.efi" "$work/lockshim-previous.efi" ||
+		not_ok "sbat: sign the previous generation's lockshimx64.efi"
+else
+	not_ok "sbat: tests/sbat-previous.sh ($(tail -n 3 "$work/previous.log" | tr '\n' ' '))"
+fi
+# the latest level carries the automatic one forward under a later datestamp
+# (a level replaces the stored one whole, and is applied only when newer)
+carried=
+while IFS=, read -r name g _; do
+	[[ $name == sbat ]] && continue
+	have=$(sed -n "s/^$name,\([0-9]*\)\$/\1/p" certs/sbat-level-latest.csv)
+	[[ -n $have && $have -ge $g ]] || carried="${carried:+$carried, }$name,$g"
+done <certs/sbat-level-automatic.csv
+if [[ $latest -gt $automatic && -z $carried ]]; then
+	ok "sbat: certs/sbat-level-latest.csv ($latest) is newer than the automatic level and carries it forward"
+else
+	not_ok "sbat: certs/sbat-level-latest.csv ($latest) is newer than the automatic level ($automatic) and carries it forward (missing: $carried)"
+fi
+
 # ---- add-sbat ------------------------------------------------------------------------
 check_added() { # IN OUT CSV: only header bytes changed, the section holds CSV
 	local in=$1 o=$2 c=$3 diffs bad=
@@ -358,9 +384,16 @@ cases() {
 		"${v[@]}" --sbat-level "$work/level-test7.csv" "$work/shim3.efi"
 	sx 0 '^allowed: ' "verify: lockshim 0 passes the built-in level (automatic, not latest)" -- \
 		"${v[@]}" "$work/lockshim0.efi"
-	sx 1 '^refused: .*SBAT revokes component lockshim generation 0 .*requires 1' \
+	sx 1 "^refused: .*SBAT revokes component lockshim generation 0 .*requires $gen" \
 		"verify: lockshim 0 refused by certs/sbat-level-latest.csv" -- \
 		"${v[@]}" --sbat-level certs/sbat-level-latest.csv "$work/lockshim0.efi"
+	sx 0 '^allowed: ' "verify: this lockshim (generation $gen) passes certs/sbat-level-latest.csv" -- \
+		"${v[@]}" --sbat-level certs/sbat-level-latest.csv "$work/lockshim-current.efi"
+	sx 1 "^refused: [^:]*: SBAT revokes component lockshim generation $previous \\(SbatLevel $latest requires $gen\\)\$" \
+		"verify: lockshim one generation back ($previous) refused by certs/sbat-level-latest.csv" -- \
+		"${v[@]}" --sbat-level certs/sbat-level-latest.csv "$work/lockshim-previous.efi"
+	sx 0 '^allowed: ' "verify: lockshim one generation back passes the built-in (automatic) level" -- \
+		"${v[@]}" "$work/lockshim-previous.efi"
 
 	# no or malformed .sbat
 	sx 1 '^refused: .*image has no \.sbat section' "verify: signed image without .sbat refused (built-in level)" -- \

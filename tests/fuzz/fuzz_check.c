@@ -6,7 +6,8 @@
  * table (vendor_cert.c), grub.cfg (src/cli/grub_cfg.c) and systemd-boot's
  * entries (src/cli/bls.c); and, read the same way, the device path whose
  * GPT partition lockshim gives systemd as LoaderDevicePartUUID
- * (loader_interface.c).
+ * (loader_interface.c), and its size and file path text (device_path.c),
+ * which the firmware shell walks in every path it is given.
  *
  * Input: the whole of it goes to every parser, each from a heap block of
  * exactly its size (ASan reports a read past it). What a parser hands back
@@ -19,6 +20,7 @@
 
 #include "bls.h"
 #include "boot_option.h"
+#include "device_path.h"
 #include "fuzz.h"
 #include "grub_cfg.h"
 #include "loader_interface.h"
@@ -130,6 +132,32 @@ static void check_device_path(const uint8_t *data, size_t size)
 					    (text.text[i] >= 'A' && text.text[i] <= 'F'));
 }
 
+/*
+ * The path's size ends with its end node, inside the input, and bounds it; its file path
+ * text is the same counted and written, and terminated where it is cut.
+ */
+static void check_device_path_walk(const uint8_t *data, size_t size)
+{
+	static uint16_t text[64];
+	const char *reason = NULL;
+	size_t path_size = 0, len = 0, counted = 0;
+
+	if (device_path_size(data, size, &path_size, &reason) < 0) {
+		FUZZ_ASSERT(reason && reason[0]);
+		FUZZ_ASSERT(device_path_file_text(data, size, text, 64, &len, &reason) < 0);
+		return;
+	}
+	FUZZ_ASSERT(path_size >= DP_HEADER_SIZE && path_size <= size);
+	/* bounded at its own size, the same path */
+	FUZZ_ASSERT(device_path_size(data, path_size, &counted, &reason) == 0 && counted == path_size);
+	FUZZ_ASSERT(device_path_file_text(data, path_size, NULL, 0, &counted, &reason) == 0);
+	FUZZ_ASSERT(device_path_file_text(data, path_size, text, 64, &len, &reason) == 0);
+	FUZZ_ASSERT(len == counted && len <= path_size / 2);
+	FUZZ_ASSERT(text[len < 64 ? len : 63] == 0);
+	for (size_t i = 0; i < len && i < 63; i++)
+		FUZZ_ASSERT(text[i] != 0 && text[i] != '/');
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t *copy = malloc(size ? size : 1);
@@ -140,6 +168,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_variable_data(copy, size);
 	check_texts(copy, size);
 	check_device_path(copy, size);
+	check_device_path_walk(copy, size);
 	free(copy);
 	return 0;
 }

@@ -322,7 +322,7 @@ static const struct part fixed_automatic = {
 	.size = 32,
 };
 static const struct part fixed_latest = {
-	.data = (uint8_t *)"sbat,1,2026120300\nshim,4\ngrub,5\nlockshim,1\n",
+	.data = (uint8_t *)"sbat,1,2026120600\nshim,4\ngrub,5\nlockshim,2\n",
 	.size = 43,
 };
 

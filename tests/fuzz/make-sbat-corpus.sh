@@ -45,14 +45,15 @@ grub = HEADER + (b"grub,5,Free Software Foundation,grub,2.12,https://www.gnu.org
 grub3 = HEADER + b"grub,3,Free Software Foundation,grub,2.06,https://www.gnu.org/software/grub/\n"
 linux = HEADER + (b"linux,1,The Linux Kernel Organization,linux,6.12,https://www.kernel.org/\n"
                   b"linux.lockshim,1,lockshim developers,linux-lockshim,6.12,https://lockshim.invalid/\n")
-lockshim = HEADER + b"lockshim,1,lockshim developers,lockshim,0.1,https://lockshim.invalid/\n"
+lockshim = HEADER + b"lockshim,2,lockshim developers,lockshim,0.1,https://lockshim.invalid/\n"
+lockshim_previous = lockshim.replace(b"lockshim,2,", b"lockshim,1,")
 
 original = b"sbat,1,2021030218\n"
 shim158 = b"sbat,1,2023012900\nshim,2\ngrub,3\ngrub.debian,4\n"
 shim16 = b"sbat,1,2024010900\nshim,4\ngrub,3\ngrub.debian,4\n"
 debian = b"sbat,1,2025021800\nshim,4\ngrub,5\n"          # Debian's shim 16.1
-latest = b"sbat,1,2026120300\nshim,4\ngrub,5\nlockshim,1\n"
-newer = b"sbat,1,2027010100\nshim,5\ngrub,6\nlockshim,2\n"
+latest = b"sbat,1,2026120600\nshim,4\ngrub,5\nlockshim,2\n"   # certs/sbat-level-latest.csv
+newer = b"sbat,1,2027010100\nshim,5\ngrub,6\nlockshim,3\n"
 
 # well-formed: every decision of sbat_level_update
 put("shim-debian-first-boot", seed(SB | ABSENT, NONE, shim, debian, latest, b""))
@@ -62,6 +63,7 @@ put("grub3-revoked", seed(SB | NVBS, NONE, grub3, debian, latest, newer))
 put("linux-newer-stored", seed(SB | NVBS, AUTOMATIC, linux, debian, latest, newer))
 put("lockshim-latest", seed(SB | NVBS, LATEST, lockshim, debian, latest, shim158))
 put("latest-stored-newer", seed(SB | NVBS, LATEST, lockshim, debian, latest, newer))
+put("lockshim-previous-latest", seed(SB | NVBS, LATEST, lockshim_previous, debian, latest, debian))
 put("runtime-visible", seed(SB | NVBSRT, NONE, shim, debian, latest, newer))
 put("nv-only", seed(NV, NONE, shim, debian, latest, newer))
 put("nv-bs-rt-at", seed(SB | NVBSRTAT, LATEST, grub, debian, latest, debian))

@@ -51,6 +51,9 @@ CHECK_OPTIONS=(1:debian:debian.efi 2:mok:mok.efi 3:rogue:rogue.efi)
 CHECK_VARS=
 # the ESP's partition on the machine's GPT disk (LoaderDevicePartUUID)
 CHECK_PARTUUID=0c4e5a1d-5e5f-4c0c-9d1a-6c6f636b7368
+# the lockshim update's latest SBAT level: lockshim's latest carried
+# forward under the next datestamp, with linux.debian 2
+CHECK_NEXT_DATE=$(($(sed -n '1s/^sbat,[0-9]*,\([0-9]*\).*/\1/p' certs/sbat-level-latest.csv) + 1))
 # the kernel of an option that boots has started: the stop of every boot
 # but the guest's
 KERNEL_STARTED='Linux version [0-9]'
@@ -60,7 +63,8 @@ check_prepare() {
 	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
 	local w=$CHECK_WORK
 	rm -rf "$w" && mkdir -p "$w/data"
-	printf 'sbat,1,2026120400\nshim,4\ngrub,5\nlockshim,1\nlinux.debian,2\n' >"$w/level-next.csv"
+	{ echo "sbat,1,$CHECK_NEXT_DATE"; tail -n +2 certs/sbat-level-latest.csv; echo linux.debian,2; } \
+		>"$w/level-next.csv"
 	echo s1 >"$w/phase-s1"
 	_prep "rogue-signed companion kernel" sign_efi rogue "$BOOT_WORK/companion-unsigned.efi" "$w/rogue.efi" &&
 		_prep "lockshim update (make variant)" make -s variant VARIANT="$w/next" \
@@ -236,7 +240,7 @@ check_live_predictions() {
 	# S2: the SBAT update installed and asked for
 	check_boot s2 "$w/s1-guest.fd" "$w/s1-guest.img" '' 'BdsDxe: failed to start Boot0001 ' &&
 		held sbat s2 Boot0002 Boot0003 Boot0001 &&
-		expect_log -F 'lockshim: SbatLevel 2026120400 stored'
+		expect_log -F "lockshim: SbatLevel $CHECK_NEXT_DATE stored"
 }
 
 scenario_main check_prepare "$@"

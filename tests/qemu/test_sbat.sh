@@ -23,7 +23,10 @@
 # SBAT:
 #   sbat_generation_raised_boots  the same level; the kernel re-signed with
 #                              linux 2 in its .sbat boots
-#   sbat_lockshim_revoked      SbatLevel says lockshim 2: lockshim refuses to
+#   sbat_lockshim_revoked      lockshim one SBAT generation back
+#                              (tests/sbat-previous.sh), db-signed, and
+#                              SbatLevel the latest level lockshim ships
+#                              (certs/sbat-level-latest.csv): it refuses to
 #                              run anything, the fallback of a BOOTX64.CSV
 #                              on the ESP included
 #   sbat_runtime_level_replaced   a SbatLevel with the runtime attribute (one
@@ -45,13 +48,15 @@ SBAT_WORK=$QEMU_BUILD/sbat
 AUTOMATIC=certs/sbat-level-automatic.csv
 AUTOMATIC_DATE=$(sed -n '1s/^sbat,[0-9]*,\([0-9]*\).*/\1/p' "$AUTOMATIC")
 KERNEL_SBAT=tests/qemu/debian-kernel.sbat.csv
+LATEST=certs/sbat-level-latest.csv
+LATEST_DATE=$(sed -n '1s/^sbat,[0-9]*,\([0-9]*\).*/\1/p' "$LATEST")
+GENERATION=$(sed -n 's/^lockshim,\([0-9]*\),.*/\1/p' certs/sbat.csv)
 
 sbat_prepare() {
 	policy_prepare
 	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
 	rm -rf "$SBAT_WORK" && mkdir -p "$SBAT_WORK"
 	printf 'sbat,1,2099010100\nlinux,2\n' >"$SBAT_WORK/level-linux2.csv"
-	printf 'sbat,1,2099010100\nlockshim,2\n' >"$SBAT_WORK/level-lockshim2.csv"
 	sed 's/^linux,1,/linux,2,/' "$KERNEL_SBAT" >"$SBAT_WORK/kernel-linux2.csv"
 	sed 's/^linux,1,/linux,x,/' "$KERNEL_SBAT" >"$SBAT_WORK/kernel-malformed.csv"
 
@@ -63,12 +68,16 @@ sbat_prepare() {
 		_prep "vendor-signed kernel without .sbat" sign_efi vendor "$SBAT_WORK/kernel-nosbat.efi" "$SBAT_WORK/kernel-nosbat-vendor.efi" &&
 		_prep "kernel with linux 2" sign_sbat "$SBAT_WORK/kernel-linux2.csv" "$SBAT_WORK/kernel-linux2.efi" &&
 		_prep "kernel with a malformed .sbat" malformed_sbat_kernel "$SBAT_WORK/kernel-malformed.efi" &&
-		_prep "kernel signed by the revoked key" sign_efi revoked "$BOOT_WORK/kernel-unsigned.efi" "$SBAT_WORK/kernel-revoked.efi" ||
+		_prep "kernel signed by the revoked key" sign_efi revoked "$BOOT_WORK/kernel-unsigned.efi" "$SBAT_WORK/kernel-revoked.efi" &&
+		_prep "lockshim one SBAT generation back (tests/sbat-previous.sh)" \
+			tests/sbat-previous.sh "$SBAT_WORK/previous" "$PKI/vendor.der" &&
+		_prep "db-signed lockshim one generation back" \
+			sign_efi db "$SBAT_WORK/previous/lockshimx64.efi" "$SBAT_WORK/lockshim-previous-db.efi" ||
 		return 0
 
 	_variant revocation-dbx-digest --dbx-hash "$BOOT_WORK/kernel-vendor.efi"
 	_variant sbat-linux2 --var "SbatLevel:$SHIM_GUID:0x3:$SBAT_WORK/level-linux2.csv"
-	_variant sbat-lockshim2 --var "SbatLevel:$SHIM_GUID:0x3:$SBAT_WORK/level-lockshim2.csv"
+	_variant sbat-latest --var "SbatLevel:$SHIM_GUID:0x3:$LATEST"
 	_variant sbat-runtime --var "SbatLevel:$SHIM_GUID:0x7:$SBAT_WORK/level-linux2.csv"
 	_variant revocation-dbx-key --var "MokList:$SHIM_GUID:0x3:$PKI/revoked.esl"
 	_variant revocation-mokx --var "MokListX:$SHIM_GUID:0x3:$PKI/vendor.esl"
@@ -180,17 +189,17 @@ boot_case sbat_malformed_refused kernel="$SBAT_WORK/kernel-malformed.efi" \
 	refused="malformed .sbat section: line 2: generation 'x' is not a number from 0 to 4294967295"
 
 sbat_lockshim_revoked() {
-	_vars sbat-lockshim2 "SbatLevel:$SHIM_GUID:0x3=$SBAT_WORK/level-lockshim2.csv" || return 1
+	_vars sbat-latest "SbatLevel:$SHIM_GUID:0x3=$LATEST" || return 1
 	# a distribution's BOOTX64.CSV: a revoked lockshim at the removable
 	# path does no fallback either (it would start what the CSV names)
 	printf 'v\0m\0l\0i\0n\0u\0z\0.\0e\0f\0i\0,\0x\0\n\0' >"$SBAT_WORK/BOOTX64.CSV"
 	local -a BOOT_ESP_EXTRA=("$BOOT_WORK/kernel-vendor.efi" EFI/vendor/vmlinuz.efi
 		"$SBAT_WORK/BOOTX64.CSV" EFI/vendor/BOOTX64.CSV)
 	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
-		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/kernel-vendor.efi" 0.3 \
+		"$SBAT_WORK/lockshim-previous-db.efi" "$BOOT_WORK/kernel-vendor.efi" 0.3 \
 		"$FIRMWARE_REFUSED" 'No bootable option' "$MARKER" || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
-		expect_log -F 'lockshim: this lockshim is revoked: SBAT revokes component lockshim generation 1 (SbatLevel 2099010100 requires 2); refusing to boot anything' &&
+		expect_log -F "lockshim: this lockshim is revoked: SBAT revokes component lockshim generation $((GENERATION - 1)) (SbatLevel $LATEST_DATE requires $GENERATION); refusing to boot anything" &&
 		expect_no_log -F 'lockshim: booting' &&
 		expect_no_log -F 'lockshim: refusing' &&
 		expect_no_log -F 'EFI stub:' &&

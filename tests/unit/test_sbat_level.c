@@ -15,7 +15,7 @@ static struct sbat_levels embedded;
 
 /* The datestamps of the levels a decision can choose. */
 #define DATE_AUTOMATIC 2025021800u
-#define DATE_LATEST    2026120300u
+#define DATE_LATEST    2026120600u
 #define DATE_ORIGINAL  2021030218u
 #define DATE_NEWER     2027010100u
 
@@ -89,7 +89,7 @@ static const struct update_case updates[] = {
 	/* SbatPolicy latest / automatic */
 	{ "SbatPolicy latest: the latest level is written over an older one",
 	  OLDER, NV_BS, SBAT_POLICY_LATEST, SB_ON,
-	  DATE_LATEST, WRITE, FROM(LATEST), .note = { "raised", "2026120300" } },
+	  DATE_LATEST, WRITE, FROM(LATEST), .note = { "raised", "2026120600" } },
 	{ "SbatPolicy latest with nothing stored: latest written",
 	  NULL, 0, SBAT_POLICY_LATEST, SB_OFF,
 	  DATE_LATEST, WRITE, FROM(LATEST) },

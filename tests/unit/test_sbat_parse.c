@@ -17,7 +17,7 @@ static const struct parse_case cases[] = {
 	{ "SBAT_LEVEL_ORIGINAL parses", TEXT(SBAT_LEVEL_ORIGINAL), SBAT_LEVEL, 0,
 	  .datestamp = 2021030218u, .records = "sbat,1" },
 	{ "a latest level with lockshim parses", TEXT(LATEST_LEVEL), SBAT_LEVEL, 0,
-	  .datestamp = 2026120300u, .records = "sbat,1 shim,4 grub,5 lockshim,1" },
+	  .datestamp = 2026120600u, .records = "sbat,1 shim,4 grub,5 lockshim,2" },
 
 	/* accepted variations */
 	{ "no final newline accepted", TEXT("sbat,1,2021030218"), SBAT_LEVEL, 0,

@@ -19,7 +19,7 @@ static void test_levels_good(void)
 	if (CHECK_EQ(sbat_levels_parse(copy, size, &lv, &why, &why_buf), 0,
 		     ".sbatlevel payload parses")) {
 		CHECK_EQ(lv.automatic.datestamp, 2025021800u, "automatic level: 2025021800");
-		CHECK_EQ(lv.latest.datestamp, 2026120300u, "latest level: 2026120300");
+		CHECK_EQ(lv.latest.datestamp, 2026120600u, "latest level: 2026120600");
 		CHECK_EQ(lv.automatic.n_records, 3, "automatic level: 3 records");
 		CHECK_EQ(lv.latest.n_records, 4, "latest level: 4 records");
 		CHECK_EQ(lv.automatic.kind, SBAT_LEVEL, "automatic level: a SbatLevel");
@@ -74,7 +74,7 @@ static const struct levels_case {
 	  .automatic = "shim,4\ngrub,5\n", .reason = ".sbatlevel: automatic level: line 1" },
 	{ "latest level with a bad datestamp refused", .latest = "sbat,1,2026x\n",
 	  .reason = "latest level: line 1: datestamp" },
-	{ "latest level with a non-ASCII byte refused", .latest = "sbat,1,2026120300\ngrub,\xff\n",
+	{ "latest level with a non-ASCII byte refused", .latest = "sbat,1,2026120600\ngrub,\xff\n",
 	  .reason = "latest level" },
 	{ "empty automatic level refused", .automatic = "",
 	  .reason = "automatic level: no records" },

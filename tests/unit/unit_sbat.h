@@ -30,7 +30,7 @@
 /* The first line of a minimal .sbat section. */
 #define SECTION_HEADER "sbat,1,SBAT Version,sbat,1,https://x/\n"
 #define DEBIAN_LEVEL   "sbat,1,2025021800\nshim,4\ngrub,5\n"
-#define LATEST_LEVEL   "sbat,1,2026120300\nshim,4\ngrub,5\nlockshim,1\n"
+#define LATEST_LEVEL   "sbat,1,2026120600\nshim,4\ngrub,5\nlockshim,2\n"
 
 /* ---- owned copies ------------------------------------------------------------ */
 
