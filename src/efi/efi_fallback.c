@@ -18,8 +18,6 @@
 #include "signature_list.h"
 
 #define CSV_NAME L"BOOTX64.CSV"
-/* Far past any disk's device path: the core's walk stops at the end node. */
-#define DEVICE_PATH_BOUND (64 * 1024)
 /* Set (volatile, boot services only) before an option starts: the fallback runs once a boot. */
 #define FALLBACK_DONE L"LockshimFallback"
 #define BOOT_VARIABLE_ATTRIBUTES \
