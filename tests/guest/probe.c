@@ -334,6 +334,7 @@ int main(int argc, char **argv)
 	probe_uio();
 	probe_vfio();
 	probe_acpi_table(ACPI_TEST_TABLE_ID);
+	probe_rawio();
 
 	probe_sig_enforce_off();
 	probe_kexec_load();
