@@ -51,6 +51,7 @@ void probe_open(const char *check, const char *path);
 void probe_kexec_load(void);
 file_check_fn probe_kexec_file;
 void kexec_assemble(const char *parts, const char *dir);
+void kexec_corpus(const char *parts);
 int kexec_into(const char *image, const char *initrd, const char *cmdline);
 
 /* probe_modules.c */

@@ -16,6 +16,8 @@
 #                             through the boot protocol, no EFI stub), or SB off
 #   test_lockdown_vfio.sh     user-space drivers: vfio-pci behind an IOMMU
 #                             allowed, no-IOMMU mode and unsafe interrupts not
+#   test_lockdown_kexec_corpus.sh  the differential kexec corpus' sample
+#                             (kexec_corpus.sh; make kexec-corpus: all of it)
 #
 # Environment:
 #   LOCKSHIM_EFI   the loader (default build/lockshimx64.efi); copies are
