@@ -421,6 +421,14 @@ demo: bootstrap
 	$(MAKE) $(BUILD)/lockshimx64.efi kernel
 	tests/qemu/demo.sh
 
+# The whole differential kexec corpus (make check runs its sample): one
+# locked boot kexec_file_load()s every image, compared with lockshim verify
+# --shim-lock. KEXEC_CORPUS_ARGS=--write-differences rewrites
+# tests/qemu/kexec-corpus.differences from the run.
+.PHONY: kexec-corpus
+kexec-corpus: all kernel
+	tests/qemu/kexec-corpus.sh $(KEXEC_CORPUS_ARGS)
+
 clean:
 	rm -rf $(BUILD)
 

@@ -80,14 +80,18 @@ def tbs(cert_der):
 
 
 def der_children(data, start, end):
-    """(tag, value start, value end) of each DER element in data[start:end]."""
+    """(tag, value start, value end) of each DER element in data[start:end];
+    stops at bytes that are not DER (the content of a constructed element
+    that holds something else, as a SHA-1 signature's can)."""
     pos = start
-    while pos < end:
+    while pos + 2 <= end:
         tag, length, hdr = data[pos], data[pos + 1], 2
         if length & 0x80:
             n = length & 0x7F
             length = int.from_bytes(data[pos + 2:pos + 2 + n], "big")
             hdr += n
+        if pos + hdr + length > end:
+            return
         yield tag, pos + hdr, pos + hdr + length
         pos += hdr + length
 

@@ -42,23 +42,7 @@ owner=4c6f636b-5368-696d-5465-737450726f6f
 # ---- the CA hierarchy (kept across runs) ----------------------------------------
 root_cn="lockshim policy root CA" inter_cn="lockshim policy intermediate CA" leaf_cn="lockshim policy leaf signer"
 if [[ ! -f $keys/.complete ]]; then
-	cat >"$keys/ext.cnf" <<-'EOF'
-	[root]
-	basicConstraints = critical, CA:TRUE
-	keyUsage = critical, keyCertSign, cRLSign
-	subjectKeyIdentifier = hash
-	[inter]
-	basicConstraints = critical, CA:TRUE, pathlen:0
-	keyUsage = critical, keyCertSign, cRLSign
-	subjectKeyIdentifier = hash
-	authorityKeyIdentifier = keyid
-	[leaf]
-	basicConstraints = critical, CA:FALSE
-	keyUsage = critical, digitalSignature
-	extendedKeyUsage = codeSigning
-	subjectKeyIdentifier = hash
-	authorityKeyIdentifier = keyid
-	EOF
+	cp tests/cli/ca-ext.cnf "$keys/ext.cnf"
 	(
 		set -e
 		cd "$keys"

@@ -22,12 +22,15 @@
  * The probe draws no conclusion itself: the test harness compares the
  * lines with what each scenario expects.
  *
- *     probe [--kexec-dir DIR] [--module-dir DIR]
+ *     probe [--kexec-dir DIR [--kexec-parts DIR]] [--kexec-corpus DIR]
+ *           [--module-dir DIR]
  *           [--kexec-into IMAGE --kexec-initrd FILE --kexec-cmdline STR]
  *
  * Every DIR/<name>.efi is tried with kexec_file_load and every
  * DIR/<name>.ko with finit_module, in name order; the check is
- * kexec_file_load:<name> or finit_module:<name>.
+ * kexec_file_load:<name> or finit_module:<name>. --kexec-parts puts the
+ * slot images into the kexec DIR first; --kexec-corpus tries each image of
+ * the differential corpus, put together in memory (probe_kexec.c).
  *
  * With --kexec-into, after every check (and the done line), IMAGE is loaded
  * with kexec_file_load(IMAGE, FILE, STR) (check kexec_into) and, when that
@@ -277,7 +280,8 @@ static void probe_bootlog(void)
 }
 int main(int argc, char **argv)
 {
-	const char *kexec_dir = NULL, *kexec_parts = NULL, *module_dir = NULL;
+	const char *kexec_dir = NULL, *kexec_parts = NULL, *kexec_corpus_dir = NULL;
+	const char *module_dir = NULL;
 	const char *into = NULL, *into_initrd = NULL, *into_cmdline = "";
 	struct utsname u;
 	char buf[1024];
@@ -289,6 +293,8 @@ int main(int argc, char **argv)
 			kexec_dir = argv[++i];
 		else if (!strcmp(argv[i], "--kexec-parts") && i + 1 < argc)
 			kexec_parts = argv[++i];
+		else if (!strcmp(argv[i], "--kexec-corpus") && i + 1 < argc)
+			kexec_corpus_dir = argv[++i];
 		else if (!strcmp(argv[i], "--module-dir") && i + 1 < argc)
 			module_dir = argv[++i];
 		else if (!strcmp(argv[i], "--kexec-into") && i + 1 < argc)
@@ -298,7 +304,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--kexec-cmdline") && i + 1 < argc)
 			into_cmdline = argv[++i];
 		else {
-			fprintf(stderr, "usage: probe [--kexec-dir DIR [--kexec-parts DIR]] [--module-dir DIR]"
+			fprintf(stderr, "usage: probe [--kexec-dir DIR [--kexec-parts DIR]] [--kexec-corpus DIR]"
+				" [--module-dir DIR]"
 				" [--kexec-into IMAGE --kexec-initrd FILE --kexec-cmdline STR]\n");
 			return 2;
 		}
@@ -334,12 +341,15 @@ int main(int argc, char **argv)
 	probe_uio();
 	probe_vfio();
 	probe_acpi_table(ACPI_TEST_TABLE_ID);
+	probe_rawio();
 
 	probe_sig_enforce_off();
 	probe_kexec_load();
 	if (kexec_dir && kexec_parts)
 		kexec_assemble(kexec_parts, kexec_dir);
 	each_file(kexec_dir, ".efi", "kexec_file_load", probe_kexec_file);
+	if (kexec_corpus_dir)
+		kexec_corpus(kexec_corpus_dir);
 	each_file(module_dir, ".ko", "finit_module", probe_module);
 
 	probe_keyrings();

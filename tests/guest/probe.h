@@ -15,6 +15,7 @@
  *   probe_vfio.c     a PCI device driven from user space through VFIO, with
  *                    or without an IOMMU (QEMU's edu device and its DMA)
  *   probe_tpm.c      the TPM's PCRs and the firmware's event log
+ *   probe_rawio.c    what the capability drop costs: SG_IO, bsg, HDIO, FIBMAP
  */
 #ifndef LOCKSHIM_PROBE_H
 #define LOCKSHIM_PROBE_H
@@ -50,6 +51,7 @@ void probe_open(const char *check, const char *path);
 void probe_kexec_load(void);
 file_check_fn probe_kexec_file;
 void kexec_assemble(const char *parts, const char *dir);
+void kexec_corpus(const char *parts);
 int kexec_into(const char *image, const char *initrd, const char *cmdline);
 
 /* probe_modules.c */
@@ -82,5 +84,8 @@ void probe_vfio(void);
 
 /* probe_tpm.c */
 void probe_tpm(void);
+
+/* probe_rawio.c */
+void probe_rawio(void);
 
 #endif

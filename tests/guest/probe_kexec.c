@@ -55,53 +55,130 @@ static long read_whole(const char *path, char **buf)
 }
 
 /*
- * --kexec-parts: each slot's image, DIR/NAME.efi, from PARTS/NAME.head, the
- * body all slots share (PARTS/body) and PARTS/NAME.tail, three writes each
- * (build-probe.sh checked that these are sbsign's bytes). Says "untested"
- * for kexec_file_load when it cannot.
+ * Image NAME (a file NAME.head in PARTS) into @fd: PARTS/NAME.head, @body
+ * (PARTS/body, which all images share) and PARTS/NAME.tail, three writes
+ * (build-probe.sh checked that these give the signed image's bytes). 0, or
+ * -1 with errno.
  */
-void kexec_assemble(const char *parts, const char *dir)
+static int kexec_put_together(const char *parts, const char *name, const char *body,
+			      long body_len, int fd)
 {
-	char path[512], *body = NULL, *head = NULL, *tail = NULL;
-	long body_len, head_len, tail_len;
+	char path[512], *head = NULL, *tail = NULL;
+	long head_len, tail_len;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s.head", parts, name);
+	head_len = read_whole(path, &head);
+	snprintf(path, sizeof(path), "%s/%s.tail", parts, name);
+	tail_len = read_whole(path, &tail);
+	ok = head_len >= 0 && tail_len >= 0 && write(fd, head, head_len) == head_len &&
+	     write(fd, body, body_len) == body_len && write(fd, tail, tail_len) == tail_len;
+	free(head);
+	free(tail);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Call @fn(parts, name, body, body_len, ctx) for each NAME.head in @parts, in
+ * name order, with PARTS/body read once. -1 (errno set) when the directory
+ * or the body cannot be read.
+ */
+typedef void parts_fn(const char *parts, const char *name, const char *body, long body_len,
+		      void *ctx);
+static int each_image(const char *parts, parts_fn *fn, void *ctx)
+{
+	char path[512], *body = NULL;
 	struct dirent **list;
-	int n, i, fd, ok;
+	long body_len;
+	int n, i;
 
 	snprintf(path, sizeof(path), "%s/body", parts);
 	body_len = read_whole(path, &body);
 	n = body_len < 0 ? -1 : scandir(parts, &list, NULL, alphasort);
 	if (n < 0) {
-		out("kexec_file_load", "untested", "tried=read(%s) errno=%s(%d)", path, errname(errno), errno);
 		free(body);
-		return;
+		return -1;
 	}
 	for (i = 0; i < n; i++) {
 		const char *name = list[i]->d_name;
 		size_t len = strlen(name);
 
 		if (len > 5 && !strcmp(name + len - 5, ".head")) {
-			snprintf(path, sizeof(path), "%s/%s", parts, name);
-			head_len = read_whole(path, &head);
-			snprintf(path, sizeof(path), "%s/%.*s.tail", parts, (int)(len - 5), name);
-			tail_len = read_whole(path, &tail);
-			snprintf(path, sizeof(path), "%s/%.*s.efi", dir, (int)(len - 5), name);
-			fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-			ok = head_len >= 0 && tail_len >= 0 && fd >= 0 &&
-			     write(fd, head, head_len) == head_len &&
-			     write(fd, body, body_len) == body_len &&
-			     write(fd, tail, tail_len) == tail_len;
-			if (fd >= 0)
-				close(fd);
-			if (!ok)
-				out("kexec_file_load", "untested", "tried=assemble(%s) errno=%s(%d)",
-				    path, errname(errno), errno);
-			free(head);
-			free(tail);
+			char stem[256];
+
+			snprintf(stem, sizeof(stem), "%.*s", (int)(len - 5), name);
+			fn(parts, stem, body, body_len, ctx);
 		}
 		free(list[i]);
 	}
 	free(list);
 	free(body);
+	return 0;
+}
+
+static void assemble_one(const char *parts, const char *name, const char *body, long body_len,
+			 void *ctx)
+{
+	const char *dir = ctx;
+	char path[512];
+	int fd, r;
+
+	snprintf(path, sizeof(path), "%s/%s.efi", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	r = fd < 0 ? -1 : kexec_put_together(parts, name, body, body_len, fd);
+	if (r < 0)
+		out("kexec_file_load", "untested", "tried=assemble(%s) errno=%s(%d)", path,
+		    errname(errno), errno);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * --kexec-parts: each slot's image, DIR/NAME.efi, from its parts. Says
+ * "untested" for kexec_file_load when it cannot.
+ */
+void kexec_assemble(const char *parts, const char *dir)
+{
+	if (each_image(parts, assemble_one, (void *)dir) < 0)
+		out("kexec_file_load", "untested", "tried=read(%s/body) errno=%s(%d)", parts,
+		    errname(errno), errno);
+}
+
+static void corpus_one(const char *parts, const char *name, const char *body, long body_len,
+		       void *ctx)
+{
+	const char *path = ctx;
+	char check[300];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), r;
+
+	snprintf(check, sizeof(check), "kexec_file_load:%s", name);
+	r = fd < 0 ? -1 : kexec_put_together(parts, name, body, body_len, fd);
+	if (fd >= 0 && close(fd) < 0)
+		r = -1;
+	/* read-only: kexec_file_load refuses a file open for writing (ETXTBSY) */
+	fd = r < 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+	kmsg_skip();
+	if (fd < 0)
+		out(check, "untested", "tried=assemble(%s) errno=%s(%d)", name, errname(errno), errno);
+	else
+		probe_kexec_file(check, name, fd, (long long)lseek(fd, 0, SEEK_END));
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+}
+
+/*
+ * --kexec-corpus: each image of PARTS (the differential corpus,
+ * tests/qemu/kexec_corpus.sh) put together in one file of the initramfs,
+ * loaded with kexec_file_load (check kexec_file_load:NAME) and removed
+ * before the next (a hundred copies of the kernel would not fit in the
+ * guest; the test kernel has no memfd_create).
+ */
+void kexec_corpus(const char *parts)
+{
+	if (each_image(parts, corpus_one, "/tmp/kexec-corpus.efi") < 0)
+		out("kexec_corpus", "untested", "tried=read(%s/body) errno=%s(%d)", parts,
+		    errname(errno), errno);
 }
 
 /* An image from --kexec-dir (each_file() opened it). */

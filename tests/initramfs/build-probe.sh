@@ -7,7 +7,8 @@
 # KERNEL_DIR is kernel/build.sh's output directory; OUT defaults to
 # build/initramfs/probe-initrd.img. Environment: PKI (default build/pki, from
 # tests/pki.sh), GUEST (default build/guest, from tests/guest/build.sh),
-# BUSYBOX (default /bin/busybox, busybox-static).
+# BUSYBOX (default /bin/busybox, busybox-static), KEXEC_CORPUS (a directory
+# of images: see /kexec-corpus).
 #
 # Contents:
 #   /init                mounts devtmpfs, proc, sysfs, securityfs; prints
@@ -24,11 +25,18 @@
 #   /kexec/<slot>.efi    KERNEL_DIR/bzImage, signed with sbsign by the same
 #                        keys (unsigned: as built), written by the probe
 #                        (--kexec-parts) from /kexec-parts: the body all
-#                        slots share, once, and each slot's first 4 KiB
-#                        (where signing patches the PE headers) and
-#                        certificate table; checked here to give sbsign's
-#                        bytes. Five copies in the initramfs were 7 MB
-#                        more for every probe boot to inflate.
+#                        slots share (KERNEL_DIR/bzImage.raw past its first
+#                        4 KiB), once, and each slot's first 4 KiB (where
+#                        signing patches the PE headers) and what follows
+#                        the body (.sbat, certificate table);
+#                        tests/initramfs/split-kexec.py checks that they
+#                        give sbsign's bytes. Five copies in the
+#                        initramfs were 7 MB more for every probe boot to
+#                        inflate.
+#   /kexec-corpus        with KEXEC_CORPUS, its images (NAME.efi), split the
+#                        same way around the same body (a hard link): the
+#                        probe puts each together and loads it, one at a
+#                        time (--kexec-corpus; tests/qemu/kexec_corpus.sh)
 #   /kexec/NAME.efi      each IMAGE given as NAME=IMAGE, as it is (e.g. an
 #                        older kernel that a deny list revokes)
 #   /bin/busybox + links
@@ -48,6 +56,7 @@ extra_kexec=("$@")
 pki=${PKI:-build/pki}
 guest=${GUEST:-build/guest}
 busybox=${BUSYBOX:-/bin/busybox}
+corpus=${KEXEC_CORPUS:-}
 die() { echo "initramfs/build-probe.sh: $*" >&2; exit 1; }
 
 [[ -f $kdir/bzImage && -x $kdir/sign-file ]] || die "$kdir is not a kernel/build.sh output"
@@ -70,9 +79,10 @@ done
 
 inputs=$( {
 	echo "build-probe 2 $kdir ${slots[*]}"
-	sha256sum "$kdir/bzImage" "${mods[@]}" "$guest/probe" "$busybox" "$0"
+	sha256sum "$kdir/bzImage" "$kdir/bzImage.raw" "${mods[@]}" "$guest/probe" "$busybox" "$0" tests/initramfs/split-kexec.py
 	for s in "${slots[@]}"; do [[ $s == unsigned ]] || sha256sum "$pki/$s.crt"; done
 	for e in "${extra_kexec[@]}"; do echo "${e%%=*}"; sha256sum "${e#*=}"; done
+	[[ -z $corpus ]] || (cd "$corpus" && sha256sum -- *.efi)
 } | sha256sum | cut -c1-64)
 if [[ -f $out && -f $out.inputs && $(cat "$out.inputs") == "$inputs" ]]; then
 	echo "$out"
@@ -106,25 +116,23 @@ for s in "${slots[@]}"; do
 	fi
 done
 # Each slot's image as /init puts it together: NAME.head, the shared body,
-# NAME.tail; refused unless that gives the signed image's bytes.
-python3 - "$root/kexec-parts" "${slots[@]}" <<'PY' || die "cannot split the kexec images into shared parts"
-import os, sys
-parts, slots = sys.argv[1], sys.argv[2:]
-HEAD = 4096
-images = {s: open(f"{parts}/{s}.efi", "rb").read() for s in slots}
-base = images.get("unsigned") or min(images.values(), key=len)
-body = base[HEAD:]
-for s, image in images.items():
-    end = HEAD + len(body)
-    if image[HEAD:end] != body:
-        sys.exit(f"{s}.efi differs from the others past its first {HEAD} bytes")
-    open(f"{parts}/{s}.head", "wb").write(image[:HEAD])
-    open(f"{parts}/{s}.tail", "wb").write(image[end:])
-    if open(f"{parts}/{s}.head", "rb").read() + body + open(f"{parts}/{s}.tail", "rb").read() != image:
-        sys.exit(f"{s}.efi is not its parts")
-    os.remove(f"{parts}/{s}.efi")
-open(f"{parts}/body", "wb").write(body)
-PY
+# NAME.tail (split-kexec.py).
+parts=()
+for s in "${slots[@]}"; do parts+=("$s=$root/kexec-parts/$s.efi"); done
+tests/initramfs/split-kexec.py "$root/kexec-parts" "$kdir/bzImage.raw" "${parts[@]}" ||
+	die "cannot split the kexec images into shared parts"
+rm -f "$root"/kexec-parts/*.efi
+if [[ -n $corpus ]]; then
+	parts=()
+	for f in "$corpus"/*.efi; do
+		n=${f##*/}; parts+=("${n%.efi}=$f")
+	done
+	mkdir "$root/kexec-corpus"
+	tests/initramfs/split-kexec.py "$root/kexec-corpus" "$kdir/bzImage.raw" "${parts[@]}" ||
+		die "cannot split the kexec corpus ($corpus) into shared parts"
+	# the same body: a hard link, which cpio stores once
+	ln -f "$root/kexec-parts/body" "$root/kexec-corpus/body"
+fi
 
 for e in "${extra_kexec[@]}"; do
 	[[ $e == *=* && ${e%%=*} =~ ^[a-z0-9_]+$ && -s ${e#*=} ]] || die "bad NAME=IMAGE: $e"
@@ -158,7 +166,10 @@ case " $(cat /proc/cmdline) " in
 	echo "LOCKSHIM-PROBE-END status=99"
 	;;
 *)
-	/probe --kexec-dir /kexec --kexec-parts /kexec-parts --module-dir /lib/lstest
+	corpus=
+	[ -d /kexec-corpus ] && corpus="--kexec-corpus /kexec-corpus"
+	# shellcheck disable=SC2086 # $corpus is two words or none
+	/probe --kexec-dir /kexec --kexec-parts /kexec-parts $corpus --module-dir /lib/lstest
 	echo "LOCKSHIM-PROBE-END status=$?"
 	;;
 esac

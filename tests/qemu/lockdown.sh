@@ -16,6 +16,8 @@
 #                             through the boot protocol, no EFI stub), or SB off
 #   test_lockdown_vfio.sh     user-space drivers: vfio-pci behind an IOMMU
 #                             allowed, no-IOMMU mode and unsafe interrupts not
+#   test_lockdown_kexec_corpus.sh  the differential kexec corpus' sample
+#                             (kexec_corpus.sh; make kexec-corpus: all of it)
 #
 # Environment:
 #   LOCKSHIM_EFI   the loader (default build/lockshimx64.efi); copies are
@@ -79,6 +81,14 @@ OLD_KERNEL=$LD_WORK/kernel-old-vendor.efi # old_kernel
 # (acpi_initrd_table): what acpi_table_upgrade() installs, unless locked.
 ACPI_INITRD=$LD_WORK/acpi-probe-initrd.img
 ACPI_TABLE_ID=LSEARLY1
+# A SATA disk on q35's AHCI controller holding an ext2 file system with
+# rawio.txt (rawio_disk): the probe's SG_IO, bsg, HDIO and FIBMAP checks
+# (tests/guest/probe_rawio.c) run on it. Added to a boot by RAWIO_DISK_OPTS
+# in LD_RUN_OPTS; QEMU writes nothing back (snapshot).
+RAWIO_DISK=$LD_WORK/rawio-ext2.img
+# shellcheck disable=SC2054 # QEMU's commas
+RAWIO_DISK_OPTS=(-- -drive "if=none,id=rawio,format=raw,snapshot=on,file=$RAWIO_DISK"
+	-device ide-hd,drive=rawio,bus=ide.0)
 KDIR=
 
 # ---- preparation ---------------------------------------------------------------
@@ -104,6 +114,7 @@ lockdown_prepare() {
 		_prep "probe initramfs (tests/initramfs/build-probe.sh)" \
 			tests/initramfs/build-probe.sh "$KDIR" "$PROBE_INITRD" &&
 		_prep "probe initramfs behind an SSDT" acpi_initrd_table &&
+		_prep "an ext2 disk for the SG_IO and FIBMAP checks" rawio_disk &&
 		_prep "VARS with a MokList (tests/qemu/vars.sh --variant lockdown-mok)" vars_secboot_mok &&
 		_prep "unsigned kernel" cp "$KDIR/bzImage" "$LD_WORK/kernel-unsigned.efi" &&
 		_prep "vendor-signed kernel" sign_efi vendor "$KDIR/bzImage" "$LD_WORK/kernel-vendor.efi" &&
@@ -168,6 +179,16 @@ acpi_initrd_table() {
 	(cd "$dir" && find kernel | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0 --reproducible) \
 		>"$ACPI_INITRD.tmp" &&
 		cat "$PROBE_INITRD" >>"$ACPI_INITRD.tmp" && mv "$ACPI_INITRD.tmp" "$ACPI_INITRD"
+}
+
+# $RAWIO_DISK: 4 MiB of ext2 (mke2fs -d) holding rawio.txt, whose first
+# bytes the probe finds again on the raw disk at the block FIBMAP names.
+rawio_disk() {
+	local dir=$LD_WORK/rawio-root i
+	rm -rf "$dir" "$RAWIO_DISK" && mkdir -p "$dir" || return 1
+	for (( i = 0; i < 64; i++ )); do printf 'lockshim rawio probe file, line %02d\n' "$i"; done \
+		>"$dir/rawio.txt" &&
+		mke2fs -q -F -t ext2 -b 1024 -d "$dir" "$RAWIO_DISK" 4M
 }
 
 # need_lockshim: the scenario boots lockshim; fail (with why) if there is none.

@@ -18,6 +18,10 @@
 #                                   boots kernels but is not trusted by the kernel
 #   sb_on_mok_denied_by_tbs_digest  MOK trusted, and denied in MokListX by its TBS
 #                                   digest: denied, for modules too
+#   table_locked_rawio_tools_refused  locked, a SATA disk with ext2: what needs
+#                                   CAP_SYS_RAWIO (SG_IO ATA pass-through, bsg,
+#                                   HDIO_DRIVE_CMD, FIBMAP) refused, INQUIRY not
+#   table_unlocked_rawio_tools_work the same boot with the table unlocked: all work
 # (SB = Secure Boot; the scenarios but the lockshim ones start the kernel
 # from launch.efi with SB off.)
 #
@@ -40,6 +44,8 @@ SCENARIOS=(
 	sb_on_lockshim_locked
 	sb_on_lockshim_mok_untrusted
 	sb_on_mok_denied_by_tbs_digest
+	table_locked_rawio_tools_refused
+	table_unlocked_rawio_tools_work
 )
 
 # lockshim with Secure Boot off boots an unsigned kernel: its table is there,
@@ -173,6 +179,37 @@ sb_on_mok_denied_by_tbs_digest() {
 }
 # The SHA-256 digest of a DER certificate's tbsCertificate, in hex.
 _tbs_sha256() { python3 tests/cli/mkesl.py tbs-hex - SHA256 "$1"; }
+
+# What the capability drop costs, measured: the same boot (launch.efi, a
+# table, a SATA disk on q35's AHCI with ext2 on it) locked and unlocked.
+# Locked, CAP_SYS_RAWIO is gone from every task's bounding set, so what
+# smartctl and hdparm send (SG_IO with ATA PASS-THROUGH, the same through
+# /dev/bsg, HDIO_DRIVE_CMD) and what extlinux asks (FIBMAP) are refused;
+# INQUIRY, on the kernel's list of read-safe SCSI commands, is not. Unlocked,
+# each works: IDENTIFY DEVICE returns the disk's model, FIBMAP a block that
+# holds the file's bytes. No lockdown message: the capability check refuses.
+table_locked_rawio_tools_refused() {
+	local LD_RUN_OPTS=("${RAWIO_DISK_OPTS[@]}")
+	launch_kernel "${FUNCNAME[0]}" "" "" --locked "${TRUSTED[@]}" || return 1
+	expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_probe capbnd:self absent &&
+		expect_probe sg_io:ata_identify refused 'errno=EPERM.*lockdown_msg=no' &&
+		expect_probe bsg:ata_identify refused 'errno=EPERM.*lockdown_msg=no' &&
+		expect_probe hdio:drive_cmd refused 'errno=EACCES.*lockdown_msg=no' &&
+		expect_probe fibmap refused 'errno=EPERM.*lockdown_msg=no' &&
+		expect_probe sg_io:inquiry allowed 'status=0x0 model="ATA +QEMU HARDDISK'
+}
+table_unlocked_rawio_tools_work() {
+	local LD_RUN_OPTS=("${RAWIO_DISK_OPTS[@]}")
+	launch_kernel "${FUNCNAME[0]}" "" "" --unlocked "${TRUSTED[@]}" || return 1
+	expect_bootlog 'table present, not locked (table v2)' &&
+		expect_probe capbnd:self present &&
+		expect_probe sg_io:ata_identify allowed 'status=0x0 model="QEMU HARDDISK"' &&
+		expect_probe bsg:ata_identify allowed 'status=0x0 model="QEMU HARDDISK"' &&
+		expect_probe hdio:drive_cmd allowed 'ret=0' &&
+		expect_probe fibmap allowed 'block=[1-9][0-9]* block_size=1024 on_disk=matches' &&
+		expect_probe sg_io:inquiry allowed 'status=0x0 model="ATA +QEMU HARDDISK'
+}
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	set -uo pipefail
