@@ -9,15 +9,16 @@
 #include "macro.h"
 #include "pe.h"
 #include "safe_math.h"
+#include "variables.h"
 
 void verify_policy_init(struct verify_policy *policy)
 {
 	sig_db_init(&policy->vendor, "vendor");
 	sig_db_init(&policy->vendor_dbx, "vendor dbx");
-	sig_db_init(&policy->db, "db");
-	sig_db_init(&policy->dbx, "dbx");
-	sig_db_init(&policy->mok, "MokList");
-	sig_db_init(&policy->mokx, "MokListX");
+	sig_db_init(&policy->db, variables[VAR_DB].name);
+	sig_db_init(&policy->dbx, variables[VAR_DBX].name);
+	sig_db_init(&policy->mok, variables[VAR_MOK_LIST].name);
+	sig_db_init(&policy->mokx, variables[VAR_MOK_LIST_X].name);
 	policy->sbat_level = NULL;
 	policy->mok_manager_sha256 = NULL;
 	policy->unusable[0] = '\0';
