@@ -461,7 +461,7 @@ static int check_sbat(struct verification *ver)
 	}
 	if (sbat_check(&image, ver->policy->sbat_level, &why, &why_buf) < 0) {
 		decide(ver->verdict, VERDICT_SBAT_REVOKED, NULL, why);
-		ver->verdict->list = "SbatLevel";
+		ver->verdict->list = variables[VAR_SBAT_LEVEL].name;
 		return 1;
 	}
 	return 0;

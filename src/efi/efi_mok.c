@@ -12,7 +12,10 @@
 #include "efi_vars.h"
 #include "macro.h"
 
-/* Any of mokutil's requests (the table's), whatever its attributes: the MOK manager says why it ignores one. */
+/*
+ * Any of mokutil's requests (the table's; MokAuth alone asks for a reset),
+ * whatever its attributes: the MOK manager says why it ignores one.
+ */
 BOOLEAN efi_mok_request_pending(void)
 {
 	for (UINTN i = 0; i < VARIABLES; i++) {
@@ -20,7 +23,7 @@ BOOLEAN efi_mok_request_pending(void)
 		UINT32 attributes;
 		EFI_STATUS status;
 
-		if (variables[i].role != ROLE_REQUEST && variables[i].role != ROLE_REQUEST_AUTH)
+		if (variables[i].role != ROLE_REQUEST && i != VAR_MOK_AUTH)
 			continue;
 		status = RT->GetVariable((CHAR16 *)EFI_VAR_NAME(i), &shim_lock_guid, &attributes,
 					 &size, NULL);

@@ -167,6 +167,10 @@ static void test_table(void)
 	CHECK_STREQ(text, "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f", "the Boot Loader Interface");
 	variable_vendor_guid_text(VENDOR_LOCKSHIM, text);
 	CHECK_STREQ(text, "fa4589c8-983f-4879-98de-41989578e75d", "lockshim's");
+	/* what check finds the ESP by: only a loader's, set at this boot */
+	CHECK(variables[VAR_LOADER_DEVICE_PART_UUID].attributes == VARIABLE_BS_RT &&
+		      variables[VAR_LOADER_DEVICE_PART_UUID].otherwise == OTHERWISE_IGNORE,
+	      "LoaderDevicePartUUID: a loader's volatile BS|RT, else ignored");
 	CHECK(variable_attributes_trusted(&variables[VAR_MOK_LIST], VARIABLE_NV_BS) &&
 		      !variable_attributes_trusted(&variables[VAR_MOK_LIST], VARIABLE_NV_BS_RT),
 	      "MokList: the MOK manager's NV|BS only");
