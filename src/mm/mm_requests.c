@@ -193,7 +193,7 @@ static BOOLEAN password_set(const struct mok_variable *request)
 	OPENSSL_cleanse(&pc, sizeof(pc)); /* only checked: the hash is the request's */
 	if (parsed < 0) {
 		Print(L"\n");
-		log_error("malformed MokPW: %s: request refused", reason);
+		log_error("malformed %ls: %s: request refused", EFI_VAR_NAME(VAR_MOK_PW), reason);
 		return FALSE;
 	}
 	Print(L"\n==== Set MOK password ====\n"
@@ -222,7 +222,7 @@ BOOLEAN mm_password_request_serve(const struct mok_variable *request)
 {
 	if (request->size != PASSWORD_CRYPT_SIZE) {
 		Print(L"\n");
-		log_error("malformed MokPW: request refused");
+		log_error("malformed %ls: request refused", EFI_VAR_NAME(VAR_MOK_PW));
 		return FALSE;
 	}
 	if (all_zero(request))
