@@ -7,6 +7,7 @@
  * name once, its UTF-16 form the same name, mirrors volatile BS|RT, the
  * owner's variables first and NV|BS, the GUIDs as efivarfs names them.
  */
+#include "sbat_level.h"
 #include "unit.h"
 #include "variables.h"
 
@@ -167,6 +168,8 @@ static void test_table(void)
 	CHECK_STREQ(text, "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f", "the Boot Loader Interface");
 	variable_vendor_guid_text(VENDOR_LOCKSHIM, text);
 	CHECK_STREQ(text, "fa4589c8-983f-4879-98de-41989578e75d", "lockshim's");
+	CHECK_EQ(variables[VAR_SBAT_LEVEL].attributes, SBAT_LEVEL_ATTRIBUTES,
+		 "SbatLevel: the attributes sbat_level.c stores it with");
 	/* what check finds the ESP by: only a loader's, set at this boot */
 	CHECK(variables[VAR_LOADER_DEVICE_PART_UUID].attributes == VARIABLE_BS_RT &&
 		      variables[VAR_LOADER_DEVICE_PART_UUID].otherwise == OTHERWISE_IGNORE,
