@@ -66,7 +66,7 @@ CORE_ASM  := src/core/sbat_data.S
 EFI_SRCS  := $(sort $(wildcard src/efi/*.c))
 EFI_ASM   := src/efi/vendor_certs.S src/efi/mok_manager_digest.S
 # The MOK manager: its own files, the core and the firmware helpers it shares.
-MM_SRCS   := $(sort $(wildcard src/mm/*.c)) src/efi/efi_console.c src/efi/efi_vars.c src/efi/efi_mok_table.c \
+MM_SRCS   := $(sort $(wildcard src/mm/*.c)) src/efi/efi_console.c src/efi/efi_vars.c \
              src/efi/efi_file.c src/efi/efi_log.c src/efi/efi_guid.c src/efi/efi_fault.c
 CLI_SRCS  := $(sort $(wildcard src/cli/*.c))
 

@@ -139,7 +139,7 @@ static int read_option(const struct check_args *a, uint16_t number, struct optio
 
 	memset(o, 0, sizeof(*o));
 	snprintf(o->name, sizeof(o->name), "Boot%04X", number);
-	if (!bo || efivar_read(a->efivars, o->name, EFI_GLOBAL_GUID_TEXT, &v) < 0)
+	if (!bo || efivar_read_var(a->efivars, VAR_BOOT_OPTION, o->name, &v) < 0)
 		goto out;
 	if (!v.present) {
 		snprintf(o->skip, sizeof(o->skip), "BootOrder names %s, which does not exist",
@@ -185,7 +185,7 @@ static long read_options(const struct check_args *a, struct option *options)
 	struct efivar v;
 	size_t n = 0, count = 0;
 
-	if (efivar_read(a->efivars, "BootOrder", EFI_GLOBAL_GUID_TEXT, &v) < 0)
+	if (efivar_read_var(a->efivars, VAR_BOOT_ORDER, NULL, &v) < 0)
 		return -1;
 	if (v.present && boot_order_parse(v.data, v.size, order, &count, &reason) < 0) {
 		say_error("%s: %s", v.source, reason);
@@ -430,7 +430,8 @@ static int live_defaults(struct check_args *a, char *esp, size_t esp_size)
 		a->boot = "/boot";
 	if (a->esp)
 		return 0;
-	if (efivar_read(a->efivars, "LoaderDevicePartUUID", LOADER_GUID_TEXT, &v) < 0)
+	/* only as a loader set it at this boot (BS|RT): one an OS wrote is ignored */
+	if (efivar_read_var(a->efivars, VAR_LOADER_DEVICE_PART_UUID, NULL, &v) < 0)
 		return -1;
 	if (v.present && !efivar_ascii(&v, partuuid, sizeof(partuuid)))
 		partuuid[0] = '\0';

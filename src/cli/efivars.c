@@ -66,6 +66,46 @@ int efivar_read(const char *dir, const char *name, const char *guid, struct efiv
 	return 0;
 }
 
+int efivar_read_var(const char *dir, enum variable_id id, const char *name, struct efivar *var)
+{
+	const struct variable *v = &variables[id];
+	char guid[VARIABLE_GUID_TEXT_SIZE];
+
+	variable_vendor_guid_text(v->vendor, guid);
+	if (efivar_read(dir, name ? name : v->name, guid, var) < 0)
+		return -1;
+	if (!var->present || variable_attributes_trusted(v, var->attributes))
+		return 0;
+	switch (v->otherwise) {
+	case OTHERWISE_DELETE:
+	case OTHERWISE_IGNORE:
+		say_error(
+			"%s: ignored: attributes 0x%x, not 0x%x as its writer sets them: the boot "
+			"%s it",
+			var->source, var->attributes, v->attributes,
+			v->otherwise == OTHERWISE_DELETE ? "deletes" : "ignores");
+		efivar_free(var);
+		return 0;
+	case OTHERWISE_REPLACE:
+		/*
+		 * lockshim and shim write their mirrors volatile, BS|RT, at every boot:
+		 * any other one was written by an OS (squatted, time-authenticated, so
+		 * the loader could not replace it) and says nothing of the next boot
+		 */
+		say_error("%s: attributes 0x%x, not a loader's mirror (BS|RT): the next boot's %s "
+			  "cannot be known from it; give the MokVar table (--mok-variables)",
+			  var->source, var->attributes, v->name);
+		break;
+	default:
+		say_error("%s: attributes 0x%x, not the firmware's 0x%x: not a copy of a machine's "
+			  "variables",
+			  var->source, var->attributes, v->attributes);
+		break;
+	}
+	efivar_free(var);
+	return -1;
+}
+
 int mokvar_read(const char *dir, const char *name, struct efivar *var)
 {
 	char path[600];

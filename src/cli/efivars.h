@@ -12,11 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define EFI_GLOBAL_GUID_TEXT   "8be4df61-93ca-11d2-aa0d-00e098032b8c"
-#define EFI_SECURITY_GUID_TEXT "d719b2cb-3d3a-4596-a3bc-dad00e67656f"
-#define SHIM_GUID_TEXT         "605dab50-e046-4300-abb6-3dd810dd8b23"
-#define LOADER_GUID_TEXT       "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
-#define LOCKSHIM_GUID_TEXT     "fa4589c8-983f-4879-98de-41989578e75d" /* src/core/guid.h */
+#include "variables.h"
 
 /* One variable read whole; @data points into @file. */
 struct efivar {
@@ -34,6 +30,16 @@ struct efivar {
  * said which file could not be used (unreadable, truncated).
  */
 int efivar_read(const char *dir, const char *name, const char *guid, struct efivar *var);
+
+/*
+ * The table's variable @id (src/core/variables.h; @name, when not NULL, for
+ * one of a family such as Boot####) from @dir, trusted only with the
+ * attributes its writer gives it, as the boot would treat it: one that the
+ * MOK manager or lockshim would delete or ignore is said and not present;
+ * a mirror lockshim could not replace, or a firmware variable with other
+ * attributes than the firmware's, cannot be predicted from: -1, said.
+ */
+int efivar_read_var(const char *dir, enum variable_id id, const char *name, struct efivar *var);
 
 /* The MokVar table's entry @name from @dir (NULL: none) into @var, likewise. */
 int mokvar_read(const char *dir, const char *name, struct efivar *var);

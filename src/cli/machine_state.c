@@ -83,39 +83,29 @@ static int read_byte(const struct efivar *v, uint8_t *out)
 	return 0;
 }
 
-/* A mirror: the MokVar table's copy when there is one (only the loader writes it), else efivarfs. */
-static int read_mirror(const char *efivars, const char *mokvars, const char *name, struct efivar *v)
+/*
+ * A mirror: the MokVar table's copy when there is one (only the loader
+ * writes it), else efivarfs, where one an OS wrote is refused (efivars.h).
+ */
+static int read_mirror(const char *efivars, const char *mokvars, enum variable_id id,
+		       struct efivar *v)
 {
-	if (mokvar_read(mokvars, name, v) < 0)
+	if (mokvar_read(mokvars, variables[id].name, v) < 0)
 		return -1;
 	if (v->present)
 		return 0;
-	if (efivar_read(efivars, name, SHIM_GUID_TEXT, v) < 0)
-		return -1;
-	/*
-	 * lockshim and shim write their mirrors volatile, BS|RT, at every boot:
-	 * any other one was written by an OS (squatted, time-authenticated, so
-	 * the loader could not replace it) and says nothing of the next boot
-	 */
-	if (v->present &&
-	    v->attributes != (EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)) {
-		say_error("%s: attributes 0x%x, not a loader's mirror (BS|RT): the next boot's %s "
-			  "cannot be known from it; give the MokVar table (--mok-variables)",
-			  v->source, v->attributes, name);
-		efivar_free(v);
-		return -1;
-	}
-	return 0;
+	return efivar_read_var(efivars, id, NULL, v);
 }
 
 /* systemd-boot's next entry, as bootctl set-oneshot / set-default leave it (UTF-16). */
 static int read_loader_entry(const char *efivars, struct machine_state *m)
 {
-	static const char *const names[] = { "LoaderEntryOneShot", "LoaderEntryDefault" };
+	static const enum variable_id ids[] = { VAR_LOADER_ENTRY_ONE_SHOT,
+						VAR_LOADER_ENTRY_DEFAULT };
 	struct efivar v;
 
-	for (size_t i = 0; i < ARRAY_SIZE(names) && !m->loader_entry[0]; i++) {
-		if (efivar_read(efivars, names[i], LOADER_GUID_TEXT, &v) < 0)
+	for (size_t i = 0; i < ARRAY_SIZE(ids) && !m->loader_entry[0]; i++) {
+		if (efivar_read_var(efivars, ids[i], NULL, &v) < 0)
 			return -1;
 		if (v.present && !efivar_ascii(&v, m->loader_entry, sizeof(m->loader_entry))) {
 			say_error("%s: not an entry name", v.source);
@@ -132,50 +122,51 @@ int machine_state_read(const char *efivars, const char *mokvars, struct machine_
 	struct efivar v;
 	uint8_t secure_boot, setup_mode, byte;
 	struct {
-		const char *name;
-		bool mirror;
+		enum variable_id id;
 		struct blob *to;
 	} lists[] = {
-		{ "db", false, &m->db },
-		{ "dbx", false, &m->dbx },
-		{ "MokListRT", true, &m->mok_list },
-		{ "MokListXRT", true, &m->mok_list_x },
-		{ "SbatLevelRT", true, &m->sbat_level },
+		{ VAR_DB, &m->db },
+		{ VAR_DBX, &m->dbx },
+		{ VAR_MOK_LIST_RT, &m->mok_list },
+		{ VAR_MOK_LIST_X_RT, &m->mok_list_x },
+		{ VAR_SBAT_LEVEL_RT, &m->sbat_level },
 	};
 
 	memset(m, 0, sizeof(*m));
-	if (efivar_read(efivars, "SecureBoot", EFI_GLOBAL_GUID_TEXT, &v) < 0 ||
+	if (efivar_read_var(efivars, VAR_SECURE_BOOT, NULL, &v) < 0 ||
 	    read_byte(&v, &secure_boot) < 0)
 		return efivar_free(&v), -1;
 	efivar_free(&v);
-	if (efivar_read(efivars, "SetupMode", EFI_GLOBAL_GUID_TEXT, &v) < 0 ||
+	if (efivar_read_var(efivars, VAR_SETUP_MODE, NULL, &v) < 0 ||
 	    read_byte(&v, &setup_mode) < 0)
 		return efivar_free(&v), -1;
 	efivar_free(&v);
 	m->secure_boot = secure_boot == 1 && setup_mode == 0;
 	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
-		int r = lists[i].mirror ?
-				read_mirror(efivars, mokvars, lists[i].name, &v) :
-				efivar_read(efivars, lists[i].name, EFI_SECURITY_GUID_TEXT, &v);
+		enum variable_id id = lists[i].id;
+		int r = variables[id].role == ROLE_RUNTIME_MIRROR ?
+				read_mirror(efivars, mokvars, id, &v) :
+				efivar_read_var(efivars, id, NULL, &v);
 
 		if (r < 0 || (lists[i].to == &m->sbat_level && usable_level(&v) < 0) ||
 		    blob_take(lists[i].to, &v) < 0)
 			return efivar_free(&v), -1;
 		efivar_free(&v);
 	}
-	if (read_mirror(efivars, mokvars, "MokSBStateRT", &v) < 0 || read_byte(&v, &byte) < 0)
+	if (read_mirror(efivars, mokvars, VAR_MOK_SB_STATE_RT, &v) < 0 || read_byte(&v, &byte) < 0)
 		return efivar_free(&v), -1;
 	m->validation_off = byte == 1;
 	efivar_free(&v);
-	if (read_mirror(efivars, mokvars, "MokListTrustedRT", &v) < 0 || read_byte(&v, &byte) < 0)
+	if (read_mirror(efivars, mokvars, VAR_MOK_LIST_TRUSTED_RT, &v) < 0 ||
+	    read_byte(&v, &byte) < 0)
 		return efivar_free(&v), -1;
 	m->mok_list_trusted = byte == 1;
 	efivar_free(&v);
-	if (read_mirror(efivars, mokvars, "MokIgnoreDB", &v) < 0 || read_byte(&v, &byte) < 0)
+	if (read_mirror(efivars, mokvars, VAR_MOK_IGNORE_DB, &v) < 0 || read_byte(&v, &byte) < 0)
 		return efivar_free(&v), -1;
 	m->ignore_db = byte == 1;
 	efivar_free(&v);
-	if (efivar_read(efivars, "SbatPolicy", SHIM_GUID_TEXT, &v) < 0 ||
+	if (efivar_read_var(efivars, VAR_SBAT_POLICY, NULL, &v) < 0 ||
 	    read_byte(&v, &m->sbat_policy) < 0)
 		return efivar_free(&v), -1;
 	efivar_free(&v);

@@ -35,7 +35,7 @@
 #define LIVE_EFIVARS    "/sys/firmware/efi/efivars"
 #define LIVE_SECURITYFS "/sys/kernel/security"
 /* what lockshim writes it with: volatile, never NV */
-#define BOOT_RECORD_ATTRIBUTES (EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
+#define BOOT_RECORD_ATTRIBUTES variables[VAR_LOCKSHIM_BOOT_LOG].attributes
 
 const char status_usage[] = "status [--efivars DIR] [--securityfs DIR] [--json]\n";
 
@@ -143,7 +143,7 @@ static void print_json(const struct efivar *var, const struct boot_record_view *
 
 	printf("{");
 	json_print_key("variable", false);
-	json_print_string(BOOT_RECORD_VARIABLE "-" LOCKSHIM_GUID_TEXT);
+	json_print_string(strrchr(var->source, '/') ? strrchr(var->source, '/') + 1 : var->source);
 	printf(", \"attributes\": %u, \"version\": %d", (unsigned int)var->attributes,
 	       BOOT_RECORD_VERSION);
 	json_print_key("lockshim", true);
@@ -247,7 +247,7 @@ int cmd_status(int argc, char **argv)
 	struct reason_buf buf;
 	struct efivar var;
 	const char *reason;
-	char lockdown[32];
+	char lockdown[32], guid[VARIABLE_GUID_TEXT_SIZE];
 	DIR *dir;
 
 	if (parse_status_args(argc, argv, &args) < 0) {
@@ -261,12 +261,14 @@ int cmd_status(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	closedir(dir);
-	if (efivar_read(args.efivars, BOOT_RECORD_VARIABLE, LOCKSHIM_GUID_TEXT, &var) < 0)
+	/* its attributes are checked below: status refuses one an OS wrote */
+	variable_vendor_guid_text(variables[VAR_LOCKSHIM_BOOT_LOG].vendor, guid);
+	if (efivar_read(args.efivars, variables[VAR_LOCKSHIM_BOOT_LOG].name, guid, &var) < 0)
 		return EXIT_USAGE; /* said */
 	if (!var.present) {
 		say_error("%s: no record of this boot: lockshim did not start this boot, or could "
 			  "not write %s (its console says why)",
-			  var.source, BOOT_RECORD_VARIABLE);
+			  var.source, variables[VAR_LOCKSHIM_BOOT_LOG].name);
 		return EXIT_USAGE;
 	}
 	if (var.attributes != BOOT_RECORD_ATTRIBUTES) {

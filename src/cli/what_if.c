@@ -13,6 +13,7 @@
 #include "sbat_level.h"
 #include "signature_list.h"
 #include "variable_data.h"
+#include "variables.h"
 
 /* esl_walk_lists's visitor when only its count of rejected lists matters */
 static int accept_list(const struct esl_list *list, void *ctx)
@@ -150,12 +151,13 @@ static int apply_mok_delete(const char *path, struct machine_state *m)
 					  &reason);
 	OPENSSL_free(certs);
 	if (rejected != 0) {
-		say_error("MokListRT cannot be rewritten: %s", r.failed ? "out of memory" : reason);
+		say_error("%s cannot be rewritten: %s", variables[VAR_MOK_LIST_RT].name,
+			  r.failed ? "out of memory" : reason);
 		OPENSSL_free(r.data);
 		return -1;
 	}
 	if (!r.dropped) {
-		say_error("%s: not in MokList: nothing to delete", path);
+		say_error("%s: not in %s: nothing to delete", path, variables[VAR_MOK_LIST].name);
 		OPENSSL_free(r.data);
 		return -1;
 	}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /*
  * The record of this boot: lockshim's decisions, kept in the volatile
- * variable LockshimBootLog (BOOT_RECORD_VARIABLE, lockshim's own vendor
- * GUID, src/core/guid.h; BS|RT, never NV) for `lockshim status` to read
+ * variable LockshimBootLog (VAR_LOCKSHIM_BOOT_LOG of variables.h, lockshim's
+ * own vendor GUID; BS|RT, never NV) for `lockshim status` to read
  * from Linux. Its data is text, at most BOOT_RECORD_SIZE bytes, each line
  * ending in '\n': first a header,
  *
@@ -37,7 +37,6 @@
 #include "reason.h"
 #include "verdict_reason.h"
 
-#define BOOT_RECORD_VARIABLE         "LockshimBootLog"
 #define BOOT_RECORD_VERSION          1
 #define BOOT_RECORD_SIZE             4096 /* the variable's data, at most */
 #define BOOT_RECORD_HEADER_MAX       128  /* the header line's room, its '\n' included */

@@ -10,6 +10,7 @@
 #include "guid.h"
 #include "pe.h"
 #include "safe_math.h"
+#include "variables.h"
 
 /* The MOK variables' vendor GUID is esl_owner_shim (signature_list.c), the core's one copy. */
 static const uint8_t image_security_database_guid[16] =
@@ -179,7 +180,7 @@ static int measure_list(struct measurer *m, const struct mok_state_data *state, 
 
 	if (measure_mok_list_payload(state, mok_list_x, &payload, &size) < 0)
 		return -1;
-	r = log_ipl(m, mok_list_x ? "MokListX" : "MokList", payload, size);
+	r = log_ipl(m, variables[mok_list_x ? VAR_MOK_LIST_X : VAR_MOK_LIST].name, payload, size);
 	OPENSSL_free(payload);
 	return r;
 }
@@ -192,15 +193,16 @@ int measure_mok_state(struct measurer *m, const struct mok_state_data *state)
 	r |= measure_list(m, state, false);
 	r |= measure_list(m, state, true);
 	if (state->mok_sb_state_size) {
-		r |= measure_variable(m, "MokSBState", esl_owner_shim, NULL, 0, state->mok_sb_state,
-				      state->mok_sb_state_size);
-		r |= log_ipl(m, "MokSBState", state->mok_sb_state, state->mok_sb_state_size);
+		r |= measure_variable(m, variables[VAR_MOK_SB_STATE].name, esl_owner_shim, NULL, 0,
+				      state->mok_sb_state, state->mok_sb_state_size);
+		r |= log_ipl(m, variables[VAR_MOK_SB_STATE].name, state->mok_sb_state,
+			     state->mok_sb_state_size);
 	}
 	if (state->sbat_level_size)
-		r |= measure_variable(m, "SbatLevel", esl_owner_shim, NULL, 0, state->sbat_level,
-				      state->sbat_level_size);
+		r |= measure_variable(m, variables[VAR_SBAT_LEVEL].name, esl_owner_shim, NULL, 0,
+				      state->sbat_level, state->sbat_level_size);
 	if (!state->mok_list_trusted)
-		r |= log_ipl(m, "MokListTrusted", &trusted_absent, 1);
+		r |= log_ipl(m, variables[VAR_MOK_LIST_TRUSTED].name, &trusted_absent, 1);
 	return r ? -1 : 0;
 }
 
@@ -248,7 +250,7 @@ int measure_authority(struct measurer *m, const struct verify_policy *policy,
 		      const struct verdict *verdict)
 {
 	const struct verdict_authority *a = &verdict->authority;
-	const char *name = "MokListRT";
+	const char *name = variables[VAR_MOK_LIST_RT].name;
 	const uint8_t *guid = esl_owner_shim;
 	unsigned char *der = NULL;
 	int der_len, r;
@@ -256,7 +258,7 @@ int measure_authority(struct measurer *m, const struct verify_policy *policy,
 	if (!verdict->allowed || !a->db)
 		return 0;
 	if (a->db == &policy->db) {
-		name = "db";
+		name = variables[VAR_DB].name;
 		guid = image_security_database_guid;
 	} else if (a->db != &policy->vendor && a->db != &policy->mok) {
 		return -1; /* no other list allows */

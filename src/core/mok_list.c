@@ -120,3 +120,16 @@ out_free_entries:
 	OPENSSL_free(requested.items);
 	return r;
 }
+
+int mok_list_apply_read(enum mok_list_op op, const struct mok_list_read *current,
+			const uint8_t *request, size_t request_size, uint8_t **out,
+			size_t *out_size, size_t *changed, bool *os_written, const char **reason)
+{
+	*os_written = current->data &&
+		      !variable_attributes_trusted(&variables[current->list], current->attributes);
+	if (*os_written)
+		return mok_list_apply(op, NULL, 0, request, request_size, out, out_size, changed,
+				      reason);
+	return mok_list_apply(op, current->data, current->size, request, request_size, out,
+			      out_size, changed, reason);
+}

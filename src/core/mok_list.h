@@ -7,8 +7,11 @@
 #ifndef LOCKSHIM_MOK_LIST_H
 #define LOCKSHIM_MOK_LIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "variables.h"
 
 enum mok_list_op {
 	MOK_LIST_ENROLL, /* add the request's entries not already present */
@@ -33,5 +36,24 @@ enum mok_list_op {
 int mok_list_apply(enum mok_list_op op, const uint8_t *list, size_t list_size,
 		   const uint8_t *request, size_t request_size, uint8_t **out, size_t *out_size,
 		   size_t *changed, const char **reason);
+
+/* An owner list (MokList, MokListX) as the MOK manager read it; @data NULL: absent. */
+struct mok_list_read {
+	enum variable_id list;
+	const uint8_t *data;
+	size_t size;
+	uint32_t attributes;
+};
+
+/*
+ * mok_list_apply to @current, a list read through the owner-variable check:
+ * with other attributes than the MOK manager's (variables.c) an OS wrote
+ * it, so none of its entries is carried over, the result starts from no
+ * list and *@os_written is set (the caller deletes it before writing; it is
+ * in the way of the manager's write).
+ */
+int mok_list_apply_read(enum mok_list_op op, const struct mok_list_read *current,
+			const uint8_t *request, size_t request_size, uint8_t **out,
+			size_t *out_size, size_t *changed, bool *os_written, const char **reason);
 
 #endif

@@ -21,9 +21,10 @@
 #include <stdint.h>
 
 #include "sbat.h"
+#include "variables.h"
 
-/* EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS */
-#define SBAT_LEVEL_ATTRIBUTES 0x3u
+/* NV|BS: SbatLevel's in the table (variables.c), as a constant for initializers */
+#define SBAT_LEVEL_ATTRIBUTES VARIABLE_NV_BS
 
 /* What SbatLevel holds before any revocation was ever applied. */
 #define SBAT_LEVEL_ORIGINAL "sbat,1,2021030218\n"

@@ -9,15 +9,16 @@
 #include "macro.h"
 #include "pe.h"
 #include "safe_math.h"
+#include "variables.h"
 
 void verify_policy_init(struct verify_policy *policy)
 {
 	sig_db_init(&policy->vendor, "vendor");
 	sig_db_init(&policy->vendor_dbx, "vendor dbx");
-	sig_db_init(&policy->db, "db");
-	sig_db_init(&policy->dbx, "dbx");
-	sig_db_init(&policy->mok, "MokList");
-	sig_db_init(&policy->mokx, "MokListX");
+	sig_db_init(&policy->db, variables[VAR_DB].name);
+	sig_db_init(&policy->dbx, variables[VAR_DBX].name);
+	sig_db_init(&policy->mok, variables[VAR_MOK_LIST].name);
+	sig_db_init(&policy->mokx, variables[VAR_MOK_LIST_X].name);
 	policy->sbat_level = NULL;
 	policy->mok_manager_sha256 = NULL;
 	policy->unusable[0] = '\0';
@@ -460,7 +461,7 @@ static int check_sbat(struct verification *ver)
 	}
 	if (sbat_check(&image, ver->policy->sbat_level, &why, &why_buf) < 0) {
 		decide(ver->verdict, VERDICT_SBAT_REVOKED, NULL, why);
-		ver->verdict->list = "SbatLevel";
+		ver->verdict->list = variables[VAR_SBAT_LEVEL].name;
 		return 1;
 	}
 	return 0;

@@ -9,8 +9,8 @@
 #include "efi_log.h"
 #include "efi_vars.h"
 
-#define BOOT_RECORD_NAME       L"" BOOT_RECORD_VARIABLE
-#define BOOT_RECORD_ATTRIBUTES (EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
+#define BOOT_RECORD_NAME       EFI_VAR_NAME(VAR_LOCKSHIM_BOOT_LOG)
+#define BOOT_RECORD_ATTRIBUTES variables[VAR_LOCKSHIM_BOOT_LOG].attributes
 
 /* One record a run of lockshim, as the console is one: the SHIM_LOCK calls add to it. */
 static struct boot_record record;
@@ -53,8 +53,8 @@ static void write_variable(void)
 
 	if (blocked)
 		return;
-	status = RT->SetVariable(BOOT_RECORD_NAME, &lockshim_vendor_guid, BOOT_RECORD_ATTRIBUTES,
-				 data_size, data);
+	status = RT->SetVariable((CHAR16 *)BOOT_RECORD_NAME, &lockshim_vendor_guid,
+				 BOOT_RECORD_ATTRIBUTES, data_size, data);
 	written = status;
 	if (EFI_ERROR(status) && !write_said) {
 		write_said = TRUE;

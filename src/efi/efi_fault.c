@@ -5,6 +5,8 @@
 
 #include <efilib.h>
 
+#include "efi_guid.h"
+
 enum fault_kind {
 	FAULT_ALLOCATE_POOL,
 	FAULT_ALLOCATE_PAGES,
@@ -27,14 +29,8 @@ struct fault_counter {
 	UINT32 per_kind[FAULT_KINDS];
 };
 
-/* The protocol holding the counter and the vendor GUID of LockshimFaultAt: a test GUID. */
-static EFI_GUID fault_guid = { 0xb8e9e7b1,
-			       0x23a8,
-			       0x40c1,
-			       { 0xbd, 0xbb, 0xe0, 0xfc, 0xff, 0xb5, 0x6b, 0xe5 } };
-
-/* LockshimFaultAt's attributes and data, as the harness writes them. */
-#define FAULT_AT_ATTRIBUTES (EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS)
+/* LockshimFaultAt's attributes (the table's) and data, as the harness writes them. */
+#define FAULT_AT_ATTRIBUTES variables[VAR_LOCKSHIM_FAULT_AT].attributes
 struct fault_at_variable {
 	char tag[8]; /* "LSFAULT!" */
 	UINT32 call;
@@ -167,8 +163,8 @@ static struct fault_counter *fault_counter_create(void)
 	 * Only the harness's variable, written before the boot: NV+BS, no
 	 * runtime access (which an OS could have written), no other attribute.
 	 */
-	if (!EFI_ERROR(
-		    RT->GetVariable(L"LockshimFaultAt", &fault_guid, &attributes, &size, &value)) &&
+	if (!EFI_ERROR(RT->GetVariable((CHAR16 *)EFI_VAR_NAME(VAR_LOCKSHIM_FAULT_AT),
+				       &lockshim_fault_guid, &attributes, &size, &value)) &&
 	    size == sizeof(value) && CompareMem(value.tag, "LSFAULT!", sizeof(value.tag)) == 0) {
 		if (attributes == FAULT_AT_ATTRIBUTES)
 			created->fail_at = value.call;
@@ -176,8 +172,8 @@ static struct fault_counter *fault_counter_create(void)
 			Print(L"fault: LockshimFaultAt ignored: attributes 0x%x, not NV+BS (0x%x)\n",
 			      attributes, FAULT_AT_ATTRIBUTES);
 	}
-	if (EFI_ERROR(BS->InstallProtocolInterface(&handle, &fault_guid, EFI_NATIVE_INTERFACE,
-						   created))) {
+	if (EFI_ERROR(BS->InstallProtocolInterface(&handle, &lockshim_fault_guid,
+						   EFI_NATIVE_INTERFACE, created))) {
 		BS->FreePool(created);
 		return NULL;
 	}
@@ -193,7 +189,7 @@ void efi_fault_exit(int *scope)
 
 void efi_fault_init(void)
 {
-	if (EFI_ERROR(BS->LocateProtocol(&fault_guid, NULL, (void **)&counter))) {
+	if (EFI_ERROR(BS->LocateProtocol(&lockshim_fault_guid, NULL, (void **)&counter))) {
 		counter = fault_counter_create();
 		if (!counter) {
 			Print(L"fault: cannot set up the fault counter\n");

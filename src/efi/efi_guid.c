@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "efi_guid.h"
 
+#include <efilib.h>
+
 #include "guid.h"
 #include "lockshim_table.h"
 
@@ -38,10 +40,28 @@ EFI_GUID firmware_volume2_protocol_guid =
    their sections' attributes offers it */
 EFI_GUID memory_attribute_protocol_guid =
 	{ 0xf4560cf6, 0x40ec, 0x4b4a, { 0xa1, 0x92, 0xbf, 0x1d, 0x57, 0xd0, 0xb1, 0x89 } };
-/* systemd's Boot Loader Interface (docs/BOOT_LOADER_INTERFACE.md): LoaderInfo... */
-EFI_GUID loader_interface_guid =
-	{ 0x4a67b082, 0x0a4c, 0x41cf, { 0xb6, 0xc7, 0x44, 0x0b, 0x29, 0xbb, 0x8c, 0x4f } };
+EFI_GUID loader_interface_guid = EFI_GUID_OF(LOADER_INTERFACE_GUID_FIELDS);
+EFI_GUID lockshim_fault_guid = EFI_GUID_OF(LOCKSHIM_FAULT_GUID_FIELDS);
 /* TCG EFI Protocol Specification, family 2.0, level 00 revision 00.13 */
 EFI_GUID tcg2_protocol_guid =
 	{ 0x607f766c, 0x7455, 0x42be, { 0x93, 0x0b, 0xe4, 0xd7, 0x6d, 0xb2, 0x72, 0x0f } };
 /* clang-format on */
+
+EFI_GUID *efi_var_guid(enum variable_id id)
+{
+	switch (variables[id].vendor) {
+	case VENDOR_SHIM:
+		return &shim_lock_guid;
+	case VENDOR_LOCKSHIM:
+		return &lockshim_vendor_guid;
+	case VENDOR_FAULT:
+		return &lockshim_fault_guid;
+	case VENDOR_GLOBAL:
+		return &EfiGlobalVariable;
+	case VENDOR_SECURITY_DB:
+		return &image_security_database_guid;
+	case VENDOR_LOADER:
+		return &loader_interface_guid;
+	}
+	return NULL;
+}

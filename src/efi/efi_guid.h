@@ -10,6 +10,8 @@
 
 #include <efi.h>
 
+#include "variables.h"
+
 extern EFI_GUID shim_lock_guid;               /* MOK and SBAT variables (src/core/guid.h) */
 extern EFI_GUID image_security_database_guid; /* db, dbx */
 extern EFI_GUID lockshim_table_guid;          /* the lockdown table (include/lockshim_table.h) */
@@ -23,5 +25,12 @@ extern EFI_GUID tcg2_protocol_guid;             /* EFI_TCG2_PROTOCOL */
 extern EFI_GUID memory_attribute_protocol_guid; /* EFI_MEMORY_ATTRIBUTE_PROTOCOL */
 extern EFI_GUID firmware_volume2_protocol_guid; /* the firmware's own volumes (PI, volume 3) */
 extern EFI_GUID loader_interface_guid;          /* systemd's Boot Loader Interface variables */
+extern EFI_GUID lockshim_fault_guid;            /* the fault build's protocol and LockshimFaultAt */
+
+/* The vendor GUID of the table's variable @id (src/core/variables.h). */
+EFI_GUID *efi_var_guid(enum variable_id id);
+
+/* The table's name of @id as a CHAR16 string: char16_t and CHAR16 are both unsigned short. */
+#define EFI_VAR_NAME(id) ((const CHAR16 *)variables[id].name16)
 
 #endif

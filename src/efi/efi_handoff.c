@@ -8,7 +8,6 @@
 #include "efi_guid.h"
 #include "efi_log.h"
 #include "efi_mok.h"
-#include "efi_mok_table.h"
 #include "efi_policy.h"
 #include "efi_vars.h"
 #include "macro.h"
@@ -156,26 +155,28 @@ EFI_STATUS efi_handoff_install(const struct lockdown_state *state,
 		log_error("cannot mirror the MOK lists: out of memory");
 		status = EFI_OUT_OF_RESOURCES;
 	} else {
-		/* what each mirror of the table (efi_mok_table.c) holds */
+		/* what each mirror of the table (variables.c) holds */
 		const struct {
 			const uint8_t *data;
 			size_t size;
 		} mirrored[MOK_OWNER_VARIABLES] = {
-			[MOK_LIST] = { mok_list.data, mok_list.size },
-			[MOK_LIST_X] = { mok_list_x.data, mok_list_x.size },
-			[MOK_SB_STATE] = { &one, state->mok_sb_state == 1 },
-			[MOK_DB_STATE] = { &one, mok_db_ignored },
-			[MOK_LIST_TRUSTED] = { &one, state->mok_trusted },
+			[VAR_MOK_LIST] = { mok_list.data, mok_list.size },
+			[VAR_MOK_LIST_X] = { mok_list_x.data, mok_list_x.size },
+			[VAR_MOK_SB_STATE] = { &one, state->mok_sb_state == 1 },
+			[VAR_MOK_DB_STATE] = { &one, mok_db_ignored },
+			[VAR_MOK_LIST_TRUSTED] = { &one, state->mok_trusted },
 		};
 		struct mokvar vars[MOK_OWNER_VARIABLES + 1];
 		size_t n = 0;
 
 		for (size_t i = 0; i < MOK_OWNER_VARIABLES; i++)
-			if (mok_owner_variables[i].mirror)
-				vars[n++] = (struct mokvar){ mok_owner_variables[i].mirror, TRUE,
-							     mirrored[i].data, mirrored[i].size };
+			if (variables[i].mirror)
+				vars[n++] = (struct mokvar){
+					(const CHAR16 *)variables[i].mirror->name16, TRUE,
+					mirrored[i].data, mirrored[i].size
+				};
 		/* as shim 15.7+ has it; its variable is set earlier (efi_sbat.c) */
-		vars[n++] = (struct mokvar){ L"SbatLevelRT", FALSE,
+		vars[n++] = (struct mokvar){ EFI_VAR_NAME(VAR_SBAT_LEVEL_RT), FALSE,
 					     (const uint8_t *)sbat_level->text, sbat_level->size };
 		status = install_mokvar_table(vars, n);
 		set_runtime_mirrors(vars, n);

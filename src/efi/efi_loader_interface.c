@@ -26,15 +26,17 @@ enum loader_variable {
 	N_LOADER_VARIABLES,
 };
 
-static const CHAR16 *const loader_variable_names[N_LOADER_VARIABLES] = {
-	[LOADER_TIME_INIT] = L"LoaderTimeInitUSec",
-	[LOADER_INFO] = L"LoaderInfo",
-	[LOADER_FIRMWARE_INFO] = L"LoaderFirmwareInfo",
-	[LOADER_FIRMWARE_TYPE] = L"LoaderFirmwareType",
-	[LOADER_IMAGE_IDENTIFIER] = L"LoaderImageIdentifier",
-	[LOADER_DEVICE_PART_UUID] = L"LoaderDevicePartUUID",
-	[LOADER_TIME_EXEC] = L"LoaderTimeExecUSec",
+/* Their entries in the table (variables.c: volatile, BS|RT, as systemd-boot sets them). */
+static const enum variable_id loader_variable_ids[N_LOADER_VARIABLES] = {
+	[LOADER_TIME_INIT] = VAR_LOADER_TIME_INIT_USEC,
+	[LOADER_INFO] = VAR_LOADER_INFO,
+	[LOADER_FIRMWARE_INFO] = VAR_LOADER_FIRMWARE_INFO,
+	[LOADER_FIRMWARE_TYPE] = VAR_LOADER_FIRMWARE_TYPE,
+	[LOADER_IMAGE_IDENTIFIER] = VAR_LOADER_IMAGE_IDENTIFIER,
+	[LOADER_DEVICE_PART_UUID] = VAR_LOADER_DEVICE_PART_UUID,
+	[LOADER_TIME_EXEC] = VAR_LOADER_TIME_EXEC_USEC,
 };
+#define loader_variable_name(variable) EFI_VAR_NAME(loader_variable_ids[variable])
 
 UINT64 efi_loader_ticks(void)
 {
@@ -47,11 +49,11 @@ static void loader_variable_set(enum loader_variable variable, const void *data,
 {
 	EFI_STATUS status;
 
-	status = efi_var_set_volatile(loader_variable_names[variable], &loader_interface_guid, data,
+	status = efi_var_set_volatile(loader_variable_name(variable), &loader_interface_guid, data,
 				      size);
 	if (EFI_ERROR(status)) {
 		log_warning_status(status, "Boot Loader Interface: cannot set %ls: %m",
-				   loader_variable_names[variable]);
+				   loader_variable_name(variable));
 		return;
 	}
 	*set |= 1u << variable;
@@ -68,7 +70,7 @@ static void loader_text_set_or_warn(enum loader_variable variable, int r,
 				    const struct loader_text *text, const char *reason, UINT32 *set)
 {
 	if (r < 0)
-		log_warning("Boot Loader Interface: no %ls: %s", loader_variable_names[variable],
+		log_warning("Boot Loader Interface: no %ls: %s", loader_variable_name(variable),
 			    reason);
 	else
 		loader_text_set(variable, text, set);
@@ -94,10 +96,10 @@ static void image_identifier_set(const EFI_LOADED_IMAGE *self, UINT32 *set)
 
 	if (!path)
 		log_warning("Boot Loader Interface: no %ls: out of memory or a malformed path",
-			    loader_variable_names[LOADER_IMAGE_IDENTIFIER]);
+			    loader_variable_name(LOADER_IMAGE_IDENTIFIER));
 	else if (!path[0])
 		log_info("Boot Loader Interface: no %ls: lockshim's image has no file path",
-			 loader_variable_names[LOADER_IMAGE_IDENTIFIER]);
+			 loader_variable_name(LOADER_IMAGE_IDENTIFIER));
 	else
 		loader_variable_set(LOADER_IMAGE_IDENTIFIER, path, StrSize(path), set);
 }
@@ -115,7 +117,7 @@ static void device_part_uuid_set(const EFI_LOADED_IMAGE *self, UINT32 *set)
 						 &reason);
 	if (r == 0)
 		log_info("Boot Loader Interface: no %ls: lockshim's device is not a GPT partition",
-			 loader_variable_names[LOADER_DEVICE_PART_UUID]);
+			 loader_variable_name(LOADER_DEVICE_PART_UUID));
 	else
 		loader_text_set_or_warn(LOADER_DEVICE_PART_UUID, r, &text, reason, set);
 }
@@ -142,7 +144,7 @@ static void variable_list(UINT32 set, char *line, UINTN size)
 			line[len++] = ',';
 			line[len++] = ' ';
 		}
-		for (const CHAR16 *c = loader_variable_names[v]; *c && len + 1 < size; c++)
+		for (const CHAR16 *c = loader_variable_name(v); *c && len + 1 < size; c++)
 			line[len++] = (char)*c; /* the names are ASCII */
 		line[len] = '\0';
 	}
@@ -175,20 +177,20 @@ void efi_loader_interface_set(EFI_HANDLE image, const char *version, UINT64 init
 	loader_text_set(LOADER_FIRMWARE_TYPE, &text, &set);
 	if (EFI_ERROR(BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&self))) {
 		log_warning("Boot Loader Interface: no %ls, %ls: no loaded image protocol",
-			    loader_variable_names[LOADER_IMAGE_IDENTIFIER],
-			    loader_variable_names[LOADER_DEVICE_PART_UUID]);
+			    loader_variable_name(LOADER_IMAGE_IDENTIFIER),
+			    loader_variable_name(LOADER_DEVICE_PART_UUID));
 	} else {
 		image_identifier_set(self, &set);
 		device_part_uuid_set(self, &set);
 	}
 	if (!init_ticks)
 		log_info("Boot Loader Interface: no %ls, %ls: the CPU reports a hypervisor",
-			 loader_variable_names[LOADER_TIME_INIT],
-			 loader_variable_names[LOADER_TIME_EXEC]);
+			 loader_variable_name(LOADER_TIME_INIT),
+			 loader_variable_name(LOADER_TIME_EXEC));
 	else if (!frequency)
 		log_info("Boot Loader Interface: no %ls, %ls: the TSC did not count over 1 ms",
-			 loader_variable_names[LOADER_TIME_INIT],
-			 loader_variable_names[LOADER_TIME_EXEC]);
+			 loader_variable_name(LOADER_TIME_INIT),
+			 loader_variable_name(LOADER_TIME_EXEC));
 
 	variable_list(set, line, sizeof(line));
 	log_info("Boot Loader Interface: %s set%s", set ? line : "nothing",

@@ -22,10 +22,10 @@ void efi_measure_close(struct efi_measure *measure)
 }
 
 /* @which's bytes into *@data and *@size when the manager wrote it and the table measures it. */
-static void mok_bytes(const struct efi_mok_state *mok, enum mok_owner_variable which,
-		      const uint8_t **data, size_t *size)
+static void mok_bytes(const struct efi_mok_state *mok, enum variable_id which, const uint8_t **data,
+		      size_t *size)
 {
-	if (!mok_owner_variables[which].pcr || EFI_ERROR(mok->var[which].status))
+	if (!variables[which].pcr || EFI_ERROR(mok->var[which].status))
 		return;
 	*data = mok->var[which].data;
 	*size = mok->var[which].size;
@@ -41,15 +41,15 @@ void efi_measure_mok_state(struct efi_measure *measure, const struct sbat *sbat_
 		.vendor_dbx_size = (size_t)(vendor_dbx_end - vendor_dbx),
 		.sbat_level = (const uint8_t *)sbat_level->text,
 		.sbat_level_size = sbat_level->text ? sbat_level->size : 0,
-		.mok_list_trusted = mok_owner_variables[MOK_LIST_TRUSTED].pcr &&
-				    !EFI_ERROR(mok->var[MOK_LIST_TRUSTED].status),
+		.mok_list_trusted = variables[VAR_MOK_LIST_TRUSTED].pcr &&
+				    !EFI_ERROR(mok->var[VAR_MOK_LIST_TRUSTED].status),
 	};
 
 	if (!measure->tpm.tcg2)
 		return;
-	mok_bytes(mok, MOK_LIST, &state.mok_list, &state.mok_list_size);
-	mok_bytes(mok, MOK_LIST_X, &state.mok_list_x, &state.mok_list_x_size);
-	mok_bytes(mok, MOK_SB_STATE, &state.mok_sb_state, &state.mok_sb_state_size);
+	mok_bytes(mok, VAR_MOK_LIST, &state.mok_list, &state.mok_list_size);
+	mok_bytes(mok, VAR_MOK_LIST_X, &state.mok_list_x, &state.mok_list_x_size);
+	mok_bytes(mok, VAR_MOK_SB_STATE, &state.mok_sb_state, &state.mok_sb_state_size);
 	if (measure_mok_state(&measure->measurer, &state) < 0)
 		log_warning("TPM: the MOK state was not measured whole");
 }

@@ -8,24 +8,25 @@
 #include "efi_console.h"
 #include "efi_guid.h"
 #include "efi_log.h"
-#include "efi_mok_table.h"
 #include "efi_policy.h"
 #include "efi_vars.h"
 #include "macro.h"
 
-static const CHAR16 *const requests[] = {
-	L"MokNew", L"MokDel", L"MokXNew", L"MokXDel",           L"MokAuth",
-	L"MokSB",  L"MokDB",  L"MokPW",   L"MokListTrustedNew",
-};
-
+/*
+ * Any of mokutil's requests (the table's; MokAuth alone asks for a reset),
+ * whatever its attributes: the MOK manager says why it ignores one.
+ */
 BOOLEAN efi_mok_request_pending(void)
 {
-	for (UINTN i = 0; i < ARRAY_SIZE(requests); i++) {
+	for (UINTN i = 0; i < VARIABLES; i++) {
 		UINTN size = 0;
 		UINT32 attributes;
-		EFI_STATUS status = RT->GetVariable((CHAR16 *)requests[i], &shim_lock_guid,
-						    &attributes, &size, NULL);
+		EFI_STATUS status;
 
+		if (variables[i].role != ROLE_REQUEST && i != VAR_MOK_AUTH)
+			continue;
+		status = RT->GetVariable((CHAR16 *)EFI_VAR_NAME(i), &shim_lock_guid, &attributes,
+					 &size, NULL);
 		if (status == EFI_BUFFER_TOO_SMALL || status == EFI_SUCCESS)
 			return TRUE;
 	}
@@ -36,32 +37,33 @@ BOOLEAN efi_mok_request_pending(void)
  * One variable of the table, read once: kept when the MOK manager wrote it
  * (its attributes); deleted when an OS did (said), and then absent.
  */
-static void owner_variable_read(const struct mok_owner_variable_spec *spec,
-				struct efi_mok_value *value)
+static void owner_variable_read(enum variable_id id, struct efi_mok_value *value)
 {
+	const struct variable *spec = &variables[id];
+	const CHAR16 *name = EFI_VAR_NAME(id);
 	UINT32 attributes = 0;
 	EFI_STATUS status;
 
 	value->status =
-		efi_var_read(spec->name, &shim_lock_guid, &value->data, &value->size, &attributes);
-	if (EFI_ERROR(value->status) || attributes == spec->attributes)
+		efi_var_read(name, &shim_lock_guid, &value->data, &value->size, &attributes);
+	if (EFI_ERROR(value->status) || variable_attributes_trusted(spec, attributes))
 		return;
 	efi_mok_value_free(value);
 	value->status = EFI_NOT_FOUND; /* an OS wrote it: not the owner's */
-	if (spec->otherwise != MOK_DELETE)
+	if (spec->otherwise != OTHERWISE_DELETE)
 		return;
-	status = efi_var_delete(spec->name, &shim_lock_guid);
+	status = efi_var_delete(name, &shim_lock_guid);
 	if (EFI_ERROR(status))
 		log_warning_status(
 			status,
 			"%ls has attributes 0x%X, not the MOK manager's 0x%X, and cannot be deleted: %m; ignoring it",
-			spec->name, attributes, spec->attributes);
+			name, attributes, spec->attributes);
 	else
-		log_error("deleted %ls: attributes 0x%X are not the MOK manager's 0x%X", spec->name,
+		log_error("deleted %ls: attributes 0x%X are not the MOK manager's 0x%X", name,
 			  attributes, spec->attributes);
 	/* the record (verdict_reason.h) */
 	efi_record(BOOT_RECORD_STATE, "variable=%ls action=%s reason=attributes attributes=0x%x",
-		   spec->name, EFI_ERROR(status) ? "ignored" : "deleted", attributes);
+		   name, EFI_ERROR(status) ? "ignored" : "deleted", attributes);
 }
 
 void efi_mok_value_free(struct efi_mok_value *value)
@@ -75,7 +77,7 @@ void efi_mok_value_free(struct efi_mok_value *value)
 void efi_mok_state_read(struct efi_mok_state *state)
 {
 	for (UINTN i = 0; i < MOK_OWNER_VARIABLES; i++)
-		owner_variable_read(&mok_owner_variables[i], &state->var[i]);
+		owner_variable_read(i, &state->var[i]);
 }
 
 void efi_mok_state_free(struct efi_mok_state *state)
@@ -90,7 +92,7 @@ void efi_mok_state_free(struct efi_mok_state *state)
  * is there but could not be read is taken as @unreadable: the caller
  * chooses the side that trusts less.
  */
-static UINT8 mok_state_byte(const struct efi_mok_state *state, enum mok_owner_variable which,
+static UINT8 mok_state_byte(const struct efi_mok_state *state, enum variable_id which,
 			    UINT8 unreadable)
 {
 	const struct efi_mok_value *value = &state->var[which];
@@ -99,8 +101,7 @@ static UINT8 mok_state_byte(const struct efi_mok_state *state, enum mok_owner_va
 		return LOCKSHIM_VAR_ABSENT;
 	if (EFI_ERROR(value->status)) {
 		log_warning_status(value->status, "cannot read %ls: %m; taking it as %s",
-				   mok_owner_variables[which].name,
-				   unreadable == 1 ? "set" : "not set");
+				   EFI_VAR_NAME(which), unreadable == 1 ? "set" : "not set");
 		return unreadable;
 	}
 	return value->size == 1 ? *(const UINT8 *)value->data : LOCKSHIM_VAR_ABSENT;
@@ -109,19 +110,19 @@ static UINT8 mok_state_byte(const struct efi_mok_state *state, enum mok_owner_va
 UINT8 efi_mok_sb_state(const struct efi_mok_state *state)
 {
 	/* unreadable: validation stays on */
-	return mok_state_byte(state, MOK_SB_STATE, LOCKSHIM_VAR_ABSENT);
+	return mok_state_byte(state, VAR_MOK_SB_STATE, LOCKSHIM_VAR_ABSENT);
 }
 
 BOOLEAN efi_mok_db_ignored(const struct efi_mok_state *state)
 {
 	/* unreadable: db is not trusted */
-	return mok_state_byte(state, MOK_DB_STATE, 1) == 1;
+	return mok_state_byte(state, VAR_MOK_DB_STATE, 1) == 1;
 }
 
 BOOLEAN efi_mok_trusted_for_kernel(const struct efi_mok_state *state)
 {
 	/* unreadable: kernels keep MOK keys out of their machine keyring */
-	return mok_state_byte(state, MOK_LIST_TRUSTED, LOCKSHIM_VAR_ABSENT) == 1;
+	return mok_state_byte(state, VAR_MOK_LIST_TRUSTED, LOCKSHIM_VAR_ABSENT) == 1;
 }
 
 #define MOK_TIMEOUT_MAX 60 /* a hostile MokTimeout must not stall the boot for long */
@@ -133,8 +134,8 @@ BOOLEAN efi_mok_entry_requested(void)
 	UINT32 attributes;
 	EFI_INPUT_KEY key;
 
-	if (EFI_ERROR(RT->GetVariable(L"MokTimeout", &shim_lock_guid, &attributes, &size,
-				      &timeout)) ||
+	if (EFI_ERROR(RT->GetVariable((CHAR16 *)EFI_VAR_NAME(VAR_MOK_TIMEOUT), &shim_lock_guid,
+				      &attributes, &size, &timeout)) ||
 	    size != sizeof(timeout) || timeout <= 0)
 		return FALSE;
 	if (timeout > MOK_TIMEOUT_MAX)

@@ -5,8 +5,8 @@
 
 #include <efi.h>
 
-#include "efi_mok_table.h"
 #include "lockshim_table.h"
+#include "variables.h"
 
 /* Is any request mokutil can leave (MokNew, MokDel, MokSB, ...) waiting? */
 BOOLEAN efi_mok_request_pending(void);
@@ -25,7 +25,7 @@ struct efi_mok_value {
 	UINTN size;
 };
 
-/* The variables of efi_mok_table.h, indexed by enum mok_owner_variable. */
+/* The owner's variables (variables.h: the table's first), indexed by enum variable_id. */
 struct efi_mok_state {
 	struct efi_mok_value var[MOK_OWNER_VARIABLES];
 };

@@ -74,24 +74,24 @@ static void load_list(struct verify_policy *policy, struct sig_db *db, const CHA
 	list_loaded(policy, db, read, rejected, why);
 }
 
-/* The firmware's list @name (db, dbx) into @db. */
-static void load_firmware_list(struct verify_policy *policy, struct sig_db *db, const CHAR16 *name)
+/* The firmware's list @id (db, dbx) into @db: the firmware enforces its attributes. */
+static void load_firmware_list(struct verify_policy *policy, struct sig_db *db, enum variable_id id)
 {
+	const CHAR16 *name = EFI_VAR_NAME(id);
 	_cleanup_pool_ void *data = NULL;
 	UINTN size;
-	EFI_STATUS status = efi_var_read(name, &image_security_database_guid, &data, &size, NULL);
+	EFI_STATUS status = efi_var_read(name, efi_var_guid(id), &data, &size, NULL);
 
 	load_list(policy, db, name, status, data, size);
 }
 
 /* The MOK manager's list @which, as lockshim read it once (efi_mok.c). */
 static void load_mok_list(struct verify_policy *policy, struct sig_db *db,
-			  const struct efi_mok_state *mok, enum mok_owner_variable which)
+			  const struct efi_mok_state *mok, enum variable_id which)
 {
 	const struct efi_mok_value *value = &mok->var[which];
 
-	load_list(policy, db, mok_owner_variables[which].name, value->status, value->data,
-		  value->size);
+	load_list(policy, db, EFI_VAR_NAME(which), value->status, value->data, value->size);
 }
 
 EFI_STATUS efi_policy_load(struct verify_policy *policy, const struct efi_mok_state *mok)
@@ -113,10 +113,10 @@ EFI_STATUS efi_policy_load(struct verify_policy *policy, const struct efi_mok_st
 			   vendor_dbx_end - vendor_dbx, &why);
 	list_loaded(policy, &policy->vendor_dbx, LIST_READ, rejected, why);
 
-	load_firmware_list(policy, &policy->db, L"db");
-	load_firmware_list(policy, &policy->dbx, L"dbx");
-	load_mok_list(policy, &policy->mok, mok, MOK_LIST);
-	load_mok_list(policy, &policy->mokx, mok, MOK_LIST_X);
+	load_firmware_list(policy, &policy->db, VAR_DB);
+	load_firmware_list(policy, &policy->dbx, VAR_DBX);
+	load_mok_list(policy, &policy->mok, mok, VAR_MOK_LIST);
+	load_mok_list(policy, &policy->mokx, mok, VAR_MOK_LIST_X);
 	policy->mok_manager_sha256 = mok_manager_sha256;
 	return EFI_SUCCESS;
 }

@@ -16,12 +16,13 @@ static void store_level(const struct sbat_level_update *update)
 	EFI_STATUS status;
 
 	if (update->delete_first) {
-		status = efi_var_delete(L"SbatLevel", &shim_lock_guid);
+		status = efi_var_delete(EFI_VAR_NAME(VAR_SBAT_LEVEL), &shim_lock_guid);
 		if (EFI_ERROR(status))
 			log_error_status(status, "cannot delete SbatLevel");
 	}
-	status = RT->SetVariable(L"SbatLevel", &shim_lock_guid, SBAT_LEVEL_ATTRIBUTES,
-				 update->level.size, (void *)update->level.text);
+	status = RT->SetVariable((CHAR16 *)EFI_VAR_NAME(VAR_SBAT_LEVEL), &shim_lock_guid,
+				 SBAT_LEVEL_ATTRIBUTES, update->level.size,
+				 (void *)update->level.text);
 	if (EFI_ERROR(status))
 		/* still enforced for this boot; stored at the next one */
 		log_error_status(status, "cannot store SbatLevel");
@@ -49,16 +50,17 @@ EFI_STATUS efi_sbat_level_apply(BOOLEAN enforcing, struct efi_sbat_level *out)
 		return EFI_LOAD_ERROR;
 	}
 
-	status = efi_var_read_u8(L"SbatPolicy", &shim_lock_guid, &policy, NULL);
+	status = efi_var_read_u8(EFI_VAR_NAME(VAR_SBAT_POLICY), &shim_lock_guid, &policy, NULL);
 	if (status != EFI_NOT_FOUND) {
 		if (EFI_ERROR(status)) {
 			log_warning_status(status, "ignoring an unreadable SbatPolicy");
 			policy = SBAT_POLICY_NONE;
 		}
-		efi_var_delete(L"SbatPolicy", &shim_lock_guid);
+		efi_var_delete(EFI_VAR_NAME(VAR_SBAT_POLICY), &shim_lock_guid);
 	}
 
-	status = efi_var_read(L"SbatLevel", &shim_lock_guid, &data, &size, &attributes);
+	status = efi_var_read(EFI_VAR_NAME(VAR_SBAT_LEVEL), &shim_lock_guid, &data, &size,
+			      &attributes);
 	if (!EFI_ERROR(status)) {
 		stored = (struct sbat_level_stored){ TRUE, data, size, attributes };
 	} else if (status != EFI_NOT_FOUND) {
@@ -74,10 +76,10 @@ EFI_STATUS efi_sbat_level_apply(BOOLEAN enforcing, struct efi_sbat_level *out)
 	efi_record(BOOT_RECORD_STATE, "sbat-level=%llu",
 		   (unsigned long long)update.level.datestamp);
 
-	status = efi_var_set_runtime_mirror(L"SbatLevelRT", &shim_lock_guid, update.level.text,
-					    update.level.size);
+	status = efi_var_set_runtime_mirror(EFI_VAR_NAME(VAR_SBAT_LEVEL_RT), &shim_lock_guid,
+					    update.level.text, update.level.size);
 	if (EFI_ERROR(status))
-		efi_record_mirror_failed(L"SbatLevelRT", status);
+		efi_record_mirror_failed(EFI_VAR_NAME(VAR_SBAT_LEVEL_RT), status);
 
 	out->level = update.level;
 	out->stored = data;

@@ -9,13 +9,13 @@
 
 #include <efi.h>
 
-#include "efi_mok_table.h"
+#include "variables.h"
 
-/* mokutil writes its requests NV|BS|RT: a request with other attributes is ignored. */
-#define REQUEST_ATTRIBUTES \
-	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
-/* What the manager writes is NV|BS: no OS can have written it. */
-#define LIST_ATTRIBUTES MOK_OWNER_ATTRIBUTES /* efi_mok_table.h: the table's */
+/*
+ * mokutil writes its requests NV|BS|RT: a request with other attributes is
+ * ignored. What the manager writes is NV|BS: no OS can have written it.
+ * Both are the table's (variables.c).
+ */
 /* Seconds the console waits for each key at a prompt or menu. */
 #define KEY_TIMEOUT 60
 
@@ -29,14 +29,14 @@ struct mok_variable {
 };
 
 /* Read @name (EFI_NOT_FOUND when absent); release with mm_variable_free(). */
-EFI_STATUS mm_variable_read(const CHAR16 *name, struct mok_variable *variable);
+EFI_STATUS mm_variable_read(enum variable_id id, struct mok_variable *variable);
 
 /*
- * Read @name, which only the manager writes (NV|BS). One with other
+ * Read @id, which only the manager writes (NV|BS). One with other
  * attributes was written by an OS (lockshim deletes it when it can): it is
  * said on the console and taken as absent, EFI_NOT_FOUND.
  */
-EFI_STATUS mm_owner_variable_read(const CHAR16 *name, struct mok_variable *variable);
+EFI_STATUS mm_owner_variable_read(enum variable_id id, struct mok_variable *variable);
 
 /*
  * Wipe and free what @variable holds (requests carry passwords, MokSB's and
@@ -45,12 +45,12 @@ EFI_STATUS mm_owner_variable_read(const CHAR16 *name, struct mok_variable *varia
 void mm_variable_free(struct mok_variable *variable);
 
 /*
- * Read the request @name and delete it at once, so it is never replayed;
+ * Read the request @id and delete it at once, so it is never replayed;
  * one whose attributes are not mokutil's is not present.
  */
-void mm_request_take(const CHAR16 *name, struct mok_variable *request);
+void mm_request_take(enum variable_id id, struct mok_variable *request);
 
-/* Write @name whole, NV|BS, in one call; @size 0 deletes it. */
-EFI_STATUS mm_variable_write(const CHAR16 *name, const void *data, UINTN size);
+/* Write @id whole, with the table's attributes (NV|BS), in one call; @size 0 deletes it. */
+EFI_STATUS mm_variable_write(enum variable_id id, const void *data, UINTN size);
 
 #endif

@@ -56,7 +56,7 @@ static void pending_requests_take(struct pending_requests *pending)
 	}
 	for (UINTN i = 0; i < ARRAY_SIZE(mm_state_requests); i++)
 		mm_request_take(mm_state_requests[i].request, &pending->states[i]);
-	mm_request_take(L"MokPW", &pending->password);
+	mm_request_take(VAR_MOK_PW, &pending->password);
 }
 
 /*

@@ -8,6 +8,7 @@
 #include "efi_cleanup.h"
 #include "efi_console.h"
 #include "efi_file.h"
+#include "efi_guid.h"
 #include "efi_log.h"
 #include "macro.h"
 #include "mm.h"
@@ -24,12 +25,12 @@
 static EFI_STATUS owner_password_check(void)
 {
 	_cleanup_(mm_variable_free) struct mok_variable store = {};
-	EFI_STATUS status = mm_owner_variable_read(L"MokPWStore", &store);
+	EFI_STATUS status = mm_owner_variable_read(VAR_MOK_PW_STORE, &store);
 
 	if (status == EFI_NOT_FOUND)
 		return EFI_SUCCESS;
 	if (EFI_ERROR(status))
-		return log_error_status(status, "cannot read MokPWStore");
+		return log_error_status(status, "cannot read %ls", EFI_VAR_NAME(VAR_MOK_PW_STORE));
 	return mm_confirm_with_password("MOK manager", &store, NULL);
 }
 

@@ -16,7 +16,7 @@
 
 /* A change to MokList or MokListX, confirmed with the password in its auth variable. */
 struct key_request {
-	const CHAR16 *request, *auth, *list;
+	enum variable_id request, auth, list;
 	enum mok_list_op op;
 	const char *title;
 	const char *question; /* asked, to be answered yes, once the entries are shown */
@@ -35,7 +35,7 @@ extern const struct key_request mm_key_requests[KEY_REQUESTS];
 
 /* A one-byte state variable set or cleared, confirmed with characters of a password. */
 struct state_request {
-	const CHAR16 *request, *state;
+	enum variable_id request, state;
 	const char *titles[2];  /* for state 0 and state 1 */
 	const char *effects[2]; /* what each will change, in one line */
 };

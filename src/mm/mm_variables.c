@@ -7,25 +7,22 @@
 
 #include "efi_guid.h"
 #include "efi_log.h"
-#include "efi_mok_table.h"
 #include "efi_vars.h"
 
-EFI_STATUS mm_variable_read(const CHAR16 *name, struct mok_variable *variable)
+EFI_STATUS mm_variable_read(enum variable_id id, struct mok_variable *variable)
 {
-	return efi_var_read(name, &shim_lock_guid, &variable->data, &variable->size,
+	return efi_var_read(EFI_VAR_NAME(id), &shim_lock_guid, &variable->data, &variable->size,
 			    &variable->attributes);
 }
 
-EFI_STATUS mm_owner_variable_read(const CHAR16 *name, struct mok_variable *variable)
+EFI_STATUS mm_owner_variable_read(enum variable_id id, struct mok_variable *variable)
 {
-	const struct mok_owner_variable_spec *spec = mok_owner_variable_spec(name);
-	EFI_STATUS status = mm_variable_read(name, variable);
-	UINT32 attributes = spec ? spec->attributes : LIST_ATTRIBUTES;
+	EFI_STATUS status = mm_variable_read(id, variable);
 
-	if (EFI_ERROR(status) || variable->attributes == attributes)
+	if (EFI_ERROR(status) || variable_attributes_trusted(&variables[id], variable->attributes))
 		return status;
-	log_warning("ignoring %ls: attributes 0x%X are not the MOK manager's 0x%X", name,
-		    variable->attributes, attributes);
+	log_warning("ignoring %ls: attributes 0x%X are not the MOK manager's 0x%X",
+		    EFI_VAR_NAME(id), variable->attributes, variables[id].attributes);
 	mm_variable_free(variable);
 	return EFI_NOT_FOUND;
 }
@@ -39,9 +36,10 @@ void mm_variable_free(struct mok_variable *variable)
 	ZeroMem(variable, sizeof(*variable));
 }
 
-void mm_request_take(const CHAR16 *name, struct mok_variable *request)
+void mm_request_take(enum variable_id id, struct mok_variable *request)
 {
-	EFI_STATUS status = mm_variable_read(name, request);
+	const CHAR16 *name = EFI_VAR_NAME(id);
+	EFI_STATUS status = mm_variable_read(id, request);
 
 	request->present = request->seen = !EFI_ERROR(status);
 	/* deleted even when unreadable: whatever is there is not served twice */
@@ -53,18 +51,18 @@ void mm_request_take(const CHAR16 *name, struct mok_variable *request)
 			request->present = FALSE;
 		}
 	}
-	if (request->present && request->attributes != REQUEST_ATTRIBUTES) {
+	if (request->present && !variable_attributes_trusted(&variables[id], request->attributes)) {
 		log_warning("ignoring %ls: attributes 0x%X are not mokutil's 0x%X", name,
-			    request->attributes, REQUEST_ATTRIBUTES);
+			    request->attributes, variables[id].attributes);
 		request->present = FALSE;
 	}
 }
 
-EFI_STATUS mm_variable_write(const CHAR16 *name, const void *data, UINTN size)
+EFI_STATUS mm_variable_write(enum variable_id id, const void *data, UINTN size)
 {
 	if (!size)
-		return efi_var_delete(name, &shim_lock_guid);
+		return efi_var_delete(EFI_VAR_NAME(id), &shim_lock_guid);
 	/* one call: the firmware replaces the variable whole, or not at all */
-	return RT->SetVariable((CHAR16 *)name, &shim_lock_guid, LIST_ATTRIBUTES, size,
-			       (void *)data);
+	return RT->SetVariable((CHAR16 *)EFI_VAR_NAME(id), &shim_lock_guid,
+			       variables[id].attributes, size, (void *)data);
 }

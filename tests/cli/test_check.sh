@@ -267,9 +267,14 @@ expect_check 1 "allowed EFI/Linux/debian-uki.efi \\(entry 'debian-uki.efi'\\): r
 	"systemd-boot: a UKI in EFI/Linux allowed by the vendor key" "$s"
 printf 'debian-uki.efi\0' | iconv -f ascii -t utf-16le >"$work/entry-uki"
 cp -a "$s" "$work/sdboot-oneshot"
-$mk var "$work/sdboot-oneshot/vars" LoaderEntryOneShot 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 0x6 "$work/entry-uki"
+# bootctl writes it non-volatile (NV|BS|RT, as systemd's efi_set_variable does)
+$mk var "$work/sdboot-oneshot/vars" LoaderEntryOneShot 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 0x7 "$work/entry-uki"
 expect_check 0 "systemd-boot's default entry boots EFI/Linux/debian-uki.efi" \
 	"systemd-boot: LoaderEntryOneShot (bootctl set-oneshot) comes before loader.conf" "$work/sdboot-oneshot"
+# a volatile one is not bootctl's and is gone at the next boot: ignored, and said
+$mk var "$work/sdboot-oneshot/vars" LoaderEntryOneShot 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 0x6 "$work/entry-uki"
+expect_check 1 "LoaderEntryOneShot-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f: ignored: attributes 0x6, not 0x7.*systemd-boot's default entry: /vmlinuz-mok" \
+	"systemd-boot: a LoaderEntryOneShot with other attributes than bootctl's is not trusted" "$work/sdboot-oneshot"
 $mk var "$s/vars" MokListRT $SG 0x6 "$pki/mok.esl"
 expect_check 0 "systemd-boot's default entry boots /vmlinuz-mok" "systemd-boot: MokList allows the Type #1 kernel" "$s"
 
@@ -388,8 +393,27 @@ expect_check 2 "--pcrlock: removable's PCRs cannot be predicted|--pcrlock: Boot0
 
 # pending requests
 s=$work/pending && state "$s" && $mk var "$s/vars" MokNew $SG 0x7 "$pki/mok.esl"
-expect_check 0 "pending MokNew: once confirmed at the console, adds to MokList: X509 /CN=lockshim test mok" \
+expect_check 0 "pending MokNew \(mokutil --import or --import-hash\): once confirmed at the console, adds to MokList: X509 /CN=lockshim test mok" \
 	"a pending MokNew is said with its key" "$s"
+# one that is not mokutil's (NV|BS|RT) the MOK manager ignores: so does check, and says it
+state "$s" && $mk var "$s/vars" MokNew $SG 0x27 "$pki/mok.esl"
+check "$s"
+[[ $rc -eq 0 && $out =~ "MokNew-$SG: ignored: attributes 0x27, not 0x7" && ! $out =~ "pending MokNew" ]] &&
+	ok "check: a MokNew with other attributes than mokutil's is not reported pending" ||
+	not_ok "check: a MokNew with other attributes than mokutil's is not reported pending ($out)"
+# mokutil --trust-mok as Debian's mokutil 0.6.0 wrote it (tests/vectors/mokutil/misc)
+vec=tests/vectors/mokutil
+state "$s" && $mk var "$s/vars" MokListTrustedNew $SG 0x7 "$vec/misc/MokListTrustedNew.bin"
+expect_check 0 "pending MokListTrustedNew \(mokutil --trust-mok\): once confirmed at the console, lets the kernel trust MOK keys in its machine keyring \(MokListTrusted set\)" \
+	"a pending mokutil --trust-mok is said (the recorded vector)" "$s"
+# --untrust-mok: the same request with state 1 (README of the vectors: the toggle's layout)
+{ printf '\x01\x00\x00\x00'; tail -c +5 "$vec/misc/MokListTrustedNew.bin"; } >"$work/untrust-mok.bin"
+state "$s" && $mk var "$s/vars" MokListTrustedNew $SG 0x7 "$work/untrust-mok.bin"
+expect_check 0 "pending MokListTrustedNew \(mokutil --untrust-mok\): once confirmed at the console, stops the kernel trusting MOK keys" \
+	"a pending mokutil --untrust-mok is said" "$s"
+state "$s" && $mk var "$s/vars" MokDB $SG 0x7 "$vec/ignore_db/MokDB.bin"
+expect_check 0 "pending MokDB \(mokutil --ignore-db\): once confirmed at the console, stops trusting db for kernels \(MokDBState set\)" \
+	"a pending mokutil --ignore-db is said (the recorded vector)" "$s"
 
 # bad inputs: exit 2, naming the input; with ASan and UBSan, which must report nothing
 cli=$BUILD/lockshim-san
@@ -416,6 +440,14 @@ chmod 755 "$s/esp/EFI" 2>/dev/null
 state "$s" && $mk var "$s/vars" MokListRT $SG 0x27 "$pki/vendor.esl"
 expect_check 2 "MokListRT-$SG: attributes 0x27, not a loader's mirror" \
 	"a MokListRT the OS wrote (not volatile BS|RT) is no answer" "$s"
+# only the firmware writes SecureBoot and dbx, with its attributes, and a
+# loader the mirrors: a copy with others is not a machine's (NAME GUID WRITER'S)
+for planted in "SecureBoot $GG 0x6" "dbx $DG 0x27" "MokSBStateRT $SG 0x6"; do
+	read -r name guid attributes <<<"$planted"
+	state "$s" && $mk byte "$s/vars" "$name" "$guid" 0x7 1
+	expect_check 2 "$name-$guid: attributes 0x7, not (the firmware's $attributes|a loader's mirror)" \
+		"a $name with other attributes than its writer's is no answer" "$s"
+done
 state "$s"
 head -c 20 "$pki/vendor.esl" >"$work/short.esl"
 expect_check 2 "short.esl: malformed update" "a malformed dbx update" "$s" --dbx-update "$work/short.esl"

@@ -80,4 +80,68 @@ for include in '<efi.h>' '<efilib.h>' '"efi_vars.h"' '<protocol/efiprot.h>' '<st
 		ok "layout check refuses #include $include in the core"
 	fi
 done
+# One table of variables (src/core/variables.c, issue 35): no other file
+# spells a Mok... name as a string literal, ASCII, L"", u"" or U"", alone or
+# as adjacent literals that join into one, or as an efivarfs file name
+# (NAME-GUID); comments and sentences that mention a name in prose are not
+# names. Prints each offending literal; fails when there is one.
+#   mok_literals FILE...
+mok_literals() {
+	python3 - "$@" <<'PY'
+import re, sys
+
+NAME = re.compile(r"Mok[A-Za-z0-9_]*(-[0-9a-fA-F-]+)?")
+TOKEN = re.compile(r"""//[^\n]*|/\*.*?\*/|(?:u8|[LuU])?"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|\s+|.""",
+		   re.S)
+bad = 0
+for path in sys.argv[1:]:
+	text = open(path, encoding="utf-8", errors="replace").read()
+	run, start = [], 0  # adjacent string literals, joined as the compiler joins them
+	def flush():
+		global bad
+		joined = "".join(run)
+		if run and NAME.fullmatch(joined):
+			line = text.count("\n", 0, start) + 1
+			print(f"# {path}:{line}: the variable name \"{joined}\" outside src/core/variables.c")
+			bad = 1
+	for m in TOKEN.finditer(text):
+		tok = m.group(0)
+		lit = re.fullmatch(r'(?:u8|[LuU])?"(.*)"', tok, re.S)
+		if lit:
+			if not run:
+				start = m.start()
+			run.append(lit.group(1))
+		elif tok.isspace() or tok.startswith("//") or tok.startswith("/*"):
+			continue
+		else:
+			flush()
+			run = []
+	flush()
+sys.exit(bad)
+PY
+}
+
+mapfile -t sources < <(find src include -name '*.[chS]' ! -path src/core/variables.c | sort)
+if mok_literals "${sources[@]}"; then
+	ok "layout: no Mok variable name is spelled outside src/core/variables.c"
+else
+	not_ok "layout: no Mok variable name is spelled outside src/core/variables.c"
+fi
+# the check itself: each way of spelling a name is refused, prose and comments are not
+printf '/* "MokList" in a comment */\n// L"MokNew"\nlog("deleted MokList: attributes");\nx = "MokListing is not" " a name here";\n' \
+	>"$tmp/prose.c"
+if mok_literals "$tmp/prose.c" >/dev/null; then
+	ok "layout: a Mok name in prose or a comment is accepted"
+else
+	not_ok "layout: a Mok name in prose or a comment is accepted"
+fi
+for literal in '"MokList"' 'L"MokNew"' 'u"MokListTrustedNew"' 'U"MokSB"' '"Mok" "List"' \
+	'L"Mok" /* split */ L"ListX"' '"MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23"' '"MokTML"'; do
+	printf 'static const void *name = %s;\n' "$literal" >"$tmp/bad.c"
+	if mok_literals "$tmp/bad.c" >/dev/null; then
+		not_ok "layout check refuses the literal $literal"
+	else
+		ok "layout check refuses the literal $literal"
+	fi
+done
 exit $failed

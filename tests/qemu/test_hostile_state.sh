@@ -40,6 +40,14 @@
 #                               certificate, which lockshim cannot delete:
 #                               lockshim says so, ignores it, and refuses a
 #                               kernel signed by that key; MokList stays
+#   squatted_mok_list_enroll    the same MokList, then a pending enrollment
+#                               (mokutil's recorded MokNew and MokAuth),
+#                               confirmed: the MOK manager merges only what
+#                               it read through the owner-variable check, so
+#                               it says it ignores root's list and carries
+#                               none of root's keys into a list of its own;
+#                               it cannot delete root's list, so nothing is
+#                               written, and root's key stays untrusted
 #   rt_mok_state_deleted        MokListX (holding the db certificate),
 #                               MokDBState and MokListTrusted (both 1), each
 #                               NV|BS|RT: lockshim deletes each with a
@@ -68,6 +76,7 @@ SCENARIOS=(
 	squatted_mirrors
 	squatted_pw_store
 	squatted_mok_list
+	squatted_mok_list_enroll
 	rt_mok_state_deleted
 	planted_boot_record
 )
@@ -244,6 +253,32 @@ squatted_mok_list() {
 		expect_order -F 'lockshim: variable=MokList action=ignored' 'lockshim: refusing' &&
 		expect_mok_kernel_refused 'signer does not chain to a trusted certificate' 'reason=untrusted-signer' &&
 		expect_var "$vars" MokList 0x27
+}
+
+# Root's MokList that lockshim cannot delete, then a pending enrollment the
+# owner confirms: the MOK manager ignores root's list as lockshim did
+# (without that check it merged root's certificate into the list it then
+# tried to write), so no list it writes could hold root's key.
+squatted_mok_list_enroll() {
+	local vars=$MOK_WORK/squatted-mok-list-enroll.fd src
+	src=$(mok_variant hostile-squatted-mok-list-enroll \
+		--var "MokList:$SHIM_GUID:0x27:$HOSTILE_DATA/MokList.auth" \
+		--var "MokNew:$SHIM_GUID:0x7:$MOK_VECTORS/import_hashfile/MokNew.bin" \
+		--var "MokAuth:$SHIM_GUID:0x7:$MOK_VECTORS/import_hashfile/MokAuth.bin") || return 1
+	cp "$src" "$vars"
+	# the recorded request's password (tests/vectors/mokutil/README.md)
+	boot_mok_refused squatted-mok-list-enroll "$vars" "$BOOT_WORK/kernel-rogue.efi" \
+		--send-on "$MM_YES_ENROLL" 'yes\r' \
+		--send-on 'Password for Enroll MOK \(attempt 1 of 3\)' 'lockshim-mok-1\r' || return 1
+	expect_order -F "lockshim: MokList has attributes 0x27, not the MOK manager's 0x3, and cannot be deleted: " \
+		'lockshim: starting the MOK manager' &&
+		expect_order -F 'Password for Enroll MOK (attempt 1 of 3)' \
+			"MOK manager: ignoring MokList: attributes 0x27 are not the MOK manager's 0x3" &&
+		expect_log -F 'MOK manager: cannot delete MokList: ' &&
+		expect_no_log -F 'Enroll MOK: done' &&
+		expect_no_log -F 'MOK manager: cannot write MokList' &&
+		expect_mok_kernel_refused 'signer does not chain to a trusted certificate' 'reason=untrusted-signer' &&
+		expect_var "$vars" MokList 0x27 && expect_no_var "$vars" MokNew
 }
 
 # What the MOK manager alone sets, written NV|BS|RT as an OS writes it

@@ -150,6 +150,68 @@ static void test_unknown_request(const uint8_t *der, size_t der_len)
 	free(request.data);
 }
 
+/*
+ * The MOK manager merges into MokList / MokListX only what it read through
+ * the owner-variable check: a list root planted with runtime access
+ * (mokutil-style NV|BS|RT, or time-authenticated so lockshim could not
+ * delete it) before a pending enrollment loses every entry; one the manager
+ * wrote (NV|BS) keeps them.
+ */
+static void test_apply_read(const uint8_t *der, size_t der_len)
+{
+	static const struct {
+		enum variable_id list;
+		uint32_t attributes;
+		bool os_written;
+	} reads[] = {
+		{ VAR_MOK_LIST, VARIABLE_NV_BS, false },
+		{ VAR_MOK_LIST, VARIABLE_NV_BS_RT, true },
+		{ VAR_MOK_LIST, VARIABLE_NV_BS_RT_TIME_AUTHED, true },
+		{ VAR_MOK_LIST_X, VARIABLE_NV_BS_RT, true },
+		{ VAR_MOK_LIST_X, VARIABLE_NV_BS, false },
+	};
+
+	for (size_t i = 0; i < sizeof(reads) / sizeof(reads[0]); i++) {
+		struct buf planted = { 0 }, request = { 0 }, alone = { 0 };
+		size_t out_size = 0, changed = 0;
+		uint8_t *out = NULL;
+		const char *why = NULL;
+		bool os_written = !reads[i].os_written;
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s read with attributes 0x%x",
+			 variables[reads[i].list].name, (unsigned int)reads[i].attributes);
+		current_list(&planted, 15, 7, der, der_len); /* root's keys */
+		sha256_request(&request, 9);
+		sha256_request(&alone, 9);
+		if (CHECK_EQ(mok_list_apply_read(MOK_LIST_ENROLL,
+						 &(struct mok_list_read){ reads[i].list,
+									  planted.data, planted.size,
+									  reads[i].attributes },
+						 request.data, request.size, &out, &out_size,
+						 &changed, &os_written, &why),
+			     0, name)) {
+			CHECK_EQ(os_written, reads[i].os_written,
+				 unit_name("%s: written by an OS", name));
+			CHECK_EQ(changed, 1u, unit_name("%s: the new entry enrolled", name));
+			if (reads[i].os_written)
+				/* the request's entry alone (its owner is shim's, the rest compared) */
+				CHECK(out_size == alone.size &&
+					      memcmp(out, alone.data, 16 + 12) == 0 &&
+					      memcmp(out + 28 + 16, alone.data + 28 + 16, 32) == 0,
+				      unit_name("%s: none of root's entries is kept", name));
+			else
+				CHECK(out_size == planted.size + alone.size &&
+					      memcmp(out, planted.data, planted.size) == 0,
+				      unit_name("%s: the owner's entries are kept", name));
+		}
+		OPENSSL_free(out);
+		free(planted.data);
+		free(request.data);
+		free(alone.data);
+	}
+}
+
 int main(void)
 {
 	X509 *cert = unit_make_cert("mok list");
@@ -164,6 +226,7 @@ int main(void)
 		test_apply(&cases[i], der, (size_t)der_len);
 	test_delete_last_entry(der, (size_t)der_len);
 	test_unknown_request(der, (size_t)der_len);
+	test_apply_read(der, (size_t)der_len);
 	OPENSSL_free(der);
 	X509_free(cert);
 	return unit_failed;
