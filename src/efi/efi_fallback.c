@@ -16,12 +16,17 @@
 #include "fallback.h"
 #include "macro.h"
 #include "signature_list.h"
+#include "variables.h"
 
 #define CSV_NAME L"BOOTX64.CSV"
-/* Set (volatile, boot services only) before an option starts: the fallback runs once a boot. */
-#define FALLBACK_DONE L"LockshimFallback"
-#define BOOT_VARIABLE_ATTRIBUTES \
-	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
+/* The fallback's once-a-boot mark (volatile, boot services only: set before an option starts). */
+#define FALLBACK_DONE            EFI_VAR_NAME(VAR_LOCKSHIM_FALLBACK)
+#define FALLBACK_DONE_GUID       efi_var_guid(VAR_LOCKSHIM_FALLBACK)
+#define FALLBACK_DONE_ATTRIBUTES variables[VAR_LOCKSHIM_FALLBACK].attributes
+#define BOOT_ORDER               EFI_VAR_NAME(VAR_BOOT_ORDER)
+/* the boot manager's variables: Boot####, BootOrder */
+#define BOOT_GUID                efi_var_guid(VAR_BOOT_OPTION)
+#define BOOT_VARIABLE_ATTRIBUTES variables[VAR_BOOT_OPTION].attributes
 
 /* What this boot's fallback found and did so far. */
 struct fallback {
@@ -64,7 +69,7 @@ static void option_name(UINT16 number, CHAR16 name[9])
 {
 	static const CHAR16 hex[] = L"0123456789ABCDEF";
 
-	CopyMem(name, L"Boot", 4 * sizeof(CHAR16));
+	CopyMem(name, (void *)EFI_VAR_NAME(VAR_BOOT_OPTION), 4 * sizeof(CHAR16)); /* "Boot" */
 	for (UINTN i = 0; i < 4; i++)
 		name[4 + i] = hex[(number >> (12 - 4 * i)) & 0xf];
 	name[8] = L'\0';
@@ -85,7 +90,7 @@ static BOOLEAN boot_order_read(struct fallback *fb)
 	size_t count;
 
 	fb->order_count = 0;
-	status = efi_var_read(L"BootOrder", &EfiGlobalVariable, &data, &size, NULL);
+	status = efi_var_read(BOOT_ORDER, BOOT_GUID, &data, &size, NULL);
 	if (status == EFI_NOT_FOUND)
 		return TRUE;
 	if (EFI_ERROR(status)) {
@@ -113,14 +118,14 @@ static BOOLEAN csv_found(struct fallback *fb)
 	if (fb->state)
 		return fb->state > 0;
 	fb->state = -1;
-	status = efi_var_read_u8(FALLBACK_DONE, &lockshim_vendor_guid, &done, &attributes);
-	if (!EFI_ERROR(status) && attributes == EFI_VARIABLE_BOOTSERVICE_ACCESS) {
+	status = efi_var_read_u8(FALLBACK_DONE, FALLBACK_DONE_GUID, &done, &attributes);
+	if (!EFI_ERROR(status) && attributes == FALLBACK_DONE_ATTRIBUTES) {
 		log_info("fallback: already ran this boot; not again");
 		return FALSE;
 	}
 	if (status != EFI_NOT_FOUND) {
 		/* not lockshim's mark: only boot services write one the OS cannot */
-		status = efi_var_delete(FALLBACK_DONE, &lockshim_vendor_guid);
+		status = efi_var_delete(FALLBACK_DONE, FALLBACK_DONE_GUID);
 		if (EFI_ERROR(status)) {
 			log_error_status(status,
 					 "fallback: cannot delete the %ls the OS wrote: %m; "
@@ -206,9 +211,9 @@ static EFI_STATUS option_find(const struct fallback *fb, const struct fallback_p
 		while (len < name_size / sizeof(CHAR16) && name[len])
 			len++;
 		n = fallback_option_number(name, len);
-		if (n < 0 || CompareMem(&vendor, &EfiGlobalVariable, sizeof(vendor)) != 0)
+		if (n < 0 || CompareMem(&vendor, BOOT_GUID, sizeof(vendor)) != 0)
 			continue;
-		if (EFI_ERROR(efi_var_read(name, &EfiGlobalVariable, &data, &size, NULL)) ||
+		if (EFI_ERROR(efi_var_read(name, BOOT_GUID, &data, &size, NULL)) ||
 		    boot_option_parse(data, size, option, &reason) < 0 ||
 		    !fallback_option_matches(option, path->ascii, fb->guid))
 			continue;
@@ -234,7 +239,7 @@ static EFI_STATUS option_free_number(const struct fallback *fb, UINT16 *number)
 		if (fallback_order_has(fb->order, fb->order_count, (UINT16)n))
 			continue;
 		option_name((UINT16)n, name);
-		status = RT->GetVariable(name, &EfiGlobalVariable, NULL, &size, NULL);
+		status = RT->GetVariable(name, BOOT_GUID, NULL, &size, NULL);
 		if (status == EFI_NOT_FOUND) {
 			*number = (UINT16)n;
 			return EFI_SUCCESS;
@@ -259,7 +264,7 @@ static EFI_STATUS option_create(const struct fallback *fb, const struct fallback
 		return status;
 	size = fallback_load_option(fb->hd, entry, path, data);
 	option_name(*number, name);
-	return RT->SetVariable(name, &EfiGlobalVariable, BOOT_VARIABLE_ATTRIBUTES, size, data);
+	return RT->SetVariable(name, BOOT_GUID, BOOT_VARIABLE_ATTRIBUTES, size, data);
 }
 
 /*
@@ -448,7 +453,7 @@ static EFI_STATUS boot_order_update(const struct fallback *fb)
 		log_info("fallback: BootOrder %s unchanged", text);
 		return EFI_SUCCESS;
 	}
-	status = RT->SetVariable(L"BootOrder", &EfiGlobalVariable, BOOT_VARIABLE_ATTRIBUTES,
+	status = RT->SetVariable((CHAR16 *)BOOT_ORDER, BOOT_GUID, BOOT_VARIABLE_ATTRIBUTES,
 				 count * sizeof(UINT16), order);
 	if (EFI_ERROR(status))
 		return log_error_status(status, "fallback: cannot write BootOrder");
@@ -474,8 +479,8 @@ static EFI_STATUS fallback_mark_done(void)
 {
 	UINT8 done = 1;
 
-	return RT->SetVariable(FALLBACK_DONE, &lockshim_vendor_guid,
-			       EFI_VARIABLE_BOOTSERVICE_ACCESS, sizeof(done), &done);
+	return RT->SetVariable((CHAR16 *)FALLBACK_DONE, FALLBACK_DONE_GUID,
+			       FALLBACK_DONE_ATTRIBUTES, sizeof(done), &done);
 }
 
 void efi_fallback_run(EFI_HANDLE image, const struct efi_verifier *verifier,

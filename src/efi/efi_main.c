@@ -34,6 +34,7 @@
 #include "load_options.h"
 #include "pe.h"
 #include "stack_guard.h"
+#include "variables.h"
 #include "verify.h"
 
 /* the build's DEFAULT_LOADER: started when the load options name no image */
@@ -76,17 +77,18 @@ static void next_stage_free(struct next_stage *location)
 		FreePool(location->dir);
 }
 
-/* The one-byte global variable @name: @absent when it is not there, @unreadable on an error. */
-static UINT8 secure_boot_variable(const CHAR16 *name, UINT8 absent, UINT8 unreadable)
+/* The firmware's one-byte variable @id: @absent when it is not there, @unreadable on an error. */
+static UINT8 secure_boot_variable(enum variable_id id, UINT8 absent, UINT8 unreadable)
 {
 	EFI_STATUS status;
 	UINT8 value;
 
-	status = efi_var_read_u8(name, &EfiGlobalVariable, &value, NULL);
+	status = efi_var_read_u8(EFI_VAR_NAME(id), efi_var_guid(id), &value, NULL);
 	if (status == EFI_NOT_FOUND)
 		return absent;
 	if (EFI_ERROR(status)) {
-		log_warning_status(status, "cannot read %ls: %m; taking %d", name, unreadable);
+		log_warning_status(status, "cannot read %ls: %m; taking %d", EFI_VAR_NAME(id),
+				   unreadable);
 		return unreadable;
 	}
 	return value;
@@ -95,8 +97,8 @@ static UINT8 secure_boot_variable(const CHAR16 *name, UINT8 absent, UINT8 unread
 static void secure_boot_state_read(struct secure_boot_state *state, const struct efi_mok_state *mok)
 {
 	/* absent: no Secure Boot; there but unreadable: the safe side, enforced */
-	state->secure_boot = secure_boot_variable(L"SecureBoot", 0, 1);
-	state->setup_mode = secure_boot_variable(L"SetupMode", 0, 0);
+	state->secure_boot = secure_boot_variable(VAR_SECURE_BOOT, 0, 1);
+	state->setup_mode = secure_boot_variable(VAR_SETUP_MODE, 0, 0);
 	state->mok_sb_state = efi_mok_sb_state(mok);
 	state->mok_trusted = efi_mok_trusted_for_kernel(mok);
 	state->db_ignored = efi_mok_db_ignored(mok);
