@@ -16,8 +16,11 @@
  *   lockdown           none | integrity | confidentiality | unavailable
  *   capabilities       present | absent (CAP_SYS_RAWIO in that set)
  *   keys               present (one line per key in a system keyring)
- *   ACPI table         present | absent (the test SSDT an initrd may carry,
- *                      OEM table ID LSEARLY1: tests/qemu/test_lockdown_early.sh)
+ *   ACPI table         present | absent (the test SSDT an initrd or an EFI
+ *                      variable may carry, OEM table ID LSEARLY1:
+ *                      tests/qemu/test_lockdown_early.sh, test_lockdown_params.sh)
+ *   pmem               present | absent (/dev/pmem*: probe_params.c)
+ *   console, param     info (/proc/consoles, a module parameter in sysfs)
  *   tpm                pcr | log | log-end | absent | unreadable (probe_tpm.c)
  * The probe draws no conclusion itself: the test harness compares the
  * lines with what each scenario expects.
@@ -245,7 +248,7 @@ void each_file(const char *dir, const char *suffix, const char *what, file_check
 		out(what, "untested", "no %s files in %s", suffix, dir);
 }
 
-/* ---- the lockshim lines of the boot log ----------------------------------- */
+/* ---- the lockshim (and earlycon) lines of the boot log ------------------- */
 
 static void probe_bootlog(void)
 {
@@ -272,8 +275,8 @@ static void probe_bootlog(void)
 		nl = strchr(text, '\n');
 		if (nl)
 			*nl = 0;
-		if (!strncmp(text, "lockshim: ", 10) || strstr(text, "Kernel is locked down") ||
-		    strstr(text, "invalid for parameter"))
+		if (!strncmp(text, "lockshim: ", 10) || !strncmp(text, "earlycon: ", 10) ||
+		    strstr(text, "Kernel is locked down") || strstr(text, "invalid for parameter"))
 			out("bootlog", "line", "%s", text);
 	}
 	close(fd);
@@ -342,6 +345,10 @@ int main(int argc, char **argv)
 	probe_vfio();
 	probe_acpi_table(ACPI_TEST_TABLE_ID);
 	probe_rawio();
+	probe_pmem();
+	probe_consoles();
+	probe_sysfs_value("param:firewire_ohci.remote_dma",
+			  "/sys/module/firewire_ohci/parameters/remote_dma");
 
 	probe_sig_enforce_off();
 	probe_kexec_load();

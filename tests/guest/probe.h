@@ -16,6 +16,8 @@
  *                    or without an IOMMU (QEMU's edu device and its DMA)
  *   probe_tpm.c      the TPM's PCRs and the firmware's event log
  *   probe_rawio.c    what the capability drop costs: SG_IO, bsg, HDIO, FIBMAP
+ *   probe_params.c   what command-line parameters reached: pmem devices, the
+ *                    consoles, a module parameter's value
  */
 #ifndef LOCKSHIM_PROBE_H
 #define LOCKSHIM_PROBE_H
@@ -58,6 +60,11 @@ int kexec_into(const char *image, const char *initrd, const char *cmdline);
 void probe_sig_enforce_off(void);
 file_check_fn probe_module;
 void probe_keyrings(void);
+
+/* probe_params.c */
+void probe_pmem(void);
+void probe_consoles(void);
+void probe_sysfs_value(const char *check, const char *path);
 
 /* probe_acpi.c */
 void probe_acpi_table(const char *oem_table_id);

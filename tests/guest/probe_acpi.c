@@ -14,29 +14,24 @@
 #define ACPI_OEM_TABLE_ID_SIZE 8
 
 /*
- * Whether a table with OEM_TABLE_ID (8 characters) is among the kernel's
- * tables: `PROBE acpi_table:ID present FILE` or `absent`.
+ * The file in DIR holding a table with OEM_TABLE_ID, into PATH (size
+ * PATH_SIZE): 1 if there is one, 0 if not, -1 if DIR cannot be read.
  */
-void probe_acpi_table(const char *oem_table_id)
+static int find_table(const char *dir_path, const char *oem_table_id, char *path, size_t path_size)
 {
-	char check[64], path[300];
 	unsigned char hdr[ACPI_HEADER_SIZE];
 	struct dirent *d;
-	DIR *dir;
+	DIR *dir = opendir(dir_path);
 
-	snprintf(check, sizeof(check), "acpi_table:%s", oem_table_id);
-	dir = opendir(ACPI_TABLES_DIR);
-	if (!dir) {
-		out(check, "untested", "no %s", ACPI_TABLES_DIR);
-		return;
-	}
+	if (!dir)
+		return -1;
 	while ((d = readdir(dir))) {
 		int fd;
 		ssize_t n;
 
 		if (d->d_type != DT_REG)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", ACPI_TABLES_DIR, d->d_name);
+		snprintf(path, path_size, "%s/%s", dir_path, d->d_name);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
@@ -44,11 +39,36 @@ void probe_acpi_table(const char *oem_table_id)
 		close(fd);
 		if (n == (ssize_t)sizeof(hdr) &&
 		    !memcmp(hdr + ACPI_OEM_TABLE_ID_OFFSET, oem_table_id, ACPI_OEM_TABLE_ID_SIZE)) {
-			out(check, "present", "%s", path);
 			closedir(dir);
-			return;
+			return 1;
 		}
 	}
 	closedir(dir);
-	out(check, "absent", "no table in %s has OEM table ID %s", ACPI_TABLES_DIR, oem_table_id);
+	return 0;
+}
+
+/*
+ * Whether a table with OEM_TABLE_ID (8 characters) is among the kernel's
+ * tables, installed at boot or loaded since (dynamic/: an SSDT from an EFI
+ * variable, say): `PROBE acpi_table:ID present FILE` or `absent`.
+ */
+void probe_acpi_table(const char *oem_table_id)
+{
+	char check[64], path[300];
+
+	snprintf(check, sizeof(check), "acpi_table:%s", oem_table_id);
+	switch (find_table(ACPI_TABLES_DIR, oem_table_id, path, sizeof(path))) {
+	case -1:
+		out(check, "untested", "no %s", ACPI_TABLES_DIR);
+		return;
+	case 1:
+		out(check, "present", "%s", path);
+		return;
+	}
+	if (find_table(ACPI_TABLES_DIR "/dynamic", oem_table_id, path, sizeof(path)) == 1) {
+		out(check, "present", "%s", path);
+		return;
+	}
+	out(check, "absent", "no table in %s or %s/dynamic has OEM table ID %s", ACPI_TABLES_DIR,
+	    ACPI_TABLES_DIR, oem_table_id);
 }

@@ -18,6 +18,9 @@
 #                             allowed, no-IOMMU mode and unsafe interrupts not
 #   test_lockdown_kexec_corpus.sh  the differential kexec corpus' sample
 #                             (kexec_corpus.sh; make kexec-corpus: all of it)
+#   test_lockdown_params.sh   parameters that reach physical memory: memmap=
+#                             over the EFI runtime code, an MMIO earlycon kept
+#                             by keep_bootcon, efivar_ssdt= with no EFI stub
 #
 # Environment:
 #   LOCKSHIM_EFI   the loader (default build/lockshimx64.efi); copies are
@@ -162,20 +165,25 @@ old_kernel() {
 		python3 tests/cli/mkesl.py SHA256 "$LD_WORK/mokx-old.esl" "$hash"
 }
 
-# $ACPI_INITRD: an uncompressed cpio with kernel/firmware/acpi/lockshim.aml,
-# an SSDT of only its 36-byte header (OEM table ID $ACPI_TABLE_ID, no AML),
-# then the probe initramfs, as Documentation/admin-guide/acpi/
-# initrd_table_override.rst builds one.
-acpi_initrd_table() {
-	local dir=$LD_WORK/acpi-cpio
-	rm -rf "$dir" && mkdir -p "$dir/kernel/firmware/acpi" || return 1
-	python3 - "$dir/kernel/firmware/acpi/lockshim.aml" "$ACPI_TABLE_ID" <<-'EOF' || return 1
+# test_ssdt FILE: an SSDT of only its 36-byte header (OEM table ID
+# $ACPI_TABLE_ID, no AML), which the probe looks for (acpi_table:ID).
+test_ssdt() {
+	python3 - "$1" "$ACPI_TABLE_ID" <<-'EOF'
 		import struct, sys
 		hdr = bytearray(struct.pack('<4sIBB6s8sI4sI', b'SSDT', 36, 2, 0, b'LOCKSH',
 		                            sys.argv[2].encode(), 1, b'LKSH', 1))
 		hdr[9] = -sum(hdr) & 0xff
 		open(sys.argv[1], 'wb').write(hdr)
 	EOF
+}
+
+# $ACPI_INITRD: an uncompressed cpio with kernel/firmware/acpi/lockshim.aml,
+# the test SSDT, then the probe initramfs, as Documentation/admin-guide/acpi/
+# initrd_table_override.rst builds one.
+acpi_initrd_table() {
+	local dir=$LD_WORK/acpi-cpio
+	rm -rf "$dir" && mkdir -p "$dir/kernel/firmware/acpi" || return 1
+	test_ssdt "$dir/kernel/firmware/acpi/lockshim.aml" || return 1
 	(cd "$dir" && find kernel | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0 --reproducible) \
 		>"$ACPI_INITRD.tmp" &&
 		cat "$PROBE_INITRD" >>"$ACPI_INITRD.tmp" && mv "$ACPI_INITRD.tmp" "$ACPI_INITRD"
