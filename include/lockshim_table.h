@@ -12,8 +12,12 @@
  * SbatLevel, each at the offset the header gives, all inside total_size
  * bytes. All integers are little-endian.
  *
- * Version 2 added the SbatLevel: a locked kernel decides kexec as lockshim
- * decides what a second stage asks about, with this boot's level.
+ * Version 2 added the SbatLevel: a locked kernel decides kexec with this
+ * boot's level. Version 3 (same layout) added LOCKSHIM_TABLE_SBAT_REQUIRED:
+ * the .sbat rule lockshim applied to the kernel it started, so that kexec
+ * refuses an image without .sbat as lockshim would. A kernel refuses a
+ * version it does not know (it locks down and trusts none of the keys), so
+ * a new flag is a new version.
  */
 #ifndef LOCKSHIM_TABLE_H
 #define LOCKSHIM_TABLE_H
@@ -25,10 +29,11 @@
 	0x85eec472, 0xa2a6, 0x46f8, 0x87, 0x2c, 0xff, 0x2c, 0xe7, 0x41, 0xed, 0x80
 
 #define LOCKSHIM_TABLE_MAGIC   "LOCKSHIM" /* 8 bytes, no terminator */
-#define LOCKSHIM_TABLE_VERSION 2
+#define LOCKSHIM_TABLE_VERSION 3
 
 /* flags */
-#define LOCKSHIM_TABLE_LOCKED (1u << 0) /* the kernel must lock itself down */
+#define LOCKSHIM_TABLE_LOCKED        (1u << 0) /* the kernel must lock itself down */
+#define LOCKSHIM_TABLE_SBAT_REQUIRED (1u << 1) /* lockshim required .sbat of what it started */
 
 /* lock_reason: why LOCKED is set (LOCKSHIM_LOCK_NONE when it is not) */
 #define LOCKSHIM_LOCK_NONE        0 /* not locked */

@@ -2,7 +2,7 @@
 # Build the lockshim test kernel: Debian's linux-source-6.12 with the patch
 # series in kernel/patches/, configured as tinyconfig + kernel/lockshim.config.
 #
-#   kernel/build.sh [--force] [--keep-tree]
+#   kernel/build.sh [--force] [--keep-tree] [--variant NAME]
 #
 # Prints the output directory on stdout (messages go to stderr):
 #
@@ -33,6 +33,10 @@
 #   --force       rebuild even when the output exists
 #   --keep-tree   keep the build tree (source + objects, about 2.5 GB) in
 #                 ${cache}/kernel-tree-<hash>/ for incremental work
+#   --variant NAME  a test-only build: after the series, the patches of
+#                 kernel/variants/NAME/ (*.patch) and, after the fragment,
+#                 its config fragment (NAME/config, checked as the main one);
+#                 never part of the shipped series (kernel/variants/README)
 #
 # Environment: JOBS (make -j, default 2), LINUX_SOURCE (the tarball, default
 # /usr/src/linux-source-6.12.tar.xz, from the linux-source-6.12 package),
@@ -46,7 +50,7 @@ LINUX_SOURCE=${LINUX_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
 JOBS=${JOBS:-2}
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/lockshim
 slots=(unsigned vendor mok rogue db)
-force=0 keep=0
+force=0 keep=0 variant=
 
 die() { echo "kernel/build.sh: $*" >&2; exit 1; }
 say() { echo "kernel/build.sh: $*" >&2; }
@@ -55,7 +59,13 @@ while (( $# )); do
 	case $1 in
 	--force) force=1 ;;
 	--keep-tree) keep=1 ;;
-	*) die "unknown option $1 (usage: kernel/build.sh [--force] [--keep-tree])" ;;
+	--variant)
+		[[ ${2:-} =~ ^[a-z0-9-]+$ && -d $here/variants/${2:-} ]] ||
+			die "--variant: no kernel/variants/${2:-} (a name of [a-z0-9-])"
+		variant=$2
+		shift
+		;;
+	*) die "unknown option $1 (usage: kernel/build.sh [--force] [--keep-tree] [--variant NAME])" ;;
 	esac
 	shift
 done
@@ -75,6 +85,14 @@ for p in "$here"/patches/*.patch; do
 done
 shopt -u nullglob
 (( ${#patches[@]} )) || die "no patches in $here/patches"
+variant_patches=()
+variant_fragment=
+if [[ -n $variant ]]; then
+	shopt -s nullglob
+	variant_patches=("$here/variants/$variant"/*.patch)
+	shopt -u nullglob
+	[[ -f $here/variants/$variant/config ]] && variant_fragment=$here/variants/$variant/config
+fi
 fragment=$here/lockshim.config
 sbat_csv=$here/sbat.csv
 add_section_src=$here/../src/cli/pe_add_section.c
@@ -107,6 +125,11 @@ key_inputs() {
 	local f
 	for f in "${patches[@]}" "$fragment" "$testmod" "$here/build.sh"; do
 		echo "file $(basename "$f") $(sha256sum <"$f" | cut -c1-64)" # no paths: same key in any clone
+	done
+	[[ -z $variant ]] && return
+	echo "variant $variant"
+	for f in "${variant_patches[@]}" ${variant_fragment:+"$variant_fragment"}; do
+		echo "variant-file $(basename "$f") $(sha256sum <"$f" | cut -c1-64)"
 	done
 }
 hash=$(key_inputs | sha256sum | cut -c1-16)
@@ -180,7 +203,7 @@ src=$tmp/src obj=$tmp/obj
 mkdir -p "$src" "$obj"
 say "extracting $(basename "$LINUX_SOURCE") ($src_version)"
 step extract tar -xf "$LINUX_SOURCE" -C "$src" --strip-components=1
-for p in "${patches[@]}"; do
+for p in "${patches[@]}" "${variant_patches[@]}"; do
 	step "patch $(basename "$p")" patch -d "$src" -p1 --batch --forward --fuzz=0 -i "$p"
 done
 t_src=$SECONDS
@@ -188,11 +211,22 @@ t_src=$SECONDS
 # ---- configuration -------------------------------------------------------------
 say "configuring: tinyconfig + $(basename "$fragment")"
 step tinyconfig make -C "$src" O="$obj" tinyconfig
-step merge_config "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment"
+step merge_config "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment" \
+	${variant_fragment:+"$variant_fragment"}
 step olddefconfig make -C "$src" O="$obj" olddefconfig
 
 # Every line of the fragment must have survived: dependencies drop options
-# silently.
+# silently. A variant's line replaces the fragment's for the same option.
+fragment_lines() {
+	local named
+	if [[ -z $variant_fragment ]]; then
+		cat "$fragment"
+		return
+	fi
+	named=$(grep -oE 'CONFIG_[A-Za-z0-9_]+' "$variant_fragment" | sort -u)
+	grep -vwF -f <(echo "$named") "$fragment"
+	cat "$variant_fragment"
+}
 bad=()
 while IFS= read -r line; do
 	case $line in
@@ -207,9 +241,9 @@ while IFS= read -r line; do
 		fi
 		;;
 	esac
-done <"$fragment"
+done < <(fragment_lines)
 if (( ${#bad[@]} )); then
-	echo "kernel/build.sh: options of $(basename "$fragment") not set as asked after olddefconfig:" >&2
+	echo "kernel/build.sh: options of $(basename "$fragment")${variant:+ and variant $variant} not set as asked after olddefconfig:" >&2
 	printf '  %s\n' "${bad[@]}" >&2
 	exit 1
 fi

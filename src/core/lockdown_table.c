@@ -37,6 +37,7 @@ int lockdown_table_build(const struct lockdown_state *state, const struct verify
 {
 	uint8_t *trusted = NULL, *denied = NULL, *t;
 	size_t trusted_size = 0, denied_size = 0, total;
+	uint32_t flags = 0;
 	int r = -1;
 
 	*table = NULL;
@@ -58,7 +59,10 @@ int lockdown_table_build(const struct lockdown_state *state, const struct verify
 	write_le16(t + FIELD(version), LOCKSHIM_TABLE_VERSION);
 	write_le16(t + FIELD(header_size), sizeof(struct lockshim_table));
 	write_le32(t + FIELD(total_size), (uint32_t)total);
-	write_le32(t + FIELD(flags), state->locked ? LOCKSHIM_TABLE_LOCKED : 0);
+	if (state->locked) /* the .sbat rule is for the kernel a locked boot verified */
+		flags = LOCKSHIM_TABLE_LOCKED |
+			(state->sbat_required ? LOCKSHIM_TABLE_SBAT_REQUIRED : 0);
+	write_le32(t + FIELD(flags), flags);
 	write_le32(t + FIELD(lock_reason), state->locked ? state->lock_reason : LOCKSHIM_LOCK_NONE);
 	t[FIELD(secure_boot)] = state->secure_boot;
 	t[FIELD(setup_mode)] = state->setup_mode;
@@ -121,6 +125,9 @@ int lockdown_table_check(const uint8_t *data, size_t size, const char **reason)
 		return refuse(reason, "denied entries outside the table");
 	if (!area_inside(data, FIELD(sbat_level_offset), FIELD(sbat_level_size), total))
 		return refuse(reason, "SbatLevel outside the table");
+	if (read_le32(data + FIELD(flags)) &
+	    ~(LOCKSHIM_TABLE_LOCKED | LOCKSHIM_TABLE_SBAT_REQUIRED))
+		return refuse(reason, "unknown flags");
 	if (data[FIELD(reserved0)] || read_le32(data + FIELD(reserved1)))
 		return refuse(reason, "reserved fields not zero");
 	if (table_digest(data, total, digest) < 0 ||

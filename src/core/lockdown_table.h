@@ -22,6 +22,7 @@ struct lockdown_state {
 	bool mok_trusted;       /* MokListTrusted: the owner lets the kernel trust MOK keys */
 	const char *sbat_level; /* the SbatLevel applied (its variable's text) */
 	size_t sbat_level_size;
+	bool sbat_required; /* lockshim required .sbat of what it started (VERIFY_TO_START) */
 };
 
 /*
@@ -29,7 +30,8 @@ struct lockdown_state {
  * certificates, and the MokList certificates only when the owner asked for
  * it (mokutil --trust-mok: @state->mok_trusted), as upstream puts MOK keys in
  * .machine only then; never db. Denied = the vendor dbx and MokListX. The
- * SbatLevel area is @state's level.
+ * SbatLevel area is @state's level; SBAT_REQUIRED is set when @state is
+ * locked and lockshim required .sbat of what it started.
  * Returns 0 with an OPENSSL_malloc'd table in *@table, or -1.
  */
 int lockdown_table_build(const struct lockdown_state *state, const struct verify_policy *policy,

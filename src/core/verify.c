@@ -416,6 +416,11 @@ static int check_signature_allowed(struct verification *ver,
 	return r;
 }
 
+bool verify_sbat_required(const struct verify_policy *policy, enum verify_request request)
+{
+	return policy->sbat_level && request != VERIFY_FOR_LOADER;
+}
+
 /*
  * Refuse an image with more than one .sbat section, and, with a level, one
  * the level revokes, a malformed .sbat, or a missing one when the request
@@ -439,7 +444,7 @@ static int check_sbat(struct verification *ver)
 	if (!ver->policy->sbat_level)
 		return 0;
 	if (!sec) {
-		if (ver->request == VERIFY_FOR_LOADER)
+		if (!verify_sbat_required(ver->policy, ver->request))
 			return 0;
 		decide(ver->verdict, VERDICT_SBAT_MISSING, NULL,
 		       "image has no .sbat section (SBAT is required)");

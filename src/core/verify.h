@@ -126,6 +126,13 @@ enum verify_request {
 	VERIFY_MOK_MANAGER,
 };
 
+/*
+ * Whether an image without .sbat is refused for @request under @policy: with
+ * a level, for everything but VERIFY_FOR_LOADER. The lockdown table carries
+ * the answer for VERIFY_TO_START to the kernel (LOCKSHIM_TABLE_SBAT_REQUIRED).
+ */
+bool verify_sbat_required(const struct verify_policy *policy, enum verify_request request);
+
 /* A refusal decided outside the policy (the loader cannot build its lists), for @reason. */
 void verdict_refuse(struct verdict *verdict, enum verdict_reason reason, const char *message);
 

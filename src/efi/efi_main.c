@@ -267,6 +267,7 @@ static EFI_STATUS lockdown_handoff(const struct secure_boot_state *sb,
 		.mok_trusted = sb->mok_trusted,
 		.sbat_level = sbat_level->text,
 		.sbat_level_size = sbat_level->size,
+		.sbat_required = verify_sbat_required(policy, VERIFY_TO_START),
 	};
 	EFI_STATUS status;
 

@@ -16,14 +16,15 @@ trusted-keys area, the denied ones into the denied area.
 --no-sbat-level    an empty SbatLevel area (a locked kernel then refuses
               every kexec image)
 
---locked      flags = LOCKED, lock_reason = SECURE_BOOT, SecureBoot=1 (default)
+--locked      flags = LOCKED | SBAT_REQUIRED, lock_reason = SECURE_BOOT,
+              SecureBoot=1 (default): what lockshim writes under Secure Boot
 --unlocked    flags = 0, lock_reason = NONE, SecureBoot=0
 
 --break WHAT  make the table invalid in exactly one way, everything else
               (the digest included) kept consistent:
                 digest       one bit of the digest flipped
                 magic        "LOCKSHIN"
-                version      version 1 (the layout before the SbatLevel)
+                version      version 2 (before SBAT_REQUIRED; same layout)
                 header-size  header_size 96
                 trusted-area the trusted-keys area runs 1 byte past total_size
                 sbat-area    the SbatLevel area runs 1 byte past total_size
@@ -74,8 +75,8 @@ def main():
 
     trusted, denied = cat(a.trusted), cat(a.denied)
     level = b"" if a.no_sbat_level else cat([a.sbat_level])
-    magic, version, header_size = MAGIC, 2, HEADER.size
-    flags, reason = (1, 1) if a.locked else (0, 0)
+    magic, version, header_size = MAGIC, 3, HEADER.size
+    flags, reason = (1 | 2, 1) if a.locked else (0, 0)
     secure_boot = 1 if a.locked else 0
     reserved1 = 0
     t_off, t_size = HEADER.size, len(trusted)
@@ -86,7 +87,7 @@ def main():
     if a.brk == "magic":
         magic = b"LOCKSHIN"
     elif a.brk == "version":
-        version = 1
+        version = 2
     elif a.brk == "header-size":
         header_size = 96
     elif a.brk == "trusted-area":

@@ -29,6 +29,9 @@
 #   LOCKDOWN_TEE=1 show each console live
 #   LOCKSHIM_KERNEL_DIR  a kernel/build.sh output directory to use instead of
 #                  running kernel/build.sh (kernel development)
+#   LOCKSHIM_KERNEL_VARIANT  build and use the test-only variant of that name
+#                  (kernel/build.sh --variant, kernel/variants/): e.g.
+#                  upstream-trust, the MOK trust rules of upstream Linux
 #   LD_MKTABLE     the table builder instead of tests/guest/mktable.py (an
 #                  older layout, for an older kernel)
 #
@@ -106,7 +109,8 @@ lockdown_prepare() {
 	if [[ -n ${LOCKSHIM_KERNEL_DIR:-} ]]; then
 		KDIR=$LOCKSHIM_KERNEL_DIR
 	else
-		KDIR=$(kernel/build.sh 2>>"$PREP_LOG") ||
+		KDIR=$(kernel/build.sh ${LOCKSHIM_KERNEL_VARIANT:+--variant "$LOCKSHIM_KERNEL_VARIANT"} \
+			2>>"$PREP_LOG") ||
 			{ PREP_ERROR="kernel/build.sh failed: $(tail -n 5 "$PREP_LOG" | tr '\n' ' ')"; return 1; }
 	fi
 	echo "# kernel: $KDIR ($(( SECONDS - t0 ))s)" >&2

@@ -26,7 +26,7 @@ table_locked_cmdline_cannot_undo() {
 	launch_kernel "${FUNCNAME[0]}" "lockdown=none secureboot_enable=0 module.sig_enforce=0 lsm=capability" \
 		"" --locked "${TRUSTED[@]}" || return 1
 	expect_log -F 'PROBE cmdline info console=ttyS0 initrd=\EFI\BOOT\initrd.img lockdown=none secureboot_enable=0 module.sig_enforce=0 lsm=capability' &&
-		expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_bootlog 'locked down (Secure Boot, table v3)' &&
 		expect_bootlog 'secureboot_enable=0 ignored: it cannot undo a lock' &&
 		expect_log -F "PROBE bootlog line Booting kernel: \`0' invalid for parameter \`module.sig_enforce'" &&
 		expect_locked && expect_trust "vendor mok" "vendor mok"
@@ -43,7 +43,7 @@ sb_on_lockshim_cmdline_cannot_undo() {
 		"$LD_WORK/lockshim-db.efi" EFI/BOOT/lockshim.efi || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_log -F 'PROBE cmdline info console=ttyS0 lockdown=none secureboot_enable=0 module.sig_enforce=0' &&
-		expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_bootlog 'locked down (Secure Boot, table v3)' &&
 		expect_bootlog 'secureboot_enable=0 ignored: it cannot undo a lock' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok"
 }

@@ -75,7 +75,7 @@ early_window_sb_on_lockshim() {
 		"$LD_WORK/lockshim-db.efi" EFI/BOOT/lockshim.efi || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_log -F 'PROBE cmdline info console=ttyS0 acpi_rsdp=0x' &&
-		expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_bootlog 'locked down (Secure Boot, table v3)' &&
 		_expect_early_refused
 }
 

@@ -43,7 +43,7 @@ _invalid() {
 }
 table_invalid_digest() { _invalid "${FUNCNAME[0]}" 'digest mismatch' "" --locked "${TRUSTED[@]}" --break digest; }
 table_invalid_magic() { _invalid "${FUNCNAME[0]}" 'bad magic' "" --unlocked "${TRUSTED[@]}" --break magic; }
-table_invalid_version() { _invalid "${FUNCNAME[0]}" 'version 1, this kernel knows 2' "" --unlocked --break version; }
+table_invalid_version() { _invalid "${FUNCNAME[0]}" 'version 2, this kernel knows 3' "" --unlocked --break version; }
 table_invalid_header_size() { _invalid "${FUNCNAME[0]}" 'header_size 96, expected 88' "" --unlocked --break header-size; }
 table_invalid_area() {
 	_invalid "${FUNCNAME[0]}" 'trusted keys at 88+1689 outside the table data' "" \

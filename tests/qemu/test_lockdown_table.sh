@@ -9,7 +9,7 @@
 #   table_locked                    valid locked table: locked, vendor+MOK trusted
 #   table_locked_no_sbat_level_kexec_refused  locked, no SbatLevel: every kexec refused
 #   table_unlocked                  valid table without LOCKED: nothing locked, keys unused
-#   table_unlocked_simulate_locks   + secureboot_enable=1: locked, table keys trusted
+#   table_unlocked_simulate_locks   + secureboot_enable=1: locked, table keys not trusted
 #   table_denied_entry_refused      MOK both trusted and denied: denied wins
 #   table_in_boot_services_memory   the table is reserved, so its keys still load
 #   sb_on_lockshim_locked           SB on, MokList enrolled and trusted (--trust-mok):
@@ -72,7 +72,7 @@ table_locked() {
 	launch_kernel "${FUNCNAME[0]}" "" "" --locked "${TRUSTED[@]}" --denied "$PKI/revoked.esl" || return 1
 	expect_log -F 'launch: installed' &&
 		expect_log '^\[ *[0-9.]+\] efi: .* LOCKSHIM=0x[0-9a-f]+ ' &&
-		expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_bootlog 'locked down (Secure Boot, table v3)' &&
 		expect_bootlog 'table keys: 2 trusted certificates, 1 denied entries' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_machine_keys "vendor mok" &&
@@ -84,7 +84,7 @@ table_locked() {
 # vendor-signed one too; modules are not concerned.
 table_locked_no_sbat_level_kexec_refused() {
 	launch_kernel "${FUNCNAME[0]}" "" "" --locked "${TRUSTED[@]}" --no-sbat-level || return 1
-	expect_bootlog 'locked down (Secure Boot, table v2)' &&
+	expect_bootlog 'locked down (Secure Boot, table v3)' &&
 		expect_bootlog 'SbatLevel unusable (no records: the sbat entry is missing): every kexec image will be refused' &&
 		expect_locked && expect_trust "vendor mok" "" &&
 		expect_probe kexec_file_load:vendor refused 'errno=EKEYREJECTED.*no usable SbatLevel'
@@ -93,24 +93,26 @@ table_locked_no_sbat_level_kexec_refused() {
 # A valid table without LOCKED: nothing locks, its trusted keys are not used.
 table_unlocked() {
 	launch_kernel "${FUNCNAME[0]}" "" "" --unlocked "${TRUSTED[@]}" || return 1
-	expect_bootlog 'table present, not locked (table v2)' &&
-		expect_bootlog 'table keys: 0 denied entries; trusted keys unused (not locked)' &&
+	expect_bootlog 'table present, not locked (table v3)' &&
+		expect_bootlog 'table keys: 0 denied entries; trusted keys unused (the table does not lock)' &&
 		expect_unlocked && expect_machine_keys ""
 }
 
-# secureboot_enable=1 with an unlocked table: locked, and the table's keys
-# are trusted as a locked table's would be.
+# secureboot_enable=1 with an unlocked table: locked, but the table's keys
+# are not trusted: a table that does not lock comes from a boot nothing
+# verified, whatever the command line says (the simulation only restricts).
 table_unlocked_simulate_locks() {
 	launch_kernel "${FUNCNAME[0]}" "secureboot_enable=1" "" --unlocked "${TRUSTED[@]}" || return 1
-	expect_bootlog 'secureboot_enable=1: locking down (table v2 present, not locked)' &&
-		expect_locked && expect_trust "vendor mok" "vendor mok" &&
-		expect_machine_keys "vendor mok"
+	expect_bootlog 'secureboot_enable=1: locking down (table v3 present, not locked)' &&
+		expect_bootlog 'table keys: 0 denied entries; trusted keys unused (the table does not lock)' &&
+		expect_locked && expect_trust "" "" &&
+		expect_machine_keys ""
 }
 
 # A denied certificate wins over the same certificate among the trusted ones.
 table_denied_entry_refused() {
 	launch_kernel "${FUNCNAME[0]}" "" "" --locked "${TRUSTED[@]}" --denied "$PKI/mok.esl" || return 1
-	expect_bootlog 'locked down (Secure Boot, table v2)' &&
+	expect_bootlog 'locked down (Secure Boot, table v3)' &&
 		expect_locked && expect_trust "vendor" "vendor" &&
 		expect_probe finit_module:lstest_mok refused 'errno=EKEYREJECTED' &&
 		expect_log -F 'PROBE key:.blacklist present asymmetric "lockshim test mok: '
@@ -121,7 +123,7 @@ table_denied_entry_refused() {
 table_in_boot_services_memory() {
 	launch_kernel "${FUNCNAME[0]}" "" "table_memory=boot" --locked "${TRUSTED[@]}" || return 1
 	expect_log -F 'in boot services memory' &&
-		expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_bootlog 'locked down (Secure Boot, table v3)' &&
 		expect_bootlog 'table keys: 2 trusted certificates, 0 denied entries' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok"
 }
@@ -135,7 +137,7 @@ sb_on_lockshim_locked() {
 	lockdown_boot "${FUNCNAME[0]}" "$SB_MOK_VARS" "$LD_WORK/lockshim-db.efi" \
 		"$LD_WORK/kernel-vendor.efi" || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
-		expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_bootlog 'locked down (Secure Boot, table v3)' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
 		expect_log -F 'PROBE key:.machine present asymmetric "lockshim test mok: '
 }
@@ -150,7 +152,7 @@ sb_on_lockshim_mok_untrusted() {
 	lockdown_boot "${FUNCNAME[0]}" "$SB_MOK_UNTRUSTED_VARS" "$LD_WORK/lockshim-db.efi" \
 		"$LD_WORK/kernel-vendor.efi" || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
-		expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_bootlog 'locked down (Secure Boot, table v3)' &&
 		expect_locked && expect_trust "vendor" "vendor" && expect_machine_keys "vendor" &&
 		expect_log -F 'PROBE key:.platform present asymmetric "lockshim test db: ' &&
 		expect_no_log -F 'PROBE key:.platform present asymmetric "lockshim test mok: '
@@ -170,8 +172,9 @@ sb_on_mok_denied_by_tbs_digest() {
 	lockdown_boot "${FUNCNAME[0]}" "$SB_MOK_TBS_DENIED_VARS" "$LD_WORK/lockshim-db.efi" \
 		"$LD_WORK/kernel-vendor.efi" || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
-		expect_bootlog 'locked down (Secure Boot, table v2)' &&
-		expect_bootlog 'table keys: 2 trusted certificates, 1 denied entries' &&
+		expect_bootlog 'locked down (Secure Boot, table v3)' &&
+		expect_bootlog 'trusted certificate not loaded: -129' &&
+		expect_bootlog 'table keys: 1 trusted certificates, 1 denied entries' &&
 		expect_log -F "PROBE key:.blacklist present blacklist \"tbs:$(_tbs_sha256 "$PKI/mok.der")\"" &&
 		expect_log -F "X.509: Cert $(_tbs_sha256 "$PKI/mok.der") is blacklisted" &&
 		expect_locked && expect_trust "vendor" "vendor" && expect_machine_keys "vendor" &&

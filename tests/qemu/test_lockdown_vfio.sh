@@ -52,7 +52,7 @@ _lockshim_vfio() {
 		"$LD_WORK/lockshim-db.efi" EFI/BOOT/lockshim.efi || return 1
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_log -F "PROBE cmdline info console=ttyS0 $2" &&
-		expect_bootlog 'locked down (Secure Boot, table v2)'
+		expect_bootlog 'locked down (Secure Boot, table v3)'
 }
 
 # The IOMMU translates (DMA remapping) and remaps interrupts.

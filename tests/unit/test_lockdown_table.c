@@ -41,7 +41,7 @@ int main(void)
 	struct lockdown_state state = { .locked = true, .lock_reason = LOCKSHIM_LOCK_SECURE_BOOT,
 					.secure_boot = 1, .setup_mode = 0,
 					.mok_sb_state = LOCKSHIM_VAR_ABSENT,
-					.mok_trusted = true };
+					.mok_trusted = true, .sbat_required = true };
 	static const char level[] = "sbat,1,2025021800\nshim,4\ngrub,5\n";
 	const struct lockshim_table *h;
 	struct verify_policy policy;
@@ -52,7 +52,7 @@ int main(void)
 	size_t wrong;
 	int count = 0;
 
-	CHECK_EQ(sizeof(struct lockshim_table), 88, "ABI header is 88 bytes (version 2)");
+	CHECK_EQ(sizeof(struct lockshim_table), 88, "ABI header is 88 bytes (versions 2 and 3)");
 	state.sbat_level = level;
 	state.sbat_level_size = sizeof(level) - 1;
 	verify_policy_init(&policy);
@@ -76,7 +76,8 @@ int main(void)
 		return 1;
 	h = (const struct lockshim_table *)table;
 	CHECK_EQ(check_copy(table, size), 0, "built table passes the kernel's checks");
-	CHECK_EQ(h->flags, LOCKSHIM_TABLE_LOCKED, "flags recorded: locked");
+	CHECK_EQ(h->flags, LOCKSHIM_TABLE_LOCKED | LOCKSHIM_TABLE_SBAT_REQUIRED,
+		 "flags recorded: locked, .sbat required");
 	CHECK_EQ(h->lock_reason, LOCKSHIM_LOCK_SECURE_BOOT, "lock reason recorded: Secure Boot");
 	CHECK_EQ(h->secure_boot, 1, "Secure Boot state recorded");
 	CHECK_EQ(h->mok_sb_state, LOCKSHIM_VAR_ABSENT, "MokSBState recorded: absent");
@@ -85,7 +86,7 @@ int main(void)
 	count = 0;
 	esl_walk(table + h->denied_offset, h->denied_size, count_entry, &count, &(const char *){ 0 });
 	CHECK_EQ(count, 1, "denied: the MokListX digest");
-	CHECK_EQ(h->version, 2, "version 2");
+	CHECK_EQ(h->version, 3, "version 3");
 	CHECK(h->sbat_level_size == sizeof(level) - 1 &&
 		      memcmp(table + h->sbat_level_offset, level, sizeof(level) - 1) == 0,
 	      "SbatLevel area: the level applied, byte for byte");
@@ -106,6 +107,11 @@ int main(void)
 		CHECK(lockdown_table_check(table, size, &why) < 0 && why && strstr(why, "reserved"),
 		      "reserved field set: refused, said");
 		w->reserved1 = 0;
+		w->flags |= 1u << 7;
+		redigest(table, size);
+		CHECK(lockdown_table_check(table, size, &why) < 0 && why && strstr(why, "flags"),
+		      "unknown flag set: refused, said");
+		w->flags &= ~(1u << 7);
 		redigest(table, size);
 		CHECK_EQ(lockdown_table_check(table, size, &why), 0, "restored: valid again");
 	}
@@ -142,6 +148,16 @@ int main(void)
 	}
 	state.mok_trusted = true;
 
+	/* .sbat not required of what lockshim started (no level): the flag clear */
+	state.sbat_required = false;
+	if (CHECK_EQ(lockdown_table_build(&state, &policy, &table, &size), 0,
+		     ".sbat not required: table built")) {
+		h = (const struct lockshim_table *)table;
+		CHECK_EQ(h->flags, LOCKSHIM_TABLE_LOCKED, ".sbat not required: only LOCKED");
+		OPENSSL_free(table);
+	}
+	state.sbat_required = true;
+
 	/* an empty level: the area is empty, the table still valid */
 	state.sbat_level_size = 0;
 	if (CHECK_EQ(lockdown_table_build(&state, &policy, &table, &size), 0,
@@ -157,7 +173,7 @@ int main(void)
 	if (CHECK_EQ(lockdown_table_build(&state, &policy, &table, &size), 0,
 		     "not locked: table built")) {
 		h = (const struct lockshim_table *)table;
-		CHECK_EQ(h->flags, 0, "not locked: flags clear");
+		CHECK_EQ(h->flags, 0, "not locked: flags clear, .sbat rule too");
 		CHECK_EQ(h->lock_reason, LOCKSHIM_LOCK_NONE, "not locked: reason none");
 		OPENSSL_free(table);
 	}
