@@ -423,7 +423,7 @@ demo: bootstrap
 
 # The whole differential kexec corpus (make check runs its sample): one
 # locked boot kexec_file_load()s every image, compared with lockshim verify
-# --shim-lock. KEXEC_CORPUS_ARGS=--write-differences rewrites
+# (what lockshim would start: the table carries its .sbat rule). KEXEC_CORPUS_ARGS=--write-differences rewrites
 # tests/qemu/kexec-corpus.differences from the run.
 .PHONY: kexec-corpus
 kexec-corpus: all kernel

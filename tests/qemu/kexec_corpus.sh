@@ -11,8 +11,10 @@
 # (db-signed, vendor certificate built in) with those dbx, MokList (trusted),
 # MokListX and SbatLevel, boots the vendor-signed test kernel, and the probe
 # kexec_file_load()s every image (--kexec-corpus: each put together in
-# memory from the one body). On the host, `build/lockshim verify
-# --shim-lock` judges each image with the same lists (vendor certificate,
+# memory from the one body). On the host, `build/lockshim verify` judges
+# each image with the same lists, as lockshim decides an image it starts
+# (.sbat required: the table says lockshim required it of the kernel it
+# started, and the kernel applies that rule at kexec) (vendor certificate,
 # db, dbx with build/pki/revoked.esl as vars.sh enrolls it, MokList,
 # MokListX, SbatLevel). The table of both answers is
 # $LD_WORK/NAME.corpus (image, loader, kernel with its errno, equal or not).
@@ -108,7 +110,7 @@ kexec_corpus_prepare() {
 # "refused", then its reason (the CLI's last line, without the path).
 kexec_corpus_loader() {
 	local out verdict=allowed
-	out=$(build/lockshim verify --shim-lock --vendor-cert "$PKI/vendor.crt" --db "$PKI/db.esl" \
+	out=$(build/lockshim verify --vendor-cert "$PKI/vendor.crt" --db "$PKI/db.esl" \
 		--dbx "$KC_DIR/dbx-enrolled.esl" --mok "$PKI/mok.esl" --mokx "$KC_DIR/mokx.esl" \
 		--sbat-level "$KC_DIR/level.csv" "$KC_DIR/images/$1.efi" 2>&1) || verdict=refused
 	out=${out##*$'\n'}
@@ -125,7 +127,7 @@ kexec_corpus_boot() {
 	QEMU_TIMEOUT=$(( 120 + 3 * ${#KC_IMAGES[@]} )) lockdown_boot "$name" "$KC_VARS" \
 		"$LD_WORK/lockshim-db.efi" "$LD_WORK/kernel-vendor.efi" || return 1
 	# The boot this is about: locked by lockshim's table, with the lists.
-	expect_bootlog 'locked down (Secure Boot, table v2)' &&
+	expect_bootlog 'locked down (Secure Boot, table v3)' &&
 		expect_bootlog 'SbatLevel 2099010100 applies to kexec images' &&
 		expect_probe lockdown integrity || return 1
 	while read -r n loader kernel; do

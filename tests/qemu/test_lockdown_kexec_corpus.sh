@@ -7,8 +7,8 @@
 #   sb_on_kexec_corpus_sample_agrees  SB on, lockshim with a dbx, MokListX and
 #                           SbatLevel holding every deny-entry type: the
 #                           kernel's kexec_file_load verdict on each image of
-#                           the sample is lockshim's (`build/lockshim verify
-#                           --shim-lock`, same lists), or a difference that
+#                           the sample is lockshim's (`build/lockshim verify`,
+#                           same lists, .sbat required), or a difference that
 #                           tests/qemu/kexec-corpus.differences lists
 #
 # Prints `ok - NAME (T s, QEMU Q s)` / `not ok - NAME`; logs

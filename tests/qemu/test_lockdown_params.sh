@@ -70,7 +70,7 @@ _lockshim_boot() {
 _expect_locked_with() {
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_log -F "PROBE cmdline info console=ttyS0 $1" &&
-		expect_bootlog 'locked down (Secure Boot, table v2)' &&
+		expect_bootlog 'locked down (Secure Boot, table v3)' &&
 		expect_locked
 }
 

@@ -194,7 +194,7 @@ _tbs_sha256() { python3 tests/cli/mkesl.py tbs-hex - SHA256 "$1"; }
 table_locked_rawio_tools_refused() {
 	local LD_RUN_OPTS=("${RAWIO_DISK_OPTS[@]}")
 	launch_kernel "${FUNCNAME[0]}" "" "" --locked "${TRUSTED[@]}" || return 1
-	expect_bootlog 'locked down (Secure Boot, table v2)' &&
+	expect_bootlog 'locked down (Secure Boot, table v3)' &&
 		expect_probe capbnd:self absent &&
 		expect_probe sg_io:ata_identify refused 'errno=EPERM.*lockdown_msg=no' &&
 		expect_probe bsg:ata_identify refused 'errno=EPERM.*lockdown_msg=no' &&
@@ -205,7 +205,7 @@ table_locked_rawio_tools_refused() {
 table_unlocked_rawio_tools_work() {
 	local LD_RUN_OPTS=("${RAWIO_DISK_OPTS[@]}")
 	launch_kernel "${FUNCNAME[0]}" "" "" --unlocked "${TRUSTED[@]}" || return 1
-	expect_bootlog 'table present, not locked (table v2)' &&
+	expect_bootlog 'table present, not locked (table v3)' &&
 		expect_probe capbnd:self present &&
 		expect_probe sg_io:ata_identify allowed 'status=0x0 model="QEMU HARDDISK"' &&
 		expect_probe bsg:ata_identify allowed 'status=0x0 model="QEMU HARDDISK"' &&
