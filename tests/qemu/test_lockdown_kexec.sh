@@ -268,6 +268,10 @@ _kexec() {
 	local name=$1 tcfg=$2 log2 rc matrix=${3:-}
 	local -a table=(--locked "${TRUSTED[@]}")
 	local denied=0 PROBE_INITRD=$PROBE_INITRD
+	# the probe holds a copy of the initramfs and the kernel it loads: with
+	# the storage, pmem and FireWire drivers of lockshim.config, 256 MiB
+	# ran out (the OOM killer ended the probe before the kexec)
+	local QEMU_MEMORY=512
 	if [[ -n $matrix ]]; then
 		table=("${MX_TABLE[@]}") denied=$MX_DENIED PROBE_INITRD=$MX_INITRD
 	fi
