@@ -996,16 +996,18 @@ static int plan_fallback(struct plan_run *p)
 	return 0;
 }
 
-/* The next stage: the fallback's option, else the load options' image, else the default loader. */
-static int plan_next_stage(struct plan_run *p)
+/*
+ * When the fallback chose none: the load options' image, else the default
+ * loader (.ldrname; shim's grubx64.efi), into p->next. 0, or -1 said.
+ */
+static int plan_next_path(struct plan_run *p)
 {
-	char loader[256] = SHIM_DEFAULT, host[4096];
+	char loader[256] = SHIM_DEFAULT;
 	const char *reason;
 	uint16_t *aligned;
 	struct load_options lo;
-	int r, found;
 
-	if (!p->from && p->first->kind == KIND_LOCKSHIM) {
+	if (p->first->kind == KIND_LOCKSHIM) {
 		size_t size = 0;
 		const uint8_t *name = section_data(p->first->pe, ".ldrname", &size);
 
@@ -1019,27 +1021,35 @@ static int plan_next_stage(struct plan_run *p)
 			return -1;
 		}
 	}
-	if (!p->from) {
-		p->from = "default loader";
-		if (next_path(p->dir, loader, p->next, sizeof(p->next)) < 0) {
-			say_error("%s: its default loader's path is too long", p->path);
-			return -1;
-		}
+	p->from = "default loader";
+	if (next_path(p->dir, loader, p->next, sizeof(p->next)) < 0) {
+		say_error("%s: its default loader's path is too long", p->path);
+		return -1;
 	}
-	if (!strcmp(p->from, "default loader") && p->options && p->options_size) {
-		aligned = malloc(p->options_size + 1);
-		if (!aligned) {
-			say_error("out of memory");
-			return -1;
-		}
-		memcpy(aligned, p->options, p->options_size);
-		if (load_options_parse(aligned, p->options_size, &lo, &reason) == 0 &&
-		    lo.kernel_path &&
-		    next_path_u16(p->dir, lo.kernel_path, lo.kernel_path_len, p->next,
-				  sizeof(p->next)) == 0)
-			p->from = "load options";
-		free(aligned);
+	if (!p->options || !p->options_size)
+		return 0;
+	aligned = malloc(p->options_size + 1);
+	if (!aligned) {
+		say_error("out of memory");
+		return -1;
 	}
+	memcpy(aligned, p->options, p->options_size);
+	if (load_options_parse(aligned, p->options_size, &lo, &reason) == 0 && lo.kernel_path &&
+	    next_path_u16(p->dir, lo.kernel_path, lo.kernel_path_len, p->next, sizeof(p->next)) ==
+		    0)
+		p->from = "load options";
+	free(aligned);
+	return 0;
+}
+
+/* The next stage: the fallback's option, else plan_next_path's; decided as lockshim starts it. */
+static int plan_next_stage(struct plan_run *p)
+{
+	char host[4096];
+	int r, found;
+
+	if (!p->from && plan_next_path(p) < 0)
+		return -1;
 	found = esp_resolve(p->files->esp, p->next, host, sizeof(host));
 	if (found < 0)
 		return -1;

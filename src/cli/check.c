@@ -33,6 +33,7 @@
 
 #include "boot_chain.h"
 #include "boot_option.h"
+#include "boot_plan.h"
 #include "buffer.h"
 #include "efivars.h"
 #include "esp.h"
@@ -48,8 +49,7 @@
 #define EXIT_REFUSED 1
 #define EXIT_USAGE   2
 
-#define REMOVABLE_PATH "\\EFI\\BOOT\\BOOTX64.EFI"
-#define MAX_OPTIONS    (BOOT_ORDER_MAX + 1)
+#define MAX_OPTIONS (BOOT_ORDER_MAX + 1)
 
 const char check_usage[] =
 	"check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]\n"
@@ -198,7 +198,7 @@ static long read_options(const struct check_args *a, struct option *options)
 			return -1;
 	memset(&options[n], 0, sizeof(options[n]));
 	snprintf(options[n].name, sizeof(options[n].name), "removable");
-	snprintf(options[n].path, sizeof(options[n].path), "%s", REMOVABLE_PATH);
+	snprintf(options[n].path, sizeof(options[n].path), "%s", BOOT_PLAN_REMOVABLE_PATH);
 	return (long)n + 1;
 }
 
