@@ -143,8 +143,8 @@ static bool name_of(const char *name, size_t len, int *set, int *field)
 	return false;
 }
 
-int variable_info_parse(const void *data, size_t size, struct variable_store_space space[STORE_SETS],
-			const char **reason)
+int variable_info_parse(const void *data, size_t size,
+			struct variable_store_space space[STORE_SETS], const char **reason)
 {
 	const char *text = data, *end = text + size;
 	bool seen[STORE_SETS][FIELDS] = {};

@@ -25,17 +25,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The MokVar table entry's name (shim 16.1's mok.c). */
+/* The MokVar table entry's name (shim 16.1's mok.c), and in UTF-16 as variables.h makes it. */
 #define VARIABLE_INFO_NAME "VariableInfo"
+/* clang-format would split u"" into u "" */
+/* clang-format off */
+#define VARIABLE_INFO_NAME16 u"" VARIABLE_INFO_NAME
+/* clang-format on */
 
 /* The sets of attributes asked about, in shim's order. */
-enum variable_store_set {
-	STORE_BS,
-	STORE_BS_NV,
-	STORE_BS_RT,
-	STORE_BS_NV_RT,
-	STORE_SETS
-};
+enum variable_store_set { STORE_BS, STORE_BS_NV, STORE_BS_RT, STORE_BS_NV_RT, STORE_SETS };
 
 /* The attributes of each set (variables.h's VARIABLE_*). */
 extern const uint32_t variable_store_attributes[STORE_SETS];
@@ -66,8 +64,8 @@ size_t variable_info_format(const struct variable_store_space space[STORE_SETS],
  * an error; a set is known only when all three of its lines are there.
  * Returns 0, or -1 with @reason.
  */
-int variable_info_parse(const void *text, size_t size, struct variable_store_space space[STORE_SETS],
-			const char **reason);
+int variable_info_parse(const void *text, size_t size,
+			struct variable_store_space space[STORE_SETS], const char **reason);
 
 /*
  * Would writing @new_size bytes of data over a variable of @old_size bytes

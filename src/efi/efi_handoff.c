@@ -182,7 +182,7 @@ EFI_STATUS efi_handoff_install(const struct lockdown_state *state,
 					     (const uint8_t *)sbat_level->text, sbat_level->size };
 		/* the store's room, as shim 16.1 has it: for `lockshim check` before an update */
 		efi_var_store_space(space);
-		vars[n] = (struct mokvar){ (const CHAR16 *)u "" VARIABLE_INFO_NAME, FALSE,
+		vars[n] = (struct mokvar){ (const CHAR16 *)VARIABLE_INFO_NAME16, FALSE,
 					   (const uint8_t *)space_text,
 					   variable_info_format(space, space_text) };
 		if (vars[n].size)
