@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "image_cache.h"
+#include "variable_store.h"
 #include "verdict_reason.h"
 
 /* A variable's data as the next boot reads it; OPENSSL_malloc'd. */
@@ -28,7 +29,9 @@ struct blob {
 /* What the next boot's decisions depend on. */
 struct machine_state {
 	bool secure_boot; /* SecureBoot=1 and SetupMode=0 */
-	struct blob db, dbx;
+	struct blob kek, db, dbx;
+	/* the store's room as the loader found it at this boot (VariableInfo); unknown without */
+	struct variable_store_space store[STORE_SETS];
 	struct blob mok_list, mok_list_x; /* as lockshim or shim mirrors them (vendor keys first) */
 	struct blob sbat_level;           /* the level stored for the next boot */
 	uint8_t sbat_policy;              /* SbatPolicy (mokutil --set-sbat-policy); 0 none */

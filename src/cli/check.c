@@ -35,6 +35,7 @@
 #include "boot_option.h"
 #include "boot_plan.h"
 #include "buffer.h"
+#include "ca_names.h"
 #include "efivars.h"
 #include "esp.h"
 #include "file.h"
@@ -495,6 +496,29 @@ static void answer_free(struct answer *a)
 	a->chains = NULL;
 }
 
+/* The CAs of KEK and db (ca_names.h), as text or the "cas" object. */
+static int print_cas(const struct machine_state *m, bool json)
+{
+	if (json) {
+		json_print_key("cas", true);
+		printf("{");
+		json_print_key("kek", false);
+		printf("[");
+	}
+	if (ca_names_print(variables[VAR_KEK].name, m->kek.data, m->kek.size, json) < 0)
+		return -1;
+	if (json) {
+		printf("], ");
+		json_print_key("db", false);
+		printf("[");
+	}
+	if (ca_names_print(variables[VAR_DB].name, m->db.data, m->db.size, json) < 0)
+		return -1;
+	if (json)
+		printf("]}");
+	return 0;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_args args = { 0 };
@@ -503,6 +527,7 @@ int cmd_check(int argc, char **argv)
 	struct option *options = calloc(MAX_OPTIONS, sizeof(*options));
 	struct chain_files files = { 0 };
 	const struct answer *final;
+	const struct machine_state *final_state;
 	struct pcr_bank firmware;
 	uint8_t first_stage[32];
 	char esp[4096];
@@ -527,12 +552,14 @@ int cmd_check(int argc, char **argv)
 	if (answer_machine(&files, &today, options, (size_t)n, &before) < 0)
 		goto out;
 	final = &before;
+	final_state = &today;
 	if (what_if_given(&args.what_if)) {
 		if (machine_state_dup(&after, &today) < 0 ||
 		    what_if_apply(&args.what_if, &after) < 0 ||
 		    answer_machine(&files, &after, options, (size_t)n, &answer) < 0)
 			goto out;
 		final = &answer;
+		final_state = &after;
 	}
 	if (args.pcrlock && write_pcrlock(args.pcrlock, final) < 0)
 		goto out;
@@ -555,13 +582,20 @@ int cmd_check(int argc, char **argv)
 		printf("[");
 		if (mok_pending_print(args.efivars, true) < 0)
 			goto out;
-		printf("]}\n");
-	} else {
+		printf("]");
 		if (what_if_given(&args.what_if))
+			what_if_store_print(&today, &after, true);
+		if (print_cas(final_state, true) < 0)
+			goto out;
+		printf("}\n");
+	} else {
+		if (what_if_given(&args.what_if)) {
 			print_changes(&before, &answer, false);
+			what_if_store_print(&today, &after, false);
+		}
 		for (size_t i = 0; i < final->n; i++)
 			print_chain_text(&final->chains[i], &options[i]);
-		if (mok_pending_print(args.efivars, false) < 0)
+		if (mok_pending_print(args.efivars, false) < 0 || print_cas(final_state, false) < 0)
 			goto out;
 	}
 	r = final->n && final->chains[0].boots ? EXIT_SUCCESS : EXIT_REFUSED;

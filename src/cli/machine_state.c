@@ -35,7 +35,8 @@ static int blob_dup(struct blob *to, const struct blob *from)
 
 void machine_state_free(struct machine_state *m)
 {
-	struct blob *blobs[] = { &m->db, &m->dbx, &m->mok_list, &m->mok_list_x, &m->sbat_level };
+	struct blob *blobs[] = { &m->kek,      &m->db,         &m->dbx,
+				 &m->mok_list, &m->mok_list_x, &m->sbat_level };
 
 	for (size_t i = 0; i < ARRAY_SIZE(blobs); i++)
 		OPENSSL_free(blobs[i]->data);
@@ -45,9 +46,10 @@ void machine_state_free(struct machine_state *m)
 int machine_state_dup(struct machine_state *to, const struct machine_state *from)
 {
 	*to = *from;
-	to->db.data = to->dbx.data = to->mok_list.data = to->mok_list_x.data = NULL;
+	to->kek.data = to->db.data = to->dbx.data = to->mok_list.data = to->mok_list_x.data = NULL;
 	to->sbat_level.data = NULL;
-	return blob_dup(&to->db, &from->db) < 0 || blob_dup(&to->dbx, &from->dbx) < 0 ||
+	return blob_dup(&to->kek, &from->kek) < 0 || blob_dup(&to->db, &from->db) < 0 ||
+			       blob_dup(&to->dbx, &from->dbx) < 0 ||
 			       blob_dup(&to->mok_list, &from->mok_list) < 0 ||
 			       blob_dup(&to->mok_list_x, &from->mok_list_x) < 0 ||
 			       blob_dup(&to->sbat_level, &from->sbat_level) < 0 ?
@@ -97,6 +99,23 @@ static int read_mirror(const char *efivars, const char *mokvars, enum variable_i
 	return efivar_read_var(efivars, id, NULL, v);
 }
 
+/* The store's room the loader handed over (variable_store.h); unknown when it did not. */
+static int read_store(const char *mokvars, struct machine_state *m)
+{
+	const char *reason = NULL;
+	struct efivar v;
+	int r = 0;
+
+	if (mokvar_read(mokvars, VARIABLE_INFO_NAME, &v) < 0)
+		return -1;
+	if (v.present && variable_info_parse(v.data, v.size, m->store, &reason) < 0) {
+		say_error("%s: %s", v.source, reason);
+		r = -1;
+	}
+	efivar_free(&v);
+	return r;
+}
+
 /* systemd-boot's next entry, as bootctl set-oneshot / set-default leave it (UTF-16). */
 static int read_loader_entry(const char *efivars, struct machine_state *m)
 {
@@ -125,6 +144,7 @@ int machine_state_read(const char *efivars, const char *mokvars, struct machine_
 		enum variable_id id;
 		struct blob *to;
 	} lists[] = {
+		{ VAR_KEK, &m->kek },
 		{ VAR_DB, &m->db },
 		{ VAR_DBX, &m->dbx },
 		{ VAR_MOK_LIST_RT, &m->mok_list },
@@ -170,5 +190,5 @@ int machine_state_read(const char *efivars, const char *mokvars, struct machine_
 	    read_byte(&v, &m->sbat_policy) < 0)
 		return efivar_free(&v), -1;
 	efivar_free(&v);
-	return read_loader_entry(efivars, m);
+	return read_store(mokvars, m) < 0 ? -1 : read_loader_entry(efivars, m);
 }

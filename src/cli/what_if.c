@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "what_if.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 
 #include "buffer.h"
 #include "file.h"
+#include "json.h"
 #include "policy_args.h"
 #include "sbat.h"
 #include "sbat_level.h"
@@ -188,4 +190,65 @@ int what_if_apply(const struct what_if *a, struct machine_state *m)
 bool what_if_given(const struct what_if *a)
 {
 	return a->dbx_update || a->sbat_level || a->n_import || a->n_delete;
+}
+
+void what_if_store_print(const struct machine_state *today, const struct machine_state *after,
+			 bool json)
+{
+	/* every NV variable shares one store: weighed with NV|BS|RT, which shim names alike */
+	const struct variable_store_space *room = &today->store[STORE_BS_NV_RT];
+	const struct {
+		enum variable_id id;
+		const struct blob *before, *after;
+	} lists[] = {
+		{ VAR_KEK, &today->kek, &after->kek },
+		{ VAR_DB, &today->db, &after->db },
+		{ VAR_DBX, &today->dbx, &after->dbx },
+		{ VAR_MOK_LIST, &today->mok_list, &after->mok_list },
+	};
+	bool first = true;
+
+	if (json) {
+		json_print_key("variable_store", true);
+		printf("{\"known\": %s, \"max_storage\": %llu, \"remaining\": %llu, "
+		       "\"max_variable\": %llu, \"updates\": [",
+		       room->known ? "true" : "false", (unsigned long long)room->max_storage,
+		       (unsigned long long)room->remaining, (unsigned long long)room->max_variable);
+	}
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		const struct blob *b = lists[i].before, *a = lists[i].after;
+		uint64_t need = 0;
+		bool fits;
+
+		if (b->size == a->size && (!a->size || !memcmp(a->data, b->data, a->size)))
+			continue;
+		fits = room->known && variable_store_fits(room, b->size, a->size, &need);
+		if (json) {
+			printf("%s{", first ? "" : ", ");
+			json_print_key("variable", false);
+			json_print_string(variables[lists[i].id].name);
+			printf(", \"size_before\": %zu, \"size_after\": %zu, \"fits\": %s}",
+			       b->size, a->size,
+			       !room->known ? "null" :
+			       fits         ? "true" :
+					      "false");
+		} else if (!room->known) {
+			printf("%s: %zu -> %zu bytes; the variable store's room is unknown (the loader "
+			       "handed over no VariableInfo)\n",
+			       variables[lists[i].id].name, b->size, a->size);
+		} else if (fits) {
+			printf("%s: %zu -> %zu bytes: fits the variable store (%llu more of %llu left)\n",
+			       variables[lists[i].id].name, b->size, a->size,
+			       (unsigned long long)need, (unsigned long long)room->remaining);
+		} else {
+			printf("%s: %zu -> %zu bytes: does not fit the variable store (%llu more, %llu "
+			       "left; at most %llu a variable): the firmware will refuse the update\n",
+			       variables[lists[i].id].name, b->size, a->size,
+			       (unsigned long long)need, (unsigned long long)room->remaining,
+			       (unsigned long long)room->max_variable);
+		}
+		first = false;
+	}
+	if (json)
+		printf("]}");
 }

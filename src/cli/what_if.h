@@ -26,6 +26,16 @@ struct what_if {
 bool what_if_given(const struct what_if *w);
 
 /*
+ * Whether each firmware list @after changes from @today (KEK, db, dbx,
+ * MokList) fits the variable store's room the loader handed over
+ * (variable_store.h): a line each, or with @json the "variable_store"
+ * object. MokList is weighed as its mirror, vendor keys included: the
+ * growth is exact, the size at most that.
+ */
+void what_if_store_print(const struct machine_state *today, const struct machine_state *after,
+			 bool json);
+
+/*
  * Change @m as @w says. Returns 0, or -1 having named the input that
  * cannot be used (a malformed update or level, a key not in MokList).
  */
