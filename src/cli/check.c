@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 /*
  * lockshim check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]
- *                [--dbx-update FILE] [--sbat-level FILE|windows|latest|automatic]
+ *                [--{kek,db,dbx}-{update,replace} FILE]...
+ *                [--sbat-level FILE|windows|latest|automatic]
  *                [--mok-import CERT]... [--mok-delete CERT]...
  *                [--event-log LOG] [--pcrlock DIR] [--json]
  *
@@ -52,11 +53,11 @@
 
 #define MAX_OPTIONS (BOOT_ORDER_MAX + 1)
 
-const char check_usage[] =
-	"check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]\n"
-	"                [--dbx-update FILE] [--sbat-level FILE|windows|latest|automatic]\n"
-	"                [--mok-import CERT]... [--mok-delete CERT]...\n"
-	"                [--event-log LOG] [--pcrlock DIR] [--json]\n";
+const char check_usage[] = "check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]\n"
+			   "                [--{kek,db,dbx}-{update,replace} FILE]...\n"
+			   "                [--sbat-level FILE|windows|latest|automatic]\n"
+			   "                [--mok-import CERT]... [--mok-delete CERT]...\n"
+			   "                [--event-log LOG] [--pcrlock DIR] [--json]\n";
 
 struct check_args {
 	const char *efivars, *mokvars, *esp, *boot;
@@ -88,12 +89,34 @@ static int check_usage_error(void)
 	return EXIT_USAGE;
 }
 
+/* The update an option names (--dbx-update, --db-replace...), its path unset; NULL: none. */
+static const struct list_update *list_update_option(const char *arg)
+{
+	static const struct {
+		const char *option;
+		struct list_update update;
+	} options[] = {
+		{ "--kek-update", { VAR_KEK, false, NULL } },
+		{ "--kek-replace", { VAR_KEK, true, NULL } },
+		{ "--db-update", { VAR_DB, false, NULL } },
+		{ "--db-replace", { VAR_DB, true, NULL } },
+		{ "--dbx-update", { VAR_DBX, false, NULL } },
+		{ "--dbx-replace", { VAR_DBX, true, NULL } },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		if (strcmp(arg, options[i].option) == 0)
+			return &options[i].update;
+	return NULL;
+}
+
 static int parse_check_args(int argc, char **argv, struct check_args *a)
 {
 	struct what_if *w = &a->what_if;
 
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+		const struct list_update *update;
 		const char **slot = NULL;
 
 		if (strcmp(arg, "--json") == 0) {
@@ -108,9 +131,10 @@ static int parse_check_args(int argc, char **argv, struct check_args *a)
 			slot = &a->esp;
 		else if (strcmp(arg, "--boot") == 0)
 			slot = &a->boot;
-		else if (strcmp(arg, "--dbx-update") == 0)
-			slot = &a->what_if.dbx_update;
-		else if (strcmp(arg, "--sbat-level") == 0)
+		else if ((update = list_update_option(arg)) && w->n_updates < WHAT_IF_MAX_UPDATES) {
+			w->updates[w->n_updates] = *update;
+			slot = &w->updates[w->n_updates++].path;
+		} else if (strcmp(arg, "--sbat-level") == 0)
 			slot = &a->what_if.sbat_level;
 		else if (strcmp(arg, "--event-log") == 0)
 			slot = &a->event_log;

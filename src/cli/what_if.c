@@ -26,9 +26,26 @@ static int accept_list(const struct esl_list *list, void *ctx)
 	return 0;
 }
 
-/* A dbx update: a signature list, or a signed .auth whose payload is one. Appended to dbx. */
-static int apply_dbx_update(const char *path, struct machine_state *m)
+/* The list of @m a KEK, db or dbx update changes. */
+static struct blob *updated_list(struct machine_state *m, enum variable_id id)
 {
+	switch (id) {
+	case VAR_KEK:
+		return &m->kek;
+	case VAR_DB:
+		return &m->db;
+	case VAR_DBX:
+		return &m->dbx;
+	default:
+		return NULL;
+	}
+}
+
+/* An update (struct list_update), appended to its list or replacing it. */
+static int apply_list_update(const struct list_update *u, struct machine_state *m)
+{
+	struct blob *list = updated_list(m, u->variable);
+	const char *path = u->path;
 	const uint8_t *payload;
 	size_t size, payload_size;
 	const char *reason = "", *auth_reason;
@@ -54,8 +71,12 @@ static int apply_dbx_update(const char *path, struct machine_state *m)
 			goto out;
 		}
 	}
-	m->dbx.present = true;
-	if (buffer_append(&m->dbx.data, &m->dbx.size, payload, payload_size) < 0) {
+	if (u->replace) {
+		OPENSSL_free(list->data);
+		*list = (struct blob){ 0 };
+	}
+	list->present = true;
+	if (buffer_append(&list->data, &list->size, payload, payload_size) < 0) {
 		say_error("out of memory");
 		goto out;
 	}
@@ -171,8 +192,9 @@ static int apply_mok_delete(const char *path, struct machine_state *m)
 
 int what_if_apply(const struct what_if *a, struct machine_state *m)
 {
-	if (a->dbx_update && apply_dbx_update(a->dbx_update, m) < 0)
-		return -1;
+	for (size_t i = 0; i < a->n_updates; i++)
+		if (apply_list_update(&a->updates[i], m) < 0)
+			return -1;
 	if (a->sbat_level && apply_sbat_level(a->sbat_level, m) < 0)
 		return -1;
 	for (size_t i = 0; i < a->n_import; i++) {
@@ -189,7 +211,7 @@ int what_if_apply(const struct what_if *a, struct machine_state *m)
 
 bool what_if_given(const struct what_if *a)
 {
-	return a->dbx_update || a->sbat_level || a->n_import || a->n_delete;
+	return a->n_updates || a->sbat_level || a->n_import || a->n_delete;
 }
 
 void what_if_store_print(const struct machine_state *today, const struct machine_state *after,

@@ -13,11 +13,25 @@
 #include <stddef.h>
 
 #include "boot_chain.h"
+#include "variables.h"
 
-#define WHAT_IF_MAX_MOK 16
+#define WHAT_IF_MAX_MOK     16
+#define WHAT_IF_MAX_UPDATES 8
+
+/*
+ * An update of KEK, db or dbx: a signature list, or a signed .auth whose
+ * payload is one, appended (as fwupd, dbxtool and Windows apply them) or
+ * replacing the list.
+ */
+struct list_update {
+	enum variable_id variable; /* VAR_KEK, VAR_DB or VAR_DBX */
+	bool replace;
+	const char *path;
+};
 
 struct what_if {
-	const char *dbx_update;
+	struct list_update updates[WHAT_IF_MAX_UPDATES]; /* in the order given */
+	size_t n_updates;
 	const char *sbat_level; /* a file, "windows" (sbat_level_arg.h), "latest" or "automatic" */
 	const char *mok_import[WHAT_IF_MAX_MOK], *mok_delete[WHAT_IF_MAX_MOK];
 	size_t n_import, n_delete;
