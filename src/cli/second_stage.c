@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
-#define _GNU_SOURCE /* strverscmp */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "bls.h"
 #include "esp.h"
 #include "file.h"
+#include "pe.h"
 
 #define MAX_CONFIGFILES 8
 
@@ -147,8 +147,9 @@ int second_stage_grub(const struct second_stage_files *files, const char *grub_p
 
 		if (!e->has_image)
 			continue;
-		snprintf(entry->role, sizeof(entry->role), "%s '%.70s'",
+		snprintf(entry->role, sizeof(entry->role), "%s '%s'",
 			 k == 0 ? "default entry" : "entry", e->title);
+		snprintf(entry->id, sizeof(entry->id), "%s", e->id);
 		snprintf(entry->name, sizeof(entry->name), "%s%s", e->image.on_esp ? "(ESP)" : "",
 			 e->image.path);
 		found = grub_host_path(files, &e->image, entry->host, sizeof(entry->host));
@@ -166,23 +167,120 @@ out:
 	return r;
 }
 
-/* One systemd-boot entry: a Type #1 .conf or a UKI. */
-struct sd_entry {
-	char id[256];
-	char name[320];  /* as the chain shows the image */
-	char host[4096]; /* the image's host path; empty when missing */
-};
-
-static int sd_entry_cmp(const void *a, const void *b)
+/* Append @fmt to @note, cut at its end. */
+static void note_add(char *note, size_t size, const char *fmt, const char *a, const char *b)
 {
-	/* newest version first, as systemd-boot orders entries without sort-key */
-	return -strverscmp(((const struct sd_entry *)a)->id, ((const struct sd_entry *)b)->id);
+	size_t len = strlen(note);
+
+	/* cut when full: the return value is checked only to say so to the compiler */
+	if (len + 1 < size && snprintf(note + len, size - len, fmt, a, b) < 0)
+		note[len] = '\0';
 }
 
-/* Add the entries of one directory: *.conf (Type #1) or *.efi (UKIs), on the filesystem at @root. */
-static int sd_scan(const struct second_stage_files *files, const char *root, const char *dir_name,
-		   bool ukis, struct sd_entry *entries, size_t *n, size_t max)
+/* One systemd-boot entry: a Type #1 .conf or a UKI. */
+struct sd_entry {
+	struct bls_entry bls;
+	char name[320];  /* as the chain shows the image */
+	char host[4096]; /* the image's host path */
+	char title[600]; /* as its menu shows it (config_title_generate) */
+};
+
+struct sd_scan {
+	const struct second_stage_files *files;
+	const char *self; /* systemd-boot's own ESP path: an `efi` entry naming it is left out */
+	struct sd_entry *entries;
+	size_t n;
+	struct second_stage_entries *out;
+};
+
+/* The image of Type #1 entry @e on @root: 1 there, 0 left out (said), -1 unusable input. */
+static int sd_type1(struct sd_scan *scan, const char *root, bool on_esp, const char *path,
+		    const char *file, struct sd_entry *e)
 {
+	char note[sizeof(scan->out->note)];
+	const uint8_t *text;
+	const char *reason;
+	size_t size;
+	int r;
+
+	if (image_cache_read(scan->files->cache, path, &text, &size) < 0)
+		return -1;
+	if (bls_entry_parse((const char *)text, size, &e->bls, &reason) < 0) {
+		note_add(scan->out->note, sizeof(scan->out->note),
+			 " (loader entry %s: %s: not read)", file, reason);
+		return 0;
+	}
+	if (!e->bls.image[0] || e->bls.other_architecture)
+		return 0; /* no image for this machine: 252 makes no entry */
+	if (on_esp && scan->self) {
+		char self[320];
+
+		snprintf(self, sizeof(self), "%s", scan->self);
+		for (char *p = self; *p; p++)
+			if (*p == '\\')
+				*p = '/';
+		if (strcasecmp(self + (self[0] == '/'), e->bls.image + (e->bls.image[0] == '/')) ==
+		    0)
+			return 0; /* systemd-boot itself */
+	}
+	snprintf(e->name, sizeof(e->name), "%.319s", e->bls.image);
+	r = esp_resolve(root, e->bls.image, e->host, sizeof(e->host));
+	if (r == 0) {
+		snprintf(note, sizeof(note), "%.200s", e->bls.image);
+		note_add(scan->out->note, sizeof(scan->out->note),
+			 " (loader entry %s: %s does not exist: systemd-boot leaves it out)", file,
+			 note);
+	}
+	return r;
+}
+
+/* A UKI: its .osrel names it (bootspec_pick_name_version_sort_key); without one 252 skips it. */
+static int sd_uki(struct sd_scan *scan, const char *path, const char *dir_name, const char *file,
+		  struct sd_entry *e)
+{
+	struct pe_image *pe = malloc(sizeof(*pe));
+	const struct pe_section *osrel;
+	const uint8_t *data;
+	const char *reason = "no .osrel section";
+	size_t size;
+	int r = -1;
+
+	if (!pe) {
+		say_error("out of memory");
+		return -1;
+	}
+	if (image_cache_read(scan->files->cache, path, &data, &size) < 0)
+		goto out;
+	r = 0;
+	if (pe_parse(data, size, pe, &reason) < 0 || !(osrel = pe_find_section(pe, ".osrel")) ||
+	    !osrel->raw_size) {
+		note_add(scan->out->note, sizeof(scan->out->note),
+			 " (UKI %s: %s: systemd-boot leaves it out)", file, reason);
+		goto out;
+	}
+	if (bls_osrel_parse((const char *)data + osrel->raw_offset,
+			    osrel->raw_size < osrel->virtual_size ? osrel->raw_size :
+								    osrel->virtual_size,
+			    &e->bls, &reason) < 0 ||
+	    !e->bls.title[0]) {
+		note_add(scan->out->note, sizeof(scan->out->note),
+			 " (UKI %s: %s: systemd-boot leaves it out)", file,
+			 e->bls.title[0] ? reason : "its .osrel names no OS");
+		goto out;
+	}
+	snprintf(e->name, sizeof(e->name), "%s/%s", dir_name, file);
+	snprintf(e->host, sizeof(e->host), "%.4095s", path);
+	r = 1;
+out:
+	free(pe);
+	return r;
+}
+
+/* The entries of one directory, *.conf (Type #1) or *.efi (UKIs), on the partition at @root. */
+static int sd_scan_dir(struct sd_scan *scan, const char *root, bool on_esp, bool ukis)
+{
+	const char *dir_name = ukis ? "EFI/Linux" : "loader/entries";
+	const char *suffix = ukis ? ".efi" : ".conf";
 	char dir_host[4096], path[8192];
 	struct dirent *d;
 	DIR *dir;
@@ -197,45 +295,25 @@ static int sd_scan(const struct second_stage_files *files, const char *root, con
 	}
 	while ((d = readdir(dir))) {
 		size_t len = strlen(d->d_name);
-		struct sd_entry *e = &entries[*n];
-		const char *suffix = ukis ? ".efi" : ".conf";
+		struct sd_entry *e = &scan->entries[scan->n];
 
-		if (len <= strlen(suffix) ||
-		    strcasecmp(d->d_name + len - strlen(suffix), suffix) != 0)
+		if (d->d_name[0] == '.' || d->d_type == DT_DIR || len <= strlen(suffix) ||
+		    strcasecmp(d->d_name + len - strlen(suffix), suffix) != 0 ||
+		    strncmp(d->d_name, "auto-", 5) == 0)
 			continue;
-		if (*n == max) {
-			say_error("%s: more than %zu entries: not all could be checked", dir_host,
-				  max);
+		if (scan->n == SECOND_STAGE_MAX_ENTRIES) {
+			say_error("%s: more than %d entries: not all could be checked", dir_host,
+				  SECOND_STAGE_MAX_ENTRIES);
 			goto fail;
 		}
 		memset(e, 0, sizeof(*e));
-		snprintf(e->id, sizeof(e->id), "%s", d->d_name);
+		bls_entry_name(&e->bls, d->d_name, suffix);
 		snprintf(path, sizeof(path), "%s/%s", dir_host, d->d_name);
-		if (ukis) {
-			snprintf(e->name, sizeof(e->name), "%s/%s", dir_name, d->d_name);
-			snprintf(e->host, sizeof(e->host), "%.3800s/%.255s", dir_host, d->d_name);
-		} else {
-			const uint8_t *text;
-			struct bls_entry bls;
-			const char *reason;
-			size_t size;
-
-			if (image_cache_read(files->cache, path, &text, &size) < 0)
-				goto fail;
-			if (bls_entry_parse((const char *)text, size, &bls, &reason) < 0) {
-				say_error("%s: %s", path, reason);
-				goto fail;
-			}
-			if (!bls.image[0])
-				continue;
-			snprintf(e->name, sizeof(e->name), "%s", bls.image);
-			r = esp_resolve(root, bls.image, e->host, sizeof(e->host));
-			if (r < 0)
-				goto fail;
-			if (r == 0)
-				e->host[0] = '\0';
-		}
-		(*n)++;
+		r = ukis ? sd_uki(scan, path, dir_name, d->d_name, e) :
+			   sd_type1(scan, root, on_esp, path, d->d_name, e);
+		if (r < 0)
+			goto fail;
+		scan->n += (size_t)r;
 	}
 	closedir(dir);
 	return 0;
@@ -244,76 +322,160 @@ fail:
 	return -1;
 }
 
-int second_stage_systemd_boot(const struct second_stage_files *files, const char *loader_entry,
+/* Whether the titles of @e[@i] and another entry are the same. */
+static bool sd_title_shared(const struct sd_entry *e, size_t n, size_t i)
+{
+	for (size_t k = 0; k < n; k++)
+		if (k != i && strcmp(e[k].title, e[i].title) == 0)
+			return true;
+	return false;
+}
+
+/* config_title_generate(): the title, else the id; made unique by version, machine-id, id. */
+static void sd_titles(struct sd_entry *e, size_t n)
+{
+	bool *shared = calloc(n ? n : 1, sizeof(*shared));
+
+	for (size_t i = 0; i < n; i++)
+		snprintf(e[i].title, sizeof(e[i].title), "%s",
+			 e[i].bls.title[0] ? e[i].bls.title : e[i].bls.id);
+	for (int round = 0; shared && round < 3; round++) {
+		bool any = false;
+
+		for (size_t i = 0; i < n; i++)
+			any |= shared[i] = sd_title_shared(e, n, i);
+		for (size_t i = 0; any && i < n; i++) {
+			const char *add = round == 0 ? e[i].bls.version :
+					  round == 1 ? e[i].bls.machine_id :
+						       e[i].bls.id;
+			size_t len = strlen(e[i].title);
+
+			if (shared[i] && add[0])
+				snprintf(e[i].title + len, sizeof(e[i].title) - len, " (%.*s)",
+					 round == 1 ? 8 : 400, add);
+		}
+	}
+	free(shared);
+}
+
+/* config_entry_find(): the first entry in menu order whose id @pattern matches; -1 when none. */
+static long sd_find(const struct sd_entry *e, size_t n, const char *pattern)
+{
+	for (size_t i = 0; pattern && pattern[0] && i < n; i++)
+		if (bls_glob_match(pattern, e[i].bls.id))
+			return (long)i;
+	return -1;
+}
+
+static void lower(char *to, size_t size, const char *s)
+{
+	size_t i;
+
+	for (i = 0; s && s[i] && i + 1 < size; i++)
+		to[i] = (char)tolower((unsigned char)s[i]);
+	to[i] = '\0';
+}
+
+/*
+ * config_default_entry_select() over the sorted entries: the index, and
+ * in *@why what chose it.
+ */
+static size_t sd_default(const struct sd_entry *e, size_t n, const struct loader_entry_vars *vars,
+			 const char *conf, const char **why)
+{
+	char oneshot[256], def[256], config[256];
+	bool saved_conf, saved_var;
+	long i;
+
+	lower(oneshot, sizeof(oneshot), vars->oneshot);
+	lower(def, sizeof(def), vars->default_set);
+	lower(config, sizeof(config), conf);
+	saved_conf = strcmp(config, "@saved") == 0;
+	saved_var = strcmp(def, "@saved") == 0;
+	/* 252 lower-cases the others before it reads LoaderEntryLastBooted: that one is taken as is */
+	*why = "LoaderEntryOneShot";
+	if ((i = sd_find(e, n, oneshot)) >= 0)
+		return (size_t)i;
+	*why = saved_var ? "LoaderEntryDefault @saved: LoaderEntryLastBooted" :
+			   "LoaderEntryDefault";
+	if ((i = sd_find(e, n, saved_var ? vars->last_booted : def)) >= 0)
+		return (size_t)i;
+	*why = saved_conf ? "loader.conf default @saved: LoaderEntryLastBooted" :
+			    "loader.conf default";
+	i = saved_conf ? (saved_var ? -1 : sd_find(e, n, vars->last_booted)) :
+			 sd_find(e, n, config);
+	if (i >= 0)
+		return (size_t)i;
+	*why = "the first in its menu";
+	return 0;
+}
+
+int second_stage_systemd_boot(const struct second_stage_files *files, const char *self,
+			      const struct loader_entry_vars *vars,
 			      struct second_stage_entries *out)
 {
-	struct sd_entry *entries = calloc(GRUB_CFG_MAX_ENTRIES, sizeof(*entries));
+	struct sd_scan scan = { files, self,
+				calloc(SECOND_STAGE_MAX_ENTRIES, sizeof(struct sd_entry)), 0, out };
 	char conf[4096], def[256] = "";
-	const char *roots[2] = { files->esp, files->boot };
-	size_t n = 0, first = 0;
+	const char *why = "";
+	size_t first;
 	int r = -1;
 
 	out->n = 0;
 	out->none[0] = out->note[0] = '\0';
-	if (!entries) {
+	if (!scan.entries) {
 		say_error("out of memory");
 		return -1;
 	}
-	for (int i = 0; i < 2; i++)
-		if (roots[i] && (sd_scan(files, roots[i], "loader/entries", false, entries, &n,
-					 GRUB_CFG_MAX_ENTRIES) < 0 ||
-				 sd_scan(files, roots[i], "EFI/Linux", true, entries, &n,
-					 GRUB_CFG_MAX_ENTRIES) < 0))
-			goto out;
-	qsort(entries, n, sizeof(*entries), sd_entry_cmp);
+	/* 252's order of reading: the ESP's UKIs and entries, then XBOOTLDR's */
+	if (sd_scan_dir(&scan, files->esp, true, true) < 0 ||
+	    sd_scan_dir(&scan, files->esp, true, false) < 0 ||
+	    (files->xbootldr && (sd_scan_dir(&scan, files->xbootldr, false, true) < 0 ||
+				 sd_scan_dir(&scan, files->xbootldr, false, false) < 0)))
+		goto out;
+	/* an insertion sort, as 252's sort_pointer_array: equal entries keep that order */
+	for (size_t i = 1; i < scan.n; i++) {
+		struct sd_entry tmp = scan.entries[i];
+		size_t k = i;
+
+		for (; k > 0 && bls_entry_compare(&scan.entries[k - 1].bls, &tmp.bls) > 0; k--)
+			scan.entries[k] = scan.entries[k - 1];
+		scan.entries[k] = tmp;
+	}
+	sd_titles(scan.entries, scan.n);
 	r = esp_resolve(files->esp, "loader/loader.conf", conf, sizeof(conf));
 	if (r > 0) {
 		const uint8_t *text;
 		const char *reason;
 		size_t size;
 
+		r = -1;
 		if (image_cache_read(files->cache, conf, &text, &size) < 0)
-			goto out_fail;
-		if (bls_loader_default((const char *)text, size, def, sizeof(def), &reason) < 0) {
-			say_error("%s: %s", conf, reason);
-			goto out_fail;
-		}
+			goto out;
+		if (bls_loader_default((const char *)text, size, def, sizeof(def), &reason) < 0)
+			note_add(out->note, sizeof(out->note), " (%s: %s: not read)",
+				 "loader/loader.conf", reason);
 	} else if (r < 0) {
-		goto out_fail;
+		goto out;
 	}
-	/* bootctl set-oneshot or set-default: the entry of that id, before loader.conf */
-	for (size_t i = 0; loader_entry[0] && i < n; i++)
-		if (strcmp(entries[i].id, loader_entry) == 0) {
-			first = i;
-			def[0] = '\0';
-			break;
-		}
-	for (size_t i = 0; def[0] && i < n; i++) {
-		char id[256];
-
-		snprintf(id, sizeof(id), "%.*s", (int)(strrchr(entries[i].id, '.') - entries[i].id),
-			 entries[i].id);
-		if (fnmatch(def, entries[i].id, 0) == 0 || fnmatch(def, id, 0) == 0) {
-			first = i;
-			break;
-		}
-	}
-	if (n == 0)
+	r = 0;
+	if (scan.n == 0) {
 		snprintf(out->none, sizeof(out->none), "systemd-boot finds no entry");
-	for (size_t k = 0; k < n; k++) {
+		goto out;
+	}
+	first = sd_default(scan.entries, scan.n, vars, def, &why);
+	note_add(out->note, sizeof(out->note), " (default entry chosen by %s%s)", why, "");
+	for (size_t k = 0; k < scan.n; k++) {
 		size_t i = k == 0 ? first : (k <= first ? k - 1 : k);
 		struct second_stage_entry *entry = &out->entry[out->n++];
 
-		snprintf(entry->role, sizeof(entry->role), "%s '%.70s'",
-			 k == 0 ? "default entry" : "entry", entries[i].id);
-		snprintf(entry->name, sizeof(entry->name), "%s", entries[i].name);
-		snprintf(entry->host, sizeof(entry->host), "%s", entries[i].host);
+		snprintf(entry->role, sizeof(entry->role), "%s '%.580s'",
+			 k == 0 ? "default entry" : "entry", scan.entries[i].title);
+		snprintf(entry->id, sizeof(entry->id), "%s", scan.entries[i].bls.id);
+		snprintf(entry->name, sizeof(entry->name), "%s", scan.entries[i].name);
+		snprintf(entry->host, sizeof(entry->host), "%s", scan.entries[i].host);
 	}
-	r = 0;
-	goto out;
-out_fail:
-	r = -1;
 out:
-	free(entries);
+	free(scan.entries);
 	return r;
 }
