@@ -605,6 +605,8 @@ static int grub_stage(const struct chain_files *files, const struct machine_stat
 					   out->steps[i].image);
 			break;
 		}
+	if (!out->why[0] && entries->none[0]) /* entries, but which one boots is not known */
+		chain_ends(out, false, "%s", entries->none);
 	if (entries->note[0])
 		snprintf(out->why + strlen(out->why), sizeof(out->why) - strlen(out->why), "%s",
 			 entries->note);

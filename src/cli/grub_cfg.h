@@ -38,8 +38,8 @@ struct grub_path {
 
 struct grub_entry {
 	char title[2 * GRUB_CFG_MAX_TEXT + 2]; /* submenu titles joined with '>', whole */
-	char id[2 * GRUB_CFG_MAX_TEXT + 2];    /* --id (else the title), the submenu's joined with '>' */
-	bool unevaluated;                      /* defined or its image chosen under a condition not evaluated */
+	char id[2 * GRUB_CFG_MAX_TEXT + 2]; /* --id (else the title), the submenu's joined with '>' */
+	bool unevaluated;      /* defined or its image chosen under a condition not evaluated */
 	unsigned int top, sub; /* its number at the top level, and in its submenu */
 	bool in_submenu;
 	bool has_image, chainloader;
@@ -62,7 +62,8 @@ struct grub_vars {
 struct grub_cfg_files {
 	/* `[ -e|-f|-s|-d PATH ]`: 1 true, 0 false, -1 cannot tell */
 	int (*test)(void *ctx, char op, const struct grub_path *path);
-	const struct grub_vars *env; /* grubenv's variables for load_env; NULL when unread */
+	/* load_env: the variables of grubenv @file into @env; 1 read, 0 none or unreadable */
+	int (*load_env)(void *ctx, const struct grub_path *file, struct grub_vars *env);
 	void *ctx;
 };
 
@@ -70,13 +71,14 @@ struct grub_cfg {
 	struct grub_entry entries[GRUB_CFG_MAX_ENTRIES];
 	size_t n_entries;
 	char default_entry[GRUB_CFG_MAX_TEXT]; /* as set: a number, "N>M", a title or an id */
-	bool default_unknown; /* set where it was not evaluated */
+	bool default_unknown;                  /* set where it was not evaluated */
 	bool has_configfile;
 	struct grub_path configfile; /* where the menu continues: this file's entries do not count */
 	bool has_blscfg;             /* blscfg: the entries of blscfg_dir follow these */
 	size_t blscfg_at;            /* how many entries came before it */
-	struct grub_path blscfg_dir, blscfg_boot_dir; /* /loader/entries, else /boot/loader/entries */
-	char note[512];              /* what was skipped or not evaluated, with its line */
+	struct grub_path blscfg_dir,
+		blscfg_boot_dir; /* /loader/entries, else /boot/loader/entries */
+	char note[512];          /* what was skipped or not evaluated, with its line */
 };
 
 /* Set @name to @value in @vars. Returns 0, or -1 when either is too long or the table is full. */

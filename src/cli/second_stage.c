@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "second_stage.h"
 
@@ -15,6 +16,16 @@
 #include "pe.h"
 
 #define MAX_CONFIGFILES 8
+
+/* Append @fmt to @note, cut at its end. */
+static void note_add(char *note, size_t size, const char *fmt, const char *a, const char *b)
+{
+	size_t len = strlen(note);
+
+	/* cut when full: the return value is checked only to say so to the compiler */
+	if (len + 1 < size && snprintf(note + len, size - len, fmt, a, b) < 0)
+		note[len] = '\0';
+}
 
 /* A GRUB path: on the ESP, or on the filesystem --boot names (a leading /boot dropped). */
 static int grub_host_path(const struct second_stage_files *files, const struct grub_path *p,
@@ -31,63 +42,325 @@ static int grub_host_path(const struct second_stage_files *files, const struct g
 	return esp_resolve(files->boot, rest, host, size);
 }
 
-/*
- * grub.cfg's conditions are not evaluated, so a one-shot entry
- * (grub-reboot's next_entry) or a saved default (saved_entry) in the
- * grubenv beside the last grub.cfg read is said after the answer rather
- * than guessed at.
- */
-static void grubenv_note(const struct second_stage_files *files, const struct grub_path *cfg,
-			 struct second_stage_entries *out)
-{
-	static const char *const keys[] = { "next_entry=", "saved_entry=" };
-	struct grub_path env = *cfg;
-	char *slash = strrchr(env.path, '/'), host[4096];
-	const uint8_t *text;
-	size_t size, len = strlen(out->note);
+struct grub_files_ctx {
+	const struct second_stage_files *files;
+};
 
-	if (!slash || (size_t)(slash - env.path) + sizeof("/grubenv") > sizeof(env.path))
-		return;
-	strcpy(slash, "/grubenv");
-	if (grub_host_path(files, &env, host, sizeof(host)) <= 0 ||
+/* The variable @name of @vars; NULL when not set. */
+static const char *grub_var(const struct grub_vars *vars, const char *name)
+{
+	for (size_t i = 0; i < vars->n; i++)
+		if (strcmp(vars->var[i].name, name) == 0)
+			return vars->var[i].value;
+	return NULL;
+}
+
+/* @path's directory joined with @name into @out. */
+static bool grub_beside(const struct grub_path *path, const char *name, struct grub_path *out)
+{
+	char *slash;
+
+	*out = *path;
+	slash = strrchr(out->path, '/');
+	if (!slash || (size_t)(slash - out->path) + strlen(name) + 2 > sizeof(out->path))
+		return false;
+	snprintf(slash + 1, sizeof(out->path) - (size_t)(slash + 1 - out->path), "%s", name);
+	return true;
+}
+
+/* A grubenv's NAME=value lines into @env (grub_envblk's format); false when unreadable. */
+static bool grubenv_read(const struct second_stage_files *files, const struct grub_path *path,
+			 struct grub_vars *env)
+{
+	char host[4096], name[32], value[GRUB_CFG_MAX_TEXT];
+	const uint8_t *text;
+	size_t size;
+
+	memset(env, 0, sizeof(*env));
+	if (grub_host_path(files, path, host, sizeof(host)) <= 0 ||
 	    image_cache_read(files->cache, host, &text, &size) < 0)
-		return;
+		return false;
 	for (size_t at = 0; at < size;) {
-		const char *line = (const char *)text + at, *nl = memchr(line, '\n', size - at);
+		const char *line = (const char *)text + at, *nl = memchr(line, '\n', size - at),
+			   *eq;
 		size_t n = nl ? (size_t)(nl - line) : size - at;
 
 		at += n + 1;
-		for (size_t i = 0; i < n; i++)
-			if (line[i] < 0x20 || line[i] > 0x7e)
-				n = 0; /* said only when printable */
-		for (size_t k = 0; k < 2; k++) {
-			size_t key = strlen(keys[k]);
+		eq = memchr(line, '=', n);
+		if (line[0] == '#' || !eq || (size_t)(eq - line) >= sizeof(name) ||
+		    n - (size_t)(eq - line) > sizeof(value))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - line), line);
+		snprintf(value, sizeof(value), "%.*s", (int)(n - (size_t)(eq - line) - 1), eq + 1);
+		grub_vars_set(env, name, value);
+	}
+	return true;
+}
 
-			if (n > key && strncmp(line, keys[k], key) == 0 &&
-			    len + 1 < sizeof(out->note))
-				len += (size_t)snprintf(out->note + len, sizeof(out->note) - len,
-							" (grubenv %.*s: not evaluated)",
-							(int)(n > 80 ? 80 : n), line);
-			if (len >= sizeof(out->note))
-				len = sizeof(out->note) - 1;
+static int grub_load_env(void *ctx, const struct grub_path *file, struct grub_vars *env)
+{
+	return grubenv_read(((struct grub_files_ctx *)ctx)->files, file, env);
+}
+
+/*
+ * A one-shot entry (grub-reboot's next_entry) or a saved default
+ * (saved_entry) in that grubenv which grub.cfg did not load is said after
+ * the answer rather than guessed at.
+ */
+static void grubenv_note(const struct grub_vars *env, const struct grub_vars *vars,
+			 struct second_stage_entries *out)
+{
+	static const char *const keys[] = { "next_entry", "saved_entry" };
+	size_t len = strlen(out->note);
+
+	for (size_t k = 0; k < 2; k++) {
+		const char *value = grub_var(env, keys[k]);
+		bool printable = value != NULL;
+
+		for (const char *p = value; p && *p; p++)
+			printable &= *p >= 0x20 && *p <= 0x7e;
+		if (!printable || !value[0] || grub_var(vars, keys[k]) ||
+		    len + 1 >= sizeof(out->note))
+			continue;
+		if (snprintf(out->note + len, sizeof(out->note) - len,
+			     " (grubenv %s=%.80s: not evaluated)", keys[k], value) < 0)
+			out->note[len] = '\0';
+		len = strlen(out->note);
+	}
+}
+
+/* `[ -e|-f|-s|-d PATH ]` on the host's copy; a device check cannot see is "cannot tell". */
+static int grub_file_test(void *ctx, char op, const struct grub_path *path)
+{
+	const struct second_stage_files *files = ((struct grub_files_ctx *)ctx)->files;
+	char host[4096];
+	struct stat st;
+	int found;
+
+	if (!path->on_esp && !files->boot)
+		return -1;
+	found = grub_host_path(files, path, host, sizeof(host));
+	if (found < 0)
+		return -1;
+	if (found == 0 || stat(host, &st) < 0)
+		return 0;
+	switch (op) {
+	case 'd':
+		return S_ISDIR(st.st_mode);
+	case 'f':
+		return S_ISREG(st.st_mode);
+	case 's':
+		return st.st_size > 0;
+	default:
+		return 1;
+	}
+}
+
+/*
+ * The prefix grub-mkimage built into GRUB at @host (its "mods" section's
+ * prefix object: Debian's is /EFI/debian), into @out; false when none.
+ */
+static bool grub_image_prefix(const struct second_stage_files *files, const char *host, char *out,
+			      size_t size)
+{
+	struct pe_image *pe = malloc(sizeof(*pe));
+	const struct pe_section *mods;
+	const uint8_t *data, *p;
+	const char *reason;
+	size_t len, at;
+	bool found = false;
+
+	if (!pe || image_cache_read(files->cache, host, &data, &len) < 0 ||
+	    pe_parse(data, len, pe, &reason) < 0 || !(mods = pe_find_section(pe, "mods")))
+		goto out;
+	p = data + mods->raw_offset;
+	len = mods->raw_size;
+	/* struct grub_module_info64: "mimg", padding, offset and size of the objects */
+	if (len < 24 || memcmp(p, "mimg", 4) != 0)
+		goto out;
+	at = 24;
+	while (!found && at + 8 <= len) {
+		uint32_t type, obj;
+
+		memcpy(&type, p + at, 4);
+		memcpy(&obj, p + at + 4, 4);
+		if (obj < 8 || obj > len - at)
+			break;
+		if (type == 3) { /* OBJ_TYPE_PREFIX */
+			snprintf(out, size, "%.*s", (int)strnlen((const char *)p + at + 8, obj - 8),
+				 (const char *)p + at + 8);
+			found = out[0] == '/';
+		}
+		at += obj;
+	}
+out:
+	free(pe);
+	return found;
+}
+
+/* Entries sorted as Fedora's blscfg: version, then id, newest first. */
+static int blscfg_cmp(const void *a, const void *b)
+{
+	const struct bls_entry *x = a, *y = b;
+	int r = bls_version_compare(y->version, x->version);
+
+	return r ? r : bls_version_compare(y->id, x->id);
+}
+
+/* blscfg: the entries of its directory, sorted, into @cfg at blscfg_at. 0, or -1 said. */
+static int grub_blscfg(const struct second_stage_files *files, struct grub_cfg *cfg,
+		       struct second_stage_entries *out)
+{
+	const struct grub_path *dirs[2] = { &cfg->blscfg_dir, &cfg->blscfg_boot_dir };
+	struct bls_entry *bls = calloc(GRUB_CFG_MAX_ENTRIES, sizeof(*bls));
+	char host[4096], path[8192];
+	const struct grub_path *dir = NULL;
+	size_t n = 0, room;
+	struct dirent *d;
+	DIR *dh = NULL;
+	int r = -1;
+
+	if (!bls) {
+		say_error("out of memory");
+		return -1;
+	}
+	for (int i = 0; i < 2 && !dir; i++)
+		if (grub_host_path(files, dirs[i], host, sizeof(host)) > 0)
+			dir = dirs[i];
+	if (!dir) {
+		note_add(out->note, sizeof(out->note), " (blscfg: no %s%s)", dirs[0]->path, "");
+		r = 0;
+		goto out;
+	}
+	dh = opendir(host);
+	if (!dh) {
+		say_error("%s: %s", host, strerror(errno));
+		goto out;
+	}
+	room = GRUB_CFG_MAX_ENTRIES - cfg->n_entries;
+	while ((d = readdir(dh))) {
+		size_t len = strlen(d->d_name);
+		const uint8_t *text;
+		const char *reason;
+		size_t size;
+
+		if (d->d_name[0] == '.' || len <= 5 || strcmp(d->d_name + len - 5, ".conf") != 0)
+			continue;
+		if (n == room) {
+			note_add(out->note, sizeof(out->note), " (blscfg: more entries than %s%s)",
+				 "check reads", "");
+			break;
+		}
+		snprintf(path, sizeof(path), "%s/%s", host, d->d_name);
+		if (image_cache_read(files->cache, path, &text, &size) < 0)
+			goto out;
+		if (bls_entry_parse((const char *)text, size, &bls[n], &reason) < 0) {
+			note_add(out->note, sizeof(out->note), " (blscfg %s: %s: not read)",
+				 d->d_name, reason);
+			continue;
+		}
+		snprintf(bls[n].id, sizeof(bls[n].id), "%.*s", (int)(len - 5), d->d_name);
+		n++;
+	}
+	qsort(bls, n, sizeof(*bls), blscfg_cmp);
+	/* they take the place of the blscfg command: the entries after it move down */
+	memmove(&cfg->entries[cfg->blscfg_at + n], &cfg->entries[cfg->blscfg_at],
+		(cfg->n_entries - cfg->blscfg_at) * sizeof(cfg->entries[0]));
+	for (size_t i = cfg->blscfg_at + n; i < cfg->n_entries + n; i++)
+		cfg->entries[i].top += (unsigned int)n;
+	for (size_t k = 0; k < n; k++) {
+		struct grub_entry *e = &cfg->entries[cfg->blscfg_at + k];
+
+		memset(e, 0, sizeof(*e));
+		e->top = (unsigned int)(cfg->blscfg_at ?
+						cfg->entries[cfg->blscfg_at - 1].top + 1 + k :
+						k);
+		snprintf(e->title, sizeof(e->title), "%s",
+			 bls[k].title[0] ? bls[k].title : bls[k].id);
+		snprintf(e->id, sizeof(e->id), "%s", bls[k].id);
+		e->has_image = bls[k].image[0] != '\0';
+		e->image.on_esp = dir->on_esp;
+		snprintf(e->image.path, sizeof(e->image.path), "%s%.250s",
+			 bls[k].image[0] == '/' ? "" : "/", bls[k].image);
+	}
+	cfg->n_entries += n;
+	r = 0;
+out:
+	if (dh)
+		closedir(dh);
+	free(bls);
+	return r;
+}
+
+/* The variables GRUB 2.06's normal mode sets before it reads grub.cfg. */
+static void grub_builtins(struct grub_vars *vars, const char *prefix, const char *cmdpath)
+{
+	static const char *const features[] = {
+		"feature_chainloader_bpb",      "feature_ntldr",
+		"feature_platform_search_hint", "feature_default_font_path",
+		"feature_all_video_module",     "feature_menuentry_id",
+		"feature_menuentry_options",    "feature_200_final",
+		"feature_nativedisk_cmd",       "feature_timeout_style",
+	};
+
+	grub_vars_set(vars, "root", GRUB_ESP_DEVICE);
+	grub_vars_set(vars, "prefix", prefix);
+	grub_vars_set(vars, "cmdpath", cmdpath);
+	grub_vars_set(vars, "grub_cpu", "x86_64");
+	grub_vars_set(vars, "grub_platform", "efi");
+	for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++)
+		grub_vars_set(vars, features[i], "y");
+}
+
+/*
+ * Which grub.cfg GRUB at @grub_path reads first, into @where. With a
+ * prefix built in (Debian's signed GRUB: /EFI/debian), its memdisk
+ * configuration's order: $prefix/x86_64-efi/grub.cfg, $prefix/grub.cfg,
+ * then grub.cfg beside the image ($cmdpath); a $prefix that is not there
+ * becomes /boot/grub. Without one, grub.cfg beside it.
+ */
+static void grub_first_cfg(const struct second_stage_files *files, const char *grub_host,
+			   const char *dir, struct grub_vars *vars, struct grub_path *where)
+{
+	char built[200], prefix[400], cmdpath[400], host[4096];
+	struct grub_path p = { .on_esp = true };
+	static const char *const names[] = { "/x86_64-efi/grub.cfg", "/grub.cfg" };
+
+	snprintf(cmdpath, sizeof(cmdpath), "(" GRUB_ESP_DEVICE ")%.*s", (int)strlen(dir) - 1, dir);
+	snprintf(prefix, sizeof(prefix), "%s", cmdpath);
+	*where = (struct grub_path){ .on_esp = true };
+	snprintf(where->path, sizeof(where->path), "%sgrub.cfg", dir);
+	if (grub_image_prefix(files, grub_host, built, sizeof(built))) {
+		snprintf(p.path, sizeof(p.path), "%s", built);
+		if (esp_resolve(files->esp, p.path, host, sizeof(host)) <= 0)
+			snprintf(built, sizeof(built), "/boot/grub");
+		snprintf(prefix, sizeof(prefix), "(" GRUB_ESP_DEVICE ")%s", built);
+		for (size_t i = 0; i < 2; i++) {
+			snprintf(p.path, sizeof(p.path), "%s%s", built, names[i]);
+			if (esp_resolve(files->esp, p.path, host, sizeof(host)) > 0) {
+				*where = p;
+				break;
+			}
 		}
 	}
+	grub_builtins(vars, prefix, cmdpath);
 }
 
 int second_stage_grub(const struct second_stage_files *files, const char *grub_path,
 		      struct second_stage_entries *out)
 {
-	struct grub_vars *vars = calloc(1, sizeof(*vars));
+	struct grub_vars *vars = calloc(1, sizeof(*vars)), *env = calloc(1, sizeof(*env));
 	struct grub_cfg *cfg = calloc(1, sizeof(*cfg));
-	struct grub_path where = { .on_esp = true };
-	char dir[320], host[4096], prefix[400];
+	struct grub_files_ctx ctx = { files };
+	struct grub_path where;
+	char dir[320], host[4096];
 	const char *reason, *slash;
 	long def;
 	int r = -1;
 
 	out->n = 0;
 	out->none[0] = out->note[0] = '\0';
-	if (!vars || !cfg) {
+	if (!vars || !cfg || !env) {
 		say_error("out of memory");
 		goto out;
 	}
@@ -98,12 +371,12 @@ int second_stage_grub(const struct second_stage_files *files, const char *grub_p
 	for (char *p = dir; *p; p++)
 		if (*p == '\\')
 			*p = '/';
-	snprintf(prefix, sizeof(prefix), "(" GRUB_ESP_DEVICE ")%.*s", (int)strlen(dir) - 1, dir);
-	grub_vars_set(vars, "root", GRUB_ESP_DEVICE);
-	grub_vars_set(vars, "prefix", prefix);
-	grub_vars_set(vars, "cmdpath", prefix);
-	snprintf(where.path, sizeof(where.path), "%sgrub.cfg", dir);
+	if (esp_resolve(files->esp, grub_path, host, sizeof(host)) <= 0)
+		host[0] = '\0';
+	grub_first_cfg(files, host, dir, vars, &where);
 	for (int hop = 0;; hop++) {
+		struct grub_cfg_files cfg_files = { grub_file_test, grub_load_env, &ctx };
+		struct grub_path env_path;
 		const uint8_t *text;
 		size_t size;
 		int found = grub_host_path(files, &where, host, sizeof(host));
@@ -123,20 +396,35 @@ int second_stage_grub(const struct second_stage_files *files, const char *grub_p
 		}
 		if (image_cache_read(files->cache, host, &text, &size) < 0)
 			goto out;
-		if (grub_cfg_parse((const char *)text, size, vars, cfg, &reason) < 0) {
+		/* the grubenv beside the last grub.cfg: what it holds that grub.cfg did not load is said */
+		if (!grub_beside(&where, "grubenv", &env_path) ||
+		    !grubenv_read(files, &env_path, env))
+			memset(env, 0, sizeof(*env));
+		if (grub_cfg_parse((const char *)text, size, vars, &cfg_files, cfg, &reason) < 0) {
 			say_error("%s: %s", host, reason);
 			goto out;
 		}
+		note_add(out->note, sizeof(out->note), "%s%s", cfg->note, "");
 		if (!cfg->has_configfile)
 			break;
 		where = cfg->configfile;
 	}
+	if (cfg->has_blscfg && grub_blscfg(files, cfg, out) < 0)
+		goto out;
 	def = grub_cfg_default_index(cfg);
+	r = 0;
 	if (def < 0) {
 		snprintf(out->none, sizeof(out->none),
 			 "%.400s has no menu entry that boots an image", host);
-		r = 0;
 		goto out;
+	}
+	if (cfg->default_unknown) {
+		snprintf(
+			out->none, sizeof(out->none),
+			"cannot tell which entry GRUB boots: its default (%.200s) is set where check "
+			"does not evaluate",
+			cfg->default_entry);
+		def = 0;
 	}
 	/* the default entry first, then the others in menu order */
 	for (size_t k = 0; k < cfg->n_entries; k++) {
@@ -147,34 +435,27 @@ int second_stage_grub(const struct second_stage_files *files, const char *grub_p
 
 		if (!e->has_image)
 			continue;
-		snprintf(entry->role, sizeof(entry->role), "%s '%s'",
-			 k == 0 ? "default entry" : "entry", e->title);
-		snprintf(entry->id, sizeof(entry->id), "%s", e->id);
+		snprintf(entry->role, sizeof(entry->role), "%s '%.540s'%s",
+			 k == 0 && !cfg->default_unknown ? "default entry" : "entry", e->title,
+			 e->unevaluated ? ", not evaluated" : "");
+		snprintf(entry->id, sizeof(entry->id), "%.255s", e->id);
 		snprintf(entry->name, sizeof(entry->name), "%s%s", e->image.on_esp ? "(ESP)" : "",
 			 e->image.path);
 		found = grub_host_path(files, &e->image, entry->host, sizeof(entry->host));
-		if (found < 0)
+		if (found < 0) {
+			r = -1;
 			goto out;
+		}
 		if (found == 0)
 			entry->host[0] = '\0';
 		out->n++;
 	}
-	r = 0;
-	grubenv_note(files, &where, out);
+	grubenv_note(env, vars, out);
 out:
 	free(vars);
+	free(env);
 	free(cfg);
 	return r;
-}
-
-/* Append @fmt to @note, cut at its end. */
-static void note_add(char *note, size_t size, const char *fmt, const char *a, const char *b)
-{
-	size_t len = strlen(note);
-
-	/* cut when full: the return value is checked only to say so to the compiler */
-	if (len + 1 < size && snprintf(note + len, size - len, fmt, a, b) < 0)
-		note[len] = '\0';
 }
 
 /* One systemd-boot entry: a Type #1 .conf or a UKI. */

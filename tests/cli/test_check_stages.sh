@@ -151,4 +151,138 @@ printf 'title Gone\nlinux /k-gone\n' >"$s/esp/loader/entries/gone.conf"
 expect_stage 0 "loader entry bad.conf: a value longer than check reads: not read.*loader entry gone.conf: /k-gone does not exist: systemd-boot leaves it out" \
 	"systemd-boot: an entry it cannot use is said, the others still checked" "$s" --xbootldr "$s/xbootldr"
 
+# ---- GRUB 2.06 --------------------------------------------------------------------
+# gr DIR: Debian's signed GRUB started by lockshim (its digest in MokList);
+# kernels on /boot (--boot): vmlinuz-vendor, vmlinuz-rogue (refused)
+python3 tests/cli/mkesl.py SHA256 "$work/grub-hash.esl" "$($cli hash "$grub_dir/grubx64.efi.signed")"
+cat "$pki/mok.esl" "$work/grub-hash.esl" >"$work/mok-grub.esl"
+gr() {
+	base "$1" 'grubx64.efi'
+	cp "$grub_dir/grubx64.efi.signed" "$1/esp/EFI/lockshim/grubx64.efi"
+	$mk var "$1/vars" MokListRT $SG 0x6 "$work/mok-grub.esl"
+	cp "$work/k-vendor.efi" "$1/boot/vmlinuz-vendor"
+	cp "$work/k-rogue.efi" "$1/boot/vmlinuz-rogue"
+}
+# cfg DIR: grub.cfg beside GRUB from stdin, its root the --boot filesystem
+cfg() {
+	printf 'search --no-floppy --fs-uuid --set=root 0b5e6f0e\n' >"$1/esp/EFI/lockshim/grub.cfg"
+	cat >>"$1/esp/EFI/lockshim/grub.cfg"
+}
+expect_grub() { expect_stage "${@:1:4}" --boot "$4/boot" "${@:5}"; }
+
+s=$work/grub-crlf && gr "$s"
+printf "set default=1\r\nmenuentry 'Rogue' {\r\n\tlinux /boot/vmlinuz-rogue\r\n}\r\nmenuentry 'Vendor' {\r\n\tlinux /boot/vmlinuz-vendor\r\n}\r\n" | cfg "$s"
+expect_grub 0 "GRUB's default entry boots /boot/vmlinuz-vendor" "GRUB: CRLF line ends read as GRUB drops '\\r'" "$s"
+
+s=$work/grub-semicolon && gr "$s"
+printf 'menuentry "a" { linux /boot/vmlinuz-vendor ; }\nmenuentry "b" { linux /boot/vmlinuz-rogue; }\n' | cfg "$s"
+expect_grub 0 "allowed /boot/vmlinuz-vendor \\(default entry 'a'\\).*refused /boot/vmlinuz-rogue \\(entry 'b'\\)" \
+	"GRUB: a menuentry on one line, its commands after '{' and ';'" "$s"
+
+s=$work/grub-dotdot && gr "$s"
+printf 'menuentry "up" {\n\tlinux /boot/grub/../vmlinuz-vendor\n}\nmenuentry "top" {\n\tlinux /../../boot/./vmlinuz-vendor\n}\n' | cfg "$s"
+expect_grub 0 "allowed /boot/vmlinuz-vendor \\(default entry 'up'\\).*allowed /boot/vmlinuz-vendor \\(entry 'top'\\)" \
+	"GRUB: '..' goes up, never above the root, '.' stays" "$s"
+
+s=$work/grub-prefix && gr "$s"
+printf 'menuentry "beside" {\n\tlinux /boot/vmlinuz-rogue\n}\n' | cfg "$s"
+mkdir -p "$s/esp/EFI/debian"
+printf 'menuentry "prefix" {\n\tlinux $prefix/../../boot/vmlinuz-vendor\n}\n' >"$s/esp/EFI/debian/grub.cfg"
+mkdir -p "$s/esp/boot" && cp "$work/k-vendor.efi" "$s/esp/boot/vmlinuz-vendor"
+expect_grub 0 "GRUB's default entry boots \\(ESP\\)/boot/vmlinuz-vendor" \
+	"GRUB: Debian's GRUB reads \$prefix/grub.cfg (/EFI/debian, built in) before the one beside it" "$s"
+expect_grub 0 "allowed \\(ESP\\)/boot/vmlinuz-vendor \\(default entry 'prefix'\\)" \
+	"GRUB: \$prefix in a path is the built-in /EFI/debian" "$s"
+
+s=$work/grub-blscfg && gr "$s"
+printf 'set boot=search:fedora-boot\nblscfg\nmenuentry "after" {\n\tlinux /boot/vmlinuz-rogue\n}\n' | cfg "$s"
+mkdir -p "$s/boot/loader/entries"
+printf 'title Fedora (6.1)\nversion 6.1.0\nlinux /vmlinuz-rogue\n' >"$s/boot/loader/entries/fedora-6.1.0.conf"
+printf 'title Fedora (6.10)\nversion 6.10.0\nlinux /vmlinuz-vendor\n' >"$s/boot/loader/entries/fedora-6.10.0.conf"
+expect_grub 0 "allowed /vmlinuz-vendor \\(default entry 'Fedora \\(6.10\\)'\\):.* id='fedora-6.10.0'.*refused /vmlinuz-rogue \\(entry 'Fedora \\(6.1\\)'\\).*refused /boot/vmlinuz-rogue \\(entry 'after'\\)" \
+	"GRUB: blscfg reads /loader/entries, newest version first, ids the file names" "$s"
+# Fedora's grub.cfg: the default is grubenv's saved_entry, a BLS id
+printf 'set boot=search:fedora-boot\nload_env\nset default="${saved_entry}"\nblscfg\n' | cfg "$s"
+expect_grub 1 "cannot tell which entry GRUB boots: its default \\(\\) is set where check does not evaluate" \
+	"GRUB: saved_entry from a grubenv that cannot be read is not guessed" "$s"
+mkdir -p "$s/esp/boot/grub" && printf 'saved_entry=fedora-6.1.0\n' >"$s/esp/boot/grub/grubenv"
+expect_grub 1 "refused /vmlinuz-rogue \\(default entry 'Fedora \\(6.1\\)'\\)" \
+	"GRUB: blscfg's entries chosen by grubenv's saved_entry" "$s"
+
+s=$work/grub-if && gr "$s"
+cat <<'CFG' | cfg "$s"
+if loadfont unicode ; then
+	set default=1
+else
+	set default=0
+fi
+menuentry 'Vendor' {
+	linux /boot/vmlinuz-vendor
+}
+menuentry 'Rogue' {
+	linux /boot/vmlinuz-rogue
+}
+CFG
+expect_grub 1 "cannot tell which entry GRUB boots: its default \\(0\\) is set where check does not evaluate.*condition not evaluated: loadfont" \
+	"GRUB: if/else on a command is said not evaluated, no branch guessed" "$s"
+cat <<'CFG' | cfg "$s"
+if [ -s $prefix/grubenv ]; then
+  set have_grubenv=true
+  load_env
+fi
+if [ "${next_entry}" ] ; then
+   set default="${next_entry}"
+   set next_entry=
+else
+   set default="0"
+fi
+if [ x"${feature_menuentry_id}" = xy ]; then
+  menuentry_id_option="--id"
+else
+  menuentry_id_option=""
+fi
+menuentry 'Rogue' $menuentry_id_option 'rogue-id' {
+	if [ x$grub_platform = xxen ]; then insmod xzio; fi
+	linux /boot/vmlinuz-rogue
+}
+menuentry 'Vendor' $menuentry_id_option 'vendor-id' {
+	linux /boot/vmlinuz-vendor
+}
+CFG
+expect_grub 1 "GRUB's default entry: /boot/vmlinuz-rogue is refused" \
+	"GRUB: Debian's conditions evaluated: no grubenv, default 0" "$s"
+mkdir -p "$s/esp/boot/grub" # $prefix: no /EFI/debian on this ESP
+printf '# GRUB Environment Block\nnext_entry=vendor-id\n' >"$s/esp/boot/grub/grubenv"
+expect_grub 0 "GRUB's default entry boots /boot/vmlinuz-vendor" \
+	"GRUB: load_env's next_entry chooses the entry by its --id" "$s"
+if [[ $out == *"not evaluated"* ]]; then not_ok "stages: GRUB: evaluated conditions said not evaluated ($out)"; else ok "stages: GRUB: nothing said not evaluated when all was"; fi
+
+s=$work/grub-titles && gr "$s"
+uuid=0b5e6f0e-1111-2222-3333-444455556666
+{
+	printf "menuentry_id_option=--id\n"
+	printf "submenu 'Advanced options for Debian GNU/Linux' \$menuentry_id_option 'gnulinux-advanced-%s' {\n" $uuid
+	for v in 6.1.0-57 6.1.0-9; do
+		for m in '' ' (recovery mode)'; do
+			printf "\tmenuentry 'Debian GNU/Linux, with Linux %s-amd64%s' \$menuentry_id_option 'gnulinux-%s-amd64-%s-%s' {\n\t\tlinux /boot/vmlinuz-vendor\n\t}\n" \
+				"$v" "$m" "$v" "${m:+recovery}" $uuid
+		done
+	done
+	printf "}\nmenuentry { linux /boot/vmlinuz-rogue }\n"
+} | cfg "$s"
+run_cli check --efivars "$s/vars" --esp "$s/esp" --boot "$s/boot" --json
+if python3 -c '
+import json, sys
+e = json.loads(sys.argv[1])["entries"][0]
+steps = [s for s in e["chain"] if "entry" in s["role"]]
+roles = [s["role"] for s in steps]
+ids = [s["id"] for s in steps]
+assert e["boots"] is True, e
+assert len(steps) == 4 and len(set(roles)) == 4 and len(set(ids)) == 4, (roles, ids)
+assert roles[0] == "default entry '"'"'Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.1.0-57-amd64'"'"'", roles
+assert "Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.1.0-9-amd64 (recovery mode)" in roles[3], roles
+assert ids[0] == "gnulinux-advanced-'$uuid'>gnulinux-6.1.0-57-amd64--'$uuid'", ids
+assert "without a title" in e["why"], e["why"]
+' "$out"; then ok "stages: GRUB: four Debian entries read whole and apart, each with its id; a bad entry skipped"; else not_ok "stages: GRUB titles and ids (exit $rc: $out)"; fi
+
 exit $failed
