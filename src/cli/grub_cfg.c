@@ -353,9 +353,7 @@ static enum cond condition(struct reader *r, const struct words *w)
 		c = evaluate(r, w, 2, w->n - 1);
 	else if (is_word(w, 1, "test"))
 		c = evaluate(r, w, 2, w->n);
-	if (c == COND_UNKNOWN)
-		note(r, "condition not evaluated: ", w->n > 1 ? w->word[1] : "");
-	return c;
+	return c; /* what an unknown one changes is said where it matters */
 }
 
 /* if, elif, else, fi (and while/for ... done, never evaluated). 1 when @w was one. */
@@ -375,9 +373,7 @@ static int run_conditional(struct reader *r, const struct words *w, const char *
 		if (!outer)
 			top->taken = true; /* no branch runs */
 		else
-			top->state = !strcmp(cmd, "if") ?
-					     condition(r, w) :
-					     (note(r, "loop not evaluated: ", cmd), COND_UNKNOWN);
+			top->state = !strcmp(cmd, "if") ? condition(r, w) : COND_UNKNOWN;
 	} else if (!strcmp(cmd, "elif") || !strcmp(cmd, "else")) {
 		enum cond c;
 

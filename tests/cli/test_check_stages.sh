@@ -223,7 +223,7 @@ menuentry 'Rogue' {
 	linux /boot/vmlinuz-rogue
 }
 CFG
-expect_grub 1 "cannot tell which entry GRUB boots: its default \\(0\\) is set where check does not evaluate.*condition not evaluated: loadfont" \
+expect_grub 1 "cannot tell which entry GRUB boots: its default \\(0\\) is set where check does not evaluate \\(grub.cfg line 3: default not evaluated: default=1\\)" \
 	"GRUB: if/else on a command is said not evaluated, no branch guessed" "$s"
 cat <<'CFG' | cfg "$s"
 if [ -s $prefix/grubenv ]; then
