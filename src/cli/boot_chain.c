@@ -542,7 +542,8 @@ static int second_stage_image(const struct chain_files *files, const struct mach
 /* Where the second stages' readers find files: the chain's own. */
 static struct second_stage_files stage_files(const struct chain_files *files)
 {
-	return (struct second_stage_files){ files->esp, files->boot, files->cache };
+	return (struct second_stage_files){ files->esp, files->boot, files->xbootldr,
+					    files->cache };
 }
 
 /* GRUB at @grub_path: each entry's kernel through SHIM_LOCK, the default entry's end the chain's. */
@@ -583,6 +584,7 @@ static int grub_stage(const struct chain_files *files, const struct machine_stat
 					      e->role, false, out, &boots) < 0) {
 			goto out;
 		}
+		snprintf(out->steps[out->n_steps - 1].id, sizeof(out->steps[0].id), "%s", e->id);
 		if (k == 0)
 			default_boots = boots;
 	}
@@ -603,6 +605,8 @@ static int grub_stage(const struct chain_files *files, const struct machine_stat
 					   out->steps[i].image);
 			break;
 		}
+	if (!out->why[0] && entries->none[0]) /* entries, but which one boots is not known */
+		chain_ends(out, false, "%s", entries->none);
 	if (entries->note[0])
 		snprintf(out->why + strlen(out->why), sizeof(out->why) - strlen(out->why), "%s",
 			 entries->note);
@@ -613,9 +617,11 @@ out:
 
 /* systemd-boot: each entry through SHIM_LOCK (or db, under shim), the default entry's end the chain's. */
 static int systemd_boot_stage(const struct chain_files *files, const struct machine_state *m,
-			      const struct first_stage *fs, struct chain *out)
+			      const struct first_stage *fs, const char *path, struct chain *out)
 {
 	const struct second_stage_files where = stage_files(files);
+	const struct loader_entry_vars vars = { m->loader_entry_oneshot, m->loader_entry_default,
+						m->loader_entry_last_booted };
 	struct second_stage_entries *entries = malloc(sizeof(*entries));
 	int r = -1;
 
@@ -629,7 +635,7 @@ static int systemd_boot_stage(const struct chain_files *files, const struct mach
 			 "PCRs behind systemd-boot are not predicted");
 		fs->measure->failed = true;
 	}
-	if (second_stage_systemd_boot(&where, m->loader_entry, entries) < 0)
+	if (second_stage_systemd_boot(&where, path, &vars, entries) < 0)
 		goto out;
 	if (!entries->n)
 		chain_ends(out, false, "%s", entries->none);
@@ -640,6 +646,7 @@ static int systemd_boot_stage(const struct chain_files *files, const struct mach
 		if (second_stage_image(files, m, fs, e->host[0] ? e->host : NULL, e->name, e->role,
 				       fs && fs->image->kind == KIND_SHIM, out, &boots) < 0)
 			goto out;
+		snprintf(out->steps[out->n_steps - 1].id, sizeof(out->steps[0].id), "%s", e->id);
 		if (k == 0) {
 			const struct chain_step *s = &out->steps[out->n_steps - 1];
 
@@ -653,6 +660,9 @@ static int systemd_boot_stage(const struct chain_files *files, const struct mach
 		}
 	}
 	r = 0;
+	if (entries->note[0])
+		snprintf(out->why + strlen(out->why), sizeof(out->why) - strlen(out->why), "%s",
+			 entries->note);
 out:
 	free(entries);
 	return r;
@@ -1085,7 +1095,7 @@ static int follow(const struct chain_files *files, const struct machine_state *m
 	case KIND_GRUB:
 		return grub_stage(files, m, fs, path, out);
 	case KIND_SYSTEMD_BOOT:
-		return systemd_boot_stage(files, m, fs, out);
+		return systemd_boot_stage(files, m, fs, path, out);
 	case KIND_LOCKSHIM:
 	case KIND_SHIM:
 		if (fs && fs->measure) /* the inner one's events are not predicted */

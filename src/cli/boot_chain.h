@@ -38,16 +38,17 @@ struct machine_state {
 	bool validation_off;              /* MokSBState: the first stage's verification is off */
 	bool ignore_db;                   /* MokDBState: db not trusted by the first stage */
 	bool mok_list_trusted;            /* MokListTrusted (mokutil --trust-mok) */
-	/* systemd-boot's entry for the next boot: LoaderEntryOneShot, else LoaderEntryDefault */
-	char loader_entry[256];
+	/* systemd-boot's choice of entry (bootctl set-oneshot, set-default; what `@saved` names) */
+	char loader_entry_oneshot[256], loader_entry_default[256], loader_entry_last_booted[256];
 };
 
 struct pcr_bank;
 
 /* Where the files are on the host. */
 struct chain_files {
-	const char *esp;  /* the ESP's mount point or copy */
-	const char *boot; /* the filesystem GRUB's `search` names (/boot); NULL when unknown */
+	const char *esp;      /* the ESP's mount point or copy */
+	const char *boot;     /* the filesystem GRUB's `search` names (/boot); NULL when unknown */
+	const char *xbootldr; /* the partition of XBOOTLDR's type GUID; NULL when none */
 	struct image_cache *cache;
 	/*
 	 * The PCRs as the firmware left them when it started this boot's first
@@ -83,7 +84,8 @@ struct chain_pcrs {
 
 struct chain_step {
 	char image[320]; /* \EFI\... on the ESP, or a path on --boot's filesystem */
-	char role[96];   /* "first stage", "default loader", "entry 'Debian'" */
+	char role[600];  /* "first stage", "default loader", "entry 'Debian'": full titles */
+	char id[256];    /* a second stage's entry: its stable id (second_stage.h); else empty */
 	bool allowed;
 	enum verdict_reason reason;
 	char list[24];   /* the list whose entry decided; empty when none */

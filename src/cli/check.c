@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 /*
  * lockshim check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]
- *                [--{kek,db,dbx}-{update,replace} FILE]...
+ *                [--xbootldr DIR] [--{kek,db,dbx}-{update,replace} FILE]...
  *                [--sbat-level FILE|windows|latest|automatic]
  *                [--mok-import CERT]... [--mok-delete CERT]...
  *                [--event-log LOG] [--pcrlock DIR] [--json]
@@ -53,14 +53,15 @@
 
 #define MAX_OPTIONS (BOOT_ORDER_MAX + 1)
 
-const char check_usage[] = "check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]\n"
-			   "                [--{kek,db,dbx}-{update,replace} FILE]...\n"
-			   "                [--sbat-level FILE|windows|latest|automatic]\n"
-			   "                [--mok-import CERT]... [--mok-delete CERT]...\n"
-			   "                [--event-log LOG] [--pcrlock DIR] [--json]\n";
+const char check_usage[] =
+	"check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]\n"
+	"                [--xbootldr DIR] [--{kek,db,dbx}-{update,replace} FILE]...\n"
+	"                [--sbat-level FILE|windows|latest|automatic]\n"
+	"                [--mok-import CERT]... [--mok-delete CERT]...\n"
+	"                [--event-log LOG] [--pcrlock DIR] [--json]\n";
 
 struct check_args {
-	const char *efivars, *mokvars, *esp, *boot;
+	const char *efivars, *mokvars, *esp, *boot, *xbootldr;
 	struct what_if what_if;
 	const char *event_log, *pcrlock; /* PCR prediction: this boot's log; where to write */
 	char esp_partuuid[64]; /* live: the ESP's partition GUID (LoaderDevicePartUUID); or empty */
@@ -131,6 +132,8 @@ static int parse_check_args(int argc, char **argv, struct check_args *a)
 			slot = &a->esp;
 		else if (strcmp(arg, "--boot") == 0)
 			slot = &a->boot;
+		else if (strcmp(arg, "--xbootldr") == 0)
+			slot = &a->xbootldr;
 		else if ((update = list_update_option(arg)) && w->n_updates < WHAT_IF_MAX_UPDATES) {
 			w->updates[w->n_updates] = *update;
 			slot = &w->updates[w->n_updates++].path;
@@ -289,6 +292,8 @@ static void print_chain_text(const struct chain *c, const struct option *o)
 			printf(" list=%s", s->list);
 		if (s->entry[0])
 			printf(" entry=%s", s->entry);
+		if (s->id[0])
+			printf(" id='%s'", s->id);
 		printf(": %s\n", s->message);
 	}
 	chain_pcrs_print_text(&c->pcrs);
@@ -317,6 +322,8 @@ static void print_chain_json(const struct chain *c, const struct option *o)
 		json_print_string(s->image);
 		json_print_key("role", true);
 		json_print_string(s->role);
+		json_print_key("id", true);
+		json_print_string(s->id);
 		json_print_key("verdict", true);
 		json_print_string(verdict_word(s->allowed));
 		json_print_key("reason", true);
@@ -418,7 +425,7 @@ static size_t print_changes(const struct answer *before, const struct answer *af
  */
 static int readable_dirs(const struct check_args *a)
 {
-	const char *dirs[] = { a->efivars, a->esp, a->boot };
+	const char *dirs[] = { a->efivars, a->esp, a->boot, a->xbootldr };
 
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		DIR *d = dirs[i] ? opendir(dirs[i]) : NULL;
@@ -434,7 +441,8 @@ static int readable_dirs(const struct check_args *a)
 }
 
 /* The live defaults for what was not given (unless --efivars says this is a copy). */
-static int live_defaults(struct check_args *a, char *esp, size_t esp_size)
+static int live_defaults(struct check_args *a, char *esp, size_t esp_size, char *xbootldr,
+			 size_t xbootldr_size)
 {
 	char partuuid[64] = "";
 	struct efivar v;
@@ -453,8 +461,11 @@ static int live_defaults(struct check_args *a, char *esp, size_t esp_size)
 		return -1; /* not booted through UEFI, or efivarfs not mounted */
 	if (!a->boot)
 		a->boot = "/boot";
-	if (a->esp)
+	if (a->esp) {
+		if (!a->xbootldr && xbootldr_find_live(a->esp, xbootldr, xbootldr_size))
+			a->xbootldr = xbootldr;
 		return 0;
+	}
 	/* only as a loader set it at this boot (BS|RT): one an OS wrote is ignored */
 	if (efivar_read_var(a->efivars, VAR_LOADER_DEVICE_PART_UUID, NULL, &v) < 0)
 		return -1;
@@ -465,6 +476,8 @@ static int live_defaults(struct check_args *a, char *esp, size_t esp_size)
 	if (esp_find_live(partuuid, esp, esp_size) < 0)
 		return -1;
 	a->esp = esp;
+	if (!a->xbootldr && xbootldr_find_live(esp, xbootldr, xbootldr_size))
+		a->xbootldr = xbootldr;
 	return readable_dirs(a);
 }
 
@@ -554,7 +567,7 @@ int cmd_check(int argc, char **argv)
 	const struct machine_state *final_state;
 	struct pcr_bank firmware;
 	uint8_t first_stage[32];
-	char esp[4096];
+	char esp[4096], xbootldr[4096];
 	int log;
 	long n = 0;
 	int r = EXIT_USAGE;
@@ -563,14 +576,18 @@ int cmd_check(int argc, char **argv)
 		free(options);
 		return check_usage_error();
 	}
-	if (live_defaults(&args, esp, sizeof(esp)) < 0 ||
+	if (live_defaults(&args, esp, sizeof(esp), xbootldr, sizeof(xbootldr)) < 0 ||
 	    machine_state_read(args.efivars, args.mokvars, &today) < 0)
 		goto out;
 	log = load_event_log(&args, &firmware, first_stage);
 	if (log < 0)
 		goto out;
-	files = (struct chain_files){ args.esp, args.boot, image_cache_new(),
-				      log ? &firmware : NULL, log ? first_stage : NULL };
+	files = (struct chain_files){ args.esp,
+				      args.boot,
+				      args.xbootldr,
+				      image_cache_new(),
+				      log ? &firmware : NULL,
+				      log ? first_stage : NULL };
 	if (!files.cache || (n = read_options(&args, options)) < 0)
 		goto out;
 	if (answer_machine(&files, &today, options, (size_t)n, &before) < 0)

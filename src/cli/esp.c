@@ -121,3 +121,60 @@ int esp_find_live(const char *partuuid, char *out, size_t size)
 		  partuuid && partuuid[0] ? partuuid : "not set");
 	return -1;
 }
+
+/* The value of udev property @key ("ID_PART_ENTRY_TYPE=") of block device @devno ("8:2"). */
+static bool udev_property(const char *devno, const char *key, char *out, size_t size)
+{
+	char path[128], line[512];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/run/udev/data/b%s", devno);
+	f = fopen(path, "re");
+	while (f && !found && fgets(line, sizeof(line), f))
+		if (strncmp(line, "E:", 2) == 0 && strncmp(line + 2, key, strlen(key)) == 0) {
+			snprintf(out, size, "%s", line + 2 + strlen(key));
+			out[strcspn(out, "\n")] = '\0';
+			found = true;
+		}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+int xbootldr_find_live(const char *esp, char *out, size_t size)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096], esp_disk[64] = "";
+	int found = 0;
+
+	/* ID PARENT MAJ:MIN ROOT MOUNTPOINT ...: the ESP's disk first */
+	for (int pass = 0; f && pass < 2 && !found; pass++) {
+		rewind(f);
+		while (!found && fgets(line, sizeof(line), f)) {
+			char devno[64], root[PATH_MAX], mnt[PATH_MAX], value[128];
+
+			if (sscanf(line, "%*s %*s %63s %4095s %4095s", devno, root, mnt) != 3)
+				continue;
+			if (pass == 0) {
+				if (strcmp(mnt, esp) == 0)
+					udev_property(devno, "ID_PART_ENTRY_DISK=", esp_disk,
+						      sizeof(esp_disk));
+				continue;
+			}
+			if (strcmp(root, "/") != 0 || strcmp(mnt, esp) == 0 ||
+			    !udev_property(devno, "ID_PART_ENTRY_TYPE=", value, sizeof(value)) ||
+			    strcasecmp(value, XBOOTLDR_TYPE_GUID) != 0)
+				continue;
+			if (esp_disk[0] &&
+			    (!udev_property(devno, "ID_PART_ENTRY_DISK=", value, sizeof(value)) ||
+			     strcmp(value, esp_disk) != 0))
+				continue;
+			snprintf(out, size, "%s", mnt);
+			found = 1;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}

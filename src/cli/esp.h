@@ -28,4 +28,15 @@ int esp_resolve(const char *root, const char *name, char *out, size_t size);
  */
 int esp_find_live(const char *partuuid, char *out, size_t size);
 
+/* XBOOTLDR's partition type GUID (the Discoverable Partitions Specification), as udev spells it. */
+#define XBOOTLDR_TYPE_GUID "bc13c2ff-59e6-4262-a352-b57fc7aa6fb3"
+
+/*
+ * Where the running system mounts a partition of XBOOTLDR's type on the
+ * ESP's disk (@esp, its mount point), as systemd-boot finds it: by the
+ * type udev read from the GPT (/run/udev/data), never by a path name.
+ * Returns 1 found (into @out), 0 none.
+ */
+int xbootldr_find_live(const char *esp, char *out, size_t size);
+
 #endif

@@ -116,17 +116,23 @@ static int read_store(const char *mokvars, struct machine_state *m)
 	return r;
 }
 
-/* systemd-boot's next entry, as bootctl set-oneshot / set-default leave it (UTF-16). */
+/* systemd-boot's choice of entry, as bootctl and systemd-boot leave it (UTF-16). */
 static int read_loader_entry(const char *efivars, struct machine_state *m)
 {
-	static const enum variable_id ids[] = { VAR_LOADER_ENTRY_ONE_SHOT,
-						VAR_LOADER_ENTRY_DEFAULT };
+	const struct {
+		enum variable_id id;
+		char *to;
+	} vars[] = {
+		{ VAR_LOADER_ENTRY_ONE_SHOT, m->loader_entry_oneshot },
+		{ VAR_LOADER_ENTRY_DEFAULT, m->loader_entry_default },
+		{ VAR_LOADER_ENTRY_LAST_BOOTED, m->loader_entry_last_booted },
+	};
 	struct efivar v;
 
-	for (size_t i = 0; i < ARRAY_SIZE(ids) && !m->loader_entry[0]; i++) {
-		if (efivar_read_var(efivars, ids[i], NULL, &v) < 0)
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
+		if (efivar_read_var(efivars, vars[i].id, NULL, &v) < 0)
 			return -1;
-		if (v.present && !efivar_ascii(&v, m->loader_entry, sizeof(m->loader_entry))) {
+		if (v.present && !efivar_ascii(&v, vars[i].to, sizeof(m->loader_entry_oneshot))) {
 			say_error("%s: not an entry name", v.source);
 			efivar_free(&v);
 			return -1;

@@ -18,13 +18,23 @@
 struct second_stage_files {
 	const char *esp;  /* the ESP's mount point or copy */
 	const char *boot; /* the filesystem GRUB's `search` names (/boot); NULL when unknown */
+	/* the partition of XBOOTLDR's type GUID systemd-boot also reads; NULL when none */
+	const char *xbootldr;
 	struct image_cache *cache;
+};
+
+/* systemd-boot's variables that choose its default entry (bootctl set-oneshot, set-default). */
+struct loader_entry_vars {
+	const char *oneshot;     /* LoaderEntryOneShot; "" when none */
+	const char *default_set; /* LoaderEntryDefault */
+	const char *last_booted; /* LoaderEntryLastBooted, what `@saved` names */
 };
 
 struct second_stage_entry {
 	char name[400];  /* as the chain shows the image */
 	char host[4096]; /* its host path; empty when missing */
-	char role[96];   /* "default entry 'Debian'", "entry '...'" */
+	char role[600];  /* "default entry 'Debian'", "entry '...'": the full title */
+	char id[256];    /* stable: the BLS id, GRUB's --id, else its '>'-joined title */
 };
 
 #define SECOND_STAGE_MAX_ENTRIES GRUB_CFG_MAX_ENTRIES
@@ -42,12 +52,16 @@ int second_stage_grub(const struct second_stage_files *files, const char *grub_p
 		      struct second_stage_entries *out);
 
 /*
- * systemd-boot: its entries on the ESP (and on files->boot, XBOOTLDR), the
- * default first: @loader_entry (LoaderEntryOneShot, else
- * LoaderEntryDefault) when one has that id, else loader.conf's default.
- * 0, or -1 said.
+ * systemd-boot 252 at ESP path @self: its entries on the ESP and on
+ * files->xbootldr in its menu's order, the default first, as
+ * config_default_entry_select() picks it: LoaderEntryOneShot, else
+ * LoaderEntryDefault (`@saved`: LoaderEntryLastBooted), else loader.conf's
+ * `default` (the same), else the first; each a glob over entry ids.
+ * Entries it leaves out (image missing, no .osrel, unreadable) are said in
+ * out->note. 0, or -1 said.
  */
-int second_stage_systemd_boot(const struct second_stage_files *files, const char *loader_entry,
+int second_stage_systemd_boot(const struct second_stage_files *files, const char *self,
+			      const struct loader_entry_vars *vars,
 			      struct second_stage_entries *out);
 
 #endif

@@ -168,6 +168,10 @@ const struct variable variables[VARIABLES] = {
 	[VAR_LOADER_ENTRY_DEFAULT] = { NAME("LoaderEntryDefault"), .vendor = VENDOR_LOADER,
 				       .attributes = NV_BS_RT, .otherwise = OTHERWISE_IGNORE,
 				       .role = ROLE_LOADER_INTERFACE },
+	/* systemd-boot writes it (NV|BS|RT) with the entry it boots; `default @saved` names it */
+	[VAR_LOADER_ENTRY_LAST_BOOTED] = { NAME("LoaderEntryLastBooted"), .vendor = VENDOR_LOADER,
+					   .attributes = NV_BS_RT, .otherwise = OTHERWISE_IGNORE,
+					   .role = ROLE_LOADER_INTERFACE },
 };
 
 static const uint8_t vendor_guids[][16] = {

@@ -82,35 +82,51 @@ static void check_variable_data(const uint8_t *data, size_t size)
 
 static void check_texts(const uint8_t *data, size_t size)
 {
+	static const struct grub_cfg_files files = { NULL, NULL, NULL };
 	static struct grub_vars vars;
 	static struct grub_cfg cfg;
-	struct bls_entry entry;
-	char def[64];
+	static struct bls_entry entry, other;
+	char def[64], name[64];
 	const char *reason = NULL;
 	long index;
+	int ab, ba;
 
 	memset(&vars, 0, sizeof(vars));
 	grub_vars_set(&vars, "root", GRUB_ESP_DEVICE);
 	grub_vars_set(&vars, "prefix", "(" GRUB_ESP_DEVICE ")/EFI/debian");
-	if (grub_cfg_parse((const char *)data, size, &vars, &cfg, &reason) == 0) {
+	if (grub_cfg_parse((const char *)data, size, &vars, &files, &cfg, &reason) == 0) {
 		FUZZ_ASSERT(cfg.n_entries <= GRUB_CFG_MAX_ENTRIES && vars.n <= GRUB_CFG_MAX_VARS);
+		FUZZ_ASSERT(memchr(cfg.note, '\0', sizeof(cfg.note)));
 		index = grub_cfg_default_index(&cfg);
 		FUZZ_ASSERT(cfg.n_entries ? index >= 0 && (size_t)index < cfg.n_entries :
 					    index == -1);
 		for (size_t i = 0; i < cfg.n_entries; i++) {
-			FUZZ_ASSERT(memchr(cfg.entries[i].title, '\0', GRUB_CFG_MAX_TEXT));
+			FUZZ_ASSERT(memchr(cfg.entries[i].title, '\0', sizeof(cfg.entries[i].title)));
+			FUZZ_ASSERT(memchr(cfg.entries[i].id, '\0', sizeof(cfg.entries[i].id)));
 			FUZZ_ASSERT(!cfg.entries[i].has_image ||
 				    cfg.entries[i].image.path[0] == '/');
 		}
 		FUZZ_ASSERT(!cfg.has_configfile || cfg.configfile.path[0] == '/');
+		FUZZ_ASSERT(!cfg.has_blscfg || cfg.blscfg_at <= cfg.n_entries);
 	} else {
 		FUZZ_ASSERT(reason && reason[0]);
 	}
 	if (bls_entry_parse((const char *)data, size, &entry, &reason) == 0)
 		FUZZ_ASSERT(memchr(entry.image, '\0', sizeof(entry.image)) &&
 			    !strchr(entry.image, '\\'));
-	if (bls_loader_default((const char *)data, size, def, sizeof(def), &reason) == 0)
+	if (bls_osrel_parse((const char *)data, size, &other, &reason) == 0)
+		FUZZ_ASSERT(memchr(other.title, '\0', sizeof(other.title)));
+	/* the version order is antisymmetric, and the glob never reads past its strings */
+	ab = bls_version_compare(entry.version, other.version);
+	ba = bls_version_compare(other.version, entry.version);
+	FUZZ_ASSERT((ab > 0) == (ba < 0) && (ab == 0) == (ba == 0));
+	snprintf(name, sizeof(name), "%.*s", (int)(size < 63 ? size : 63), (const char *)data);
+	bls_entry_name(&entry, name, ".conf");
+	FUZZ_ASSERT(entry.tries_left >= -1 && entry.tries_done >= -1);
+	if (bls_loader_default((const char *)data, size, def, sizeof(def), &reason) == 0) {
 		FUZZ_ASSERT(memchr(def, '\0', sizeof(def)));
+		(void)bls_glob_match(def, entry.id);
+	}
 }
 
 /* LoaderDevicePartUUID: 8-4-4-4-12 uppercase hex digits and the NUL, or nothing. */

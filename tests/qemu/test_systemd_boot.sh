@@ -25,6 +25,12 @@
 #                                   own command line
 #   sdboot_uki_unsigned_refused     the same UKI unsigned: lockshim refuses it,
 #                                   systemd-boot reports the refusal, no kernel
+#   sdboot_linux_then_efi_refused   a Type #1 entry with `linux` (the MOK-signed
+#                                   kernel) and then `efi` (the unsigned one):
+#                                   systemd-boot loads the later line's image,
+#                                   lockshim refuses it, no kernel; `lockshim
+#                                   check` on the same ESP and variables
+#                                   predicts exactly that refusal first
 #
 # Environment and output as for test_boot.sh.
 
@@ -39,6 +45,7 @@ SCENARIOS=(
 	sdboot_type1_mok_kernel_boots
 	sdboot_uki_vendor_boots
 	sdboot_uki_unsigned_refused
+	sdboot_linux_then_efi_refused
 )
 
 SDBOOT_WORK=$BOOT_WORK/systemd-boot
@@ -148,6 +155,56 @@ sdboot_uki_unsigned_refused() {
 		expect_log -F 'Error loading \EFI\Linux\uki-unsigned.efi: Access Denied' &&
 		expect_order -F 'lockshim: refusing image from the second stage' 'Error loading' &&
 		expect_log -F "lockshim: $SDBOOT_ESP_PATH returned: Access Denied" &&
+		expect_no_log -F 'EFI stub:' &&
+		expect_no_log -F "$MARKER"
+}
+
+# c4. `linux` then `efi` in one entry: 252 keeps the later line. check's
+# prediction (an efivarfs copy as the OS sees this machine: MokList as the
+# MokListRT lockshim mirrors) must say that image is refused as not signed,
+# and the boot must show the same refusal and no kernel.
+sdboot_linux_then_efi_refused() {
+	local name=${FUNCNAME[0]} w=$SDBOOT_WORK/linux-then-efi mk="python3 tests/cli/mkefivars.py"
+	local unsigned=$BOOT_WORK/kernel-unsigned.efi
+	printf 'title lockshim test (linux then efi)\nlinux /EFI/debian/vmlinuz-mok.efi\nefi /EFI/debian/vmlinuz-unsigned.efi\noptions %s\n' \
+		"$TYPE1_OPTIONS" >"$SDBOOT_WORK/$name.conf"
+	printf 'timeout 0\ndefault linux-then-efi*\neditor no\n' >"$SDBOOT_WORK/$name-loader.conf"
+	rm -rf "$w" && mkdir -p "$w/vars" "$w/esp/EFI/lockshim" "$w/esp/EFI/systemd" \
+		"$w/esp/EFI/debian" "$w/esp/loader/entries" || return 1
+	cp "$BOOT_WORK/lockshim-db.efi" "$w/esp/EFI/lockshim/lockshimx64.efi" &&
+		cp "$SDBOOT_WORK/systemd-boot.efi" "$w/esp/EFI/systemd/systemd-bootx64.efi" &&
+		cp "$SDBOOT_WORK/$name.conf" "$w/esp/loader/entries/linux-then-efi.conf" &&
+		cp "$SDBOOT_WORK/$name-loader.conf" "$w/esp/loader/loader.conf" &&
+		cp "$SDBOOT_WORK/kernel-mok.efi" "$w/esp/EFI/debian/vmlinuz-mok.efi" &&
+		cp "$unsigned" "$w/esp/EFI/debian/vmlinuz-unsigned.efi" &&
+		$mk byte "$w/vars" SecureBoot "$GLOBAL_GUID" 0x6 1 &&
+		$mk byte "$w/vars" SetupMode "$GLOBAL_GUID" 0x6 0 &&
+		$mk var "$w/vars" db d719b2cb-3d3a-4596-a3bc-dad00e67656f 0x27 "$PKI/db.esl" &&
+		$mk var "$w/vars" MokListRT "$SHIM_GUID" 0x6 "$PKI/mok.esl" &&
+		$mk order "$w/vars" 0 &&
+		$mk option "$w/vars" 0 lockshim "$LOCKSHIM_ESP_PATH" "$SDBOOT_ESP_PATH" || return 1
+	build/lockshim check --efivars "$w/vars" --esp "$w/esp" --json >"$w/check.json"
+	[[ $? == 1 ]] || { echo "FAIL: check does not say Boot0000 will not boot" >&2; cat "$w/check.json" >&2; return 1; }
+	python3 - "$w/check.json" <<'PY' || return 1
+import json, sys
+e = json.load(open(sys.argv[1]))["entries"][0]
+steps = [s for s in e["chain"] if s["role"].startswith(("default entry", "entry"))]
+assert e["option"] == "Boot0000" and e["boots"] is False, e
+assert len(steps) == 1, steps  # the entry has one image: the later line's
+s = steps[0]
+assert (s["image"], s["verdict"], s["reason"], s["id"]) == \
+    ("/EFI/debian/vmlinuz-unsigned.efi", "refused", "not-signed", "linux-then-efi.conf"), s
+PY
+	sdboot_boot "$name" 'linux-then-efi*' 0.5 'BdsDxe: failed to start Boot0000' \
+		"$MARKER" 'No bootable option' -- \
+		"$SDBOOT_WORK/$name.conf" loader/entries/linux-then-efi.conf \
+		"$SDBOOT_WORK/kernel-mok.efi" EFI/debian/vmlinuz-mok.efi \
+		"$unsigned" EFI/debian/vmlinuz-unsigned.efi || return 1
+	_expect_sdboot_started &&
+		expect_log -F "lockshim: refusing image from the second stage ($(stat -c %s "$unsigned") bytes): image is not signed" &&
+		expect_log -F "lockshim: verdict=refused image=buffer:$(stat -c %s "$unsigned") reason=not-signed" &&
+		expect_log -F 'Error loading \EFI\debian\vmlinuz-unsigned.efi: Access Denied' &&
+		expect_no_log -F "lockshim: allowing image from the second stage ($(stat -c %s "$SDBOOT_WORK/kernel-mok.efi") bytes)" &&
 		expect_no_log -F 'EFI stub:' &&
 		expect_no_log -F "$MARKER"
 }
