@@ -51,4 +51,8 @@ for prefix in /usr /usr/local; do
 	[[ $refs == "$prefix/lib/lockshim" ]] && ok "install: PREFIX=$prefix: the hooks name $refs" ||
 		not_ok "install: PREFIX=$prefix: the hooks name '$refs'"
 done
+# the package's version is the release's (VERSION's first line)
+deb_version=$(dpkg-parsechangelog -l debian/changelog -SVersion)
+[[ $deb_version == "$(head -n 1 VERSION)" ]] && ok "install: debian/changelog is at release $deb_version" ||
+	not_ok "install: debian/changelog is at $deb_version, VERSION at $(head -n 1 VERSION)"
 exit $failed
