@@ -57,6 +57,15 @@ run_cli check --efivars "$m/vars" --esp "$m/esp" --boot "$m/boot"
 [[ $rc -eq 0 && $out == *"GRUB's default entry boots /boot/vmlinuz-$old"* ]] &&
 	ok "hooks: the machine boots before any update" || not_ok "hooks: machine (exit $rc: $out)"
 
+# run-parts runs the hook after the menu is updated (zz-update-grub, zz-systemd-boot)
+parts=$work/postinst.d
+mkdir -p "$parts"
+for f in dracut zz-update-grub zz-systemd-boot; do printf '#!/bin/sh\n' >"$parts/$f" && chmod +x "$parts/$f"; done
+cp hooks/zzz-lockshim "$parts/"
+[[ $(run-parts --test "$parts" | tail -n 1) == "$parts/zzz-lockshim" ]] &&
+	ok "hooks: run-parts runs zzz-lockshim last, after zz-update-grub" ||
+	not_ok "hooks: run-parts order: $(run-parts --test "$parts")"
+
 # the kernel's postinst.d and kernel-install: the kernel already in /boot,
 # the menu already updated (zz-update-grub; 90-loaderentry.install)
 install_kernel() { # IMAGE
