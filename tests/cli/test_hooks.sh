@@ -42,6 +42,8 @@ grub_cfg() {
 		"$1" >"$m/boot/grub/grub.cfg"
 }
 grub_cfg "$old"
+export TMPDIR=$work/tmp # where the hooks' copies go, and must not stay
+mkdir -p "$TMPDIR"
 export LOCKSHIM=$cli LOCKSHIM_LIBDIR=hooks LOCKSHIM_EFIVARS=$m/vars LOCKSHIM_ESP=$m/esp LOCKSHIM_BOOT=$m/boot
 unset LOCKSHIM_HOOK_SKIP LOCKSHIM_HOOK_STRICT
 
@@ -124,4 +126,6 @@ hook "apt stops a GRUB package the machine does not trust" 1 \
 	"installing grub-efi-amd64-signed.*refused \\\\EFI\\\\debian\\\\grubx64.efi .*reason=untrusted-signer" \
 	apt_hook "$bad_grub_deb"
 hook "apt lets Debian's GRUB package through" 0 '^$' apt_hook "$good_grub_deb"
+[[ -z $(ls -A "$TMPDIR") ]] && ok "hooks: nothing left in TMPDIR" ||
+	not_ok "hooks: left in TMPDIR: $(ls -A "$TMPDIR")"
 exit $failed
