@@ -126,6 +126,26 @@ hook "apt stops a GRUB package the machine does not trust" 1 \
 	"installing grub-efi-amd64-signed.*refused \\\\EFI\\\\debian\\\\grubx64.efi .*reason=untrusted-signer" \
 	apt_hook "$bad_grub_deb"
 hook "apt lets Debian's GRUB package through" 0 '^$' apt_hook "$good_grub_deb"
+# systemd-boot: lockshim starts Debian's systemd-boot (vendor-signed here),
+# whose entry names the copy kernel-install made on the ESP
+sd_dir=$(tests/qemu/debian-package.sh systemd-boot-efi usr/lib/systemd/boot/efi/systemd-bootx64.efi) ||
+	not_ok "hooks: no Debian systemd-boot"
+sd=$work/sd-machine token=0123456789abcdef0123456789abcdef
+cp -a "$m" "$sd" && rm -rf "$sd/esp/EFI/debian/grub"* "$sd/boot/"*
+sign vendor "$sd_dir/systemd-bootx64.efi" "$sd/esp/EFI/debian/systemd-bootx64.efi"
+$mk option "$sd/vars" 1 debian '\EFI\debian\lockshimx64.efi' 'systemd-bootx64.efi'
+mkdir -p "$sd/esp/loader/entries" "$sd/esp/$token/$old"
+cp "$work/kernel-vendor.efi" "$sd/esp/$token/$old/linux"
+printf 'title Debian GNU/Linux\nversion %s\nlinux /%s/%s/linux\n' "$old" "$token" "$old" \
+	>"$sd/esp/loader/entries/$token-$old.conf"
+run_cli check --efivars "$sd/vars" --esp "$sd/esp" --boot "$sd/boot"
+[[ $rc -eq 0 && $out == *"systemd-boot's default entry boots /$token/$old/linux"* ]] &&
+	ok "hooks: the systemd-boot machine boots before any update" || not_ok "hooks: sd machine (exit $rc: $out)"
+sd_hook() { printf '%s\n' "$@" | LOCKSHIM_EFIVARS=$sd/vars LOCKSHIM_ESP=$sd/esp LOCKSHIM_BOOT=$sd/boot hooks/apt-hook; }
+hook "apt stops a kernel package signed by an unrelated key on systemd-boot" 1 \
+	"refused /$token/$old/linux .*reason=untrusted-signer" sd_hook "$rogue_deb"
+hook "apt lets a vendor-signed kernel package through on systemd-boot" 0 '^$' sd_hook "$vendor_deb"
+
 [[ -z $(ls -A "$TMPDIR") ]] && ok "hooks: nothing left in TMPDIR" ||
 	not_ok "hooks: left in TMPDIR: $(ls -A "$TMPDIR")"
 exit $failed
