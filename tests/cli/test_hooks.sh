@@ -126,6 +126,9 @@ hook "apt stops a GRUB package the machine does not trust" 1 \
 	"installing grub-efi-amd64-signed.*refused \\\\EFI\\\\debian\\\\grubx64.efi .*reason=untrusted-signer" \
 	apt_hook "$bad_grub_deb"
 hook "apt lets Debian's GRUB package through" 0 '^$' apt_hook "$good_grub_deb"
+hook "apt: a kernel and a GRUB package at once, each image for its own files" 1 \
+	"incoming vmlinuz-$new\)"$'\n'"lockshim: \(below, each grubx64.efi on the ESP is the incoming one\)"$'\n'"  Boot0001" \
+	apt_hook "$vendor_deb" "$bad_grub_deb"
 # systemd-boot: lockshim starts Debian's systemd-boot (vendor-signed here),
 # whose entry names the copy kernel-install made on the ESP
 sd_dir=$(tests/qemu/debian-package.sh systemd-boot-efi usr/lib/systemd/boot/efi/systemd-bootx64.efi) ||
