@@ -17,6 +17,9 @@
 #   make WERROR=1        warnings are errors (make check and CI; off by default,
 #                        so a distribution's newer compiler still builds)
 #   make DEFAULT_LOADER=grubx64.efi   the image started when no load option names one
+#   make install DESTDIR=d PREFIX=/usr   the CLI, pages, completion, EFI images, hooks
+#   make package         the Debian packages from a clean clone, then lintian
+#                        (tests/package.sh; minutes: not part of make check)
 #
 # Where each artifact comes from:
 #   build/pki/             tests/pki.sh                 (test keys; never committed)

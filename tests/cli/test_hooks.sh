@@ -129,6 +129,17 @@ hook "apt lets Debian's GRUB package through" 0 '^$' apt_hook "$good_grub_deb"
 hook "apt: a kernel and a GRUB package at once, each image for its own files" 1 \
 	"incoming vmlinuz-$new\)"$'\n'"lockshim: \(below, each grubx64.efi on the ESP is the incoming one\)"$'\n'"  Boot0001" \
 	apt_hook "$vendor_deb" "$bad_grub_deb"
+# apt reads 60lockshim: one more Pre-Install-Pkgs command beside the system's,
+# which does nothing once lockshim-tools is removed and this file kept
+cmd=$(apt-config -c hooks/60lockshim dump DPkg::Pre-Install-Pkgs |
+	sed -n 's/^DPkg::Pre-Install-Pkgs:: "\(.*lockshim.*\)";$/\1/p')
+if [[ $cmd == *"/usr/lib/lockshim/apt-hook"* ]] &&
+	sh -c "${cmd//\/usr\/lib\/lockshim\//\/nonexistent\/}" </dev/null; then
+	ok "hooks: apt parses 60lockshim; without lockshim-tools its command does nothing"
+else
+	not_ok "hooks: apt.conf snippet: '$cmd'"
+fi
+
 # systemd-boot: lockshim starts Debian's systemd-boot (vendor-signed here),
 # whose entry names the copy kernel-install made on the ESP
 sd_dir=$(tests/qemu/debian-package.sh systemd-boot-efi usr/lib/systemd/boot/efi/systemd-bootx64.efi) ||
