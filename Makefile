@@ -274,6 +274,12 @@ $(BUILD)/efi/core/sbat_data.o $(BUILD)/host/core/sbat_data.o: src/core/sbat_data
 	@mkdir -p $(@D)
 	$(EFI_ASM_COMPILE) -c $< -o $@
 
+# What Windows writes to SbatLevel (certs/README.md), for the CLI's --sbat-level windows.
+SBAT_LEVEL_WINDOWS := certs/sbat-level-windows.csv
+$(BUILD)/host/cli/sbat_level_windows.o: src/cli/sbat_level_windows.S $(SBAT_LEVEL_WINDOWS)
+	@mkdir -p $(@D)
+	$(HOST_CC) -c -DSBAT_LEVEL_WINDOWS_FILE='"$(abspath $(SBAT_LEVEL_WINDOWS))"' $< -o $@
+
 # One link for every firmware program: $(1) is the .so, $(2) the variable
 # holding its objects.
 # Linked beside and renamed: a reader (the build tests, a variant's make
@@ -363,7 +369,7 @@ $(TEST_VENDOR_CERT): | $(BUILD)/pki/.complete
 # ---- host: CLI and unit tests ----------------------------------------------
 HOST_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/host/%.o)
 SAN_OBJS  := $(CORE_SRCS:src/%.c=$(BUILD)/host-san/%.o)
-CLI_OBJS  := $(CLI_SRCS:src/%.c=$(BUILD)/host/%.o)
+CLI_OBJS  := $(CLI_SRCS:src/%.c=$(BUILD)/host/%.o) $(BUILD)/host/cli/sbat_level_windows.o
 
 HOST_COMPILE = $(CCACHE) $(HOST_CC) $(HOST_CFLAGS)
 SAN_COMPILE  = $(CCACHE) $(HOST_CC) $(HOST_CFLAGS) $(SANITIZE)
@@ -383,7 +389,8 @@ $(BUILD)/lockshim: $(CLI_OBJS) $(HOST_OBJS) $(BUILD)/host/core/sbat_data.o
 	$(HOST_CC) $(HOST_CFLAGS) $^ $(HOST_LIBS) -o $@
 
 # The CLI with ASan/UBSan, for the CLI tests' hostile inputs.
-$(BUILD)/lockshim-san: $(CLI_SRCS:src/%.c=$(BUILD)/host-san/%.o) $(SAN_OBJS) $(BUILD)/host/core/sbat_data.o
+$(BUILD)/lockshim-san: $(CLI_SRCS:src/%.c=$(BUILD)/host-san/%.o) $(SAN_OBJS) $(BUILD)/host/core/sbat_data.o \
+		$(BUILD)/host/cli/sbat_level_windows.o
 	$(HOST_CC) $(HOST_CFLAGS) $(SANITIZE) $^ $(HOST_LIBS) -o $@
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c)) \

@@ -804,7 +804,11 @@ static int first_stage_chain(const struct chain_files *files, const struct machi
 			     const struct image *first, const char *path, const uint8_t *options,
 			     size_t options_size, unsigned int depth, struct chain *out);
 
-/* Its own SBAT: the level it will enforce, and revoked it starts nothing. */
+/*
+ * Its own SBAT: the level it will enforce, and revoked it starts nothing.
+ * shim checks itself too in secure mode ("SBAT self-check failed"): what
+ * a level Windows wrote does to old Linux media.
+ */
 static void plan_self_check(struct plan_run *p)
 {
 	const struct image *first = p->first;
@@ -817,7 +821,7 @@ static void plan_self_check(struct plan_run *p)
 
 	p->fs.enforced = p->m->secure_boot && !p->m->validation_off;
 	enforced_level(first, p->m, SBAT_POLICY_NONE, &p->fs.level, &write);
-	if (!p->fs.enforced || first->kind != KIND_LOCKSHIM)
+	if (!p->fs.enforced)
 		return;
 	own = section_data(first->pe, ".sbat", &size);
 	if (own && sbat_parse(own, size, SBAT_SECTION, &sbat, &reason, &why_buf) == 0 &&

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 /*
  * lockshim check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]
- *                [--dbx-update FILE] [--sbat-level FILE|latest|automatic]
+ *                [--dbx-update FILE] [--sbat-level FILE|windows|latest|automatic]
  *                [--mok-import CERT]... [--mok-delete CERT]...
  *                [--event-log LOG] [--pcrlock DIR] [--json]
  *
@@ -53,7 +53,7 @@
 
 const char check_usage[] =
 	"check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]\n"
-	"                [--dbx-update FILE] [--sbat-level FILE|latest|automatic]\n"
+	"                [--dbx-update FILE] [--sbat-level FILE|windows|latest|automatic]\n"
 	"                [--mok-import CERT]... [--mok-delete CERT]...\n"
 	"                [--event-log LOG] [--pcrlock DIR] [--json]\n";
 

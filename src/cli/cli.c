@@ -18,8 +18,8 @@
  *   lockshim status ...             (status.c: what lockshim decided this boot)
  *   lockshim SUBCOMMAND --help      that subcommand's usage, on stdout
  *
- * F is an EFI signature list or a DER/PEM certificate. LEVEL is SbatLevel
- * text; without it, verify applies the automatic level built into lockshim
+ * F is an EFI signature list or a DER/PEM certificate. LEVEL is a file of
+ * SbatLevel text, or "windows" for what Windows writes (sbat_level_arg.h); without it, verify applies the automatic level built into lockshim
  * (what a machine holds right after lockshim's first boot); --no-sbat checks
  * signatures and lists only, as if the image carried no SBAT requirement.
  * --shim-lock decides as for a second stage asking through the SHIM_LOCK
@@ -65,6 +65,7 @@
 #include "sbat.h"
 #include "sbat_data.h"
 #include "sbat_level.h"
+#include "sbat_level_arg.h"
 #include "signature_list.h"
 #include "status.h"
 #include "tcg_log.h"
@@ -90,7 +91,9 @@ static const char pcr_usage[] =
 static const char hash_usage[] = "hash [--alg sha1|sha224|sha256|sha384|sha512] IMAGE\n";
 static const char esl_usage[] = "esl FILE\n";
 static const char add_sbat_usage[] = "add-sbat CSV IMAGE OUT\n";
-static const char list_file_note[] = "F: an EFI signature list, or a DER or PEM certificate\n";
+static const char list_file_note[] =
+	"F: an EFI signature list, or a DER or PEM certificate\n"
+	"LEVEL: a file of SbatLevel text, or windows (what Windows' servicing writes)\n";
 
 static int cmd_verify(int argc, char **argv);
 static int cmd_pcr(int argc, char **argv);
@@ -213,7 +216,7 @@ static int load_sbat_level(const char *path, struct sbat *level, uint8_t **text)
 	size_t size;
 
 	if (path) {
-		if (read_file(path, text, &size) < 0)
+		if (sbat_level_arg_read(path, text, &size) < 0)
 			return -1;
 		if (sbat_parse(*text, size, SBAT_LEVEL, level, &why, &why_buf) < 0) {
 			say_error("%s: not a usable SbatLevel: %s", path, why);

@@ -11,6 +11,7 @@
 #include "policy_args.h"
 #include "sbat.h"
 #include "sbat_level.h"
+#include "sbat_level_arg.h"
 #include "signature_list.h"
 #include "variable_data.h"
 #include "variables.h"
@@ -74,7 +75,7 @@ static int apply_sbat_level(const char *arg, struct machine_state *m)
 		m->sbat_policy = arg[0] == 'l' ? SBAT_POLICY_LATEST : SBAT_POLICY_AUTOMATIC;
 		return 0;
 	}
-	if (read_file(arg, &data, &size) < 0)
+	if (sbat_level_arg_read(arg, &data, &size) < 0)
 		return -1;
 	if (sbat_parse(data, size, SBAT_LEVEL, &level, &why, &why_buf) < 0) {
 		say_error("%s: not a usable SbatLevel: %s", arg, why);

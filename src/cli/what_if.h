@@ -18,7 +18,7 @@
 
 struct what_if {
 	const char *dbx_update;
-	const char *sbat_level; /* a file, "latest" or "automatic" */
+	const char *sbat_level; /* a file, "windows" (sbat_level_arg.h), "latest" or "automatic" */
 	const char *mok_import[WHAT_IF_MAX_MOK], *mok_delete[WHAT_IF_MAX_MOK];
 	size_t n_import, n_delete;
 };

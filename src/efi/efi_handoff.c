@@ -166,7 +166,9 @@ EFI_STATUS efi_handoff_install(const struct lockdown_state *state,
 			[VAR_MOK_DB_STATE] = { &one, mok_db_ignored },
 			[VAR_MOK_LIST_TRUSTED] = { &one, state->mok_trusted },
 		};
-		struct mokvar vars[MOK_OWNER_VARIABLES + 1];
+		struct variable_store_space space[STORE_SETS];
+		char space_text[VARIABLE_INFO_TEXT_MAX];
+		struct mokvar vars[MOK_OWNER_VARIABLES + 2];
 		size_t n = 0;
 
 		for (size_t i = 0; i < MOK_OWNER_VARIABLES; i++)
@@ -178,6 +180,14 @@ EFI_STATUS efi_handoff_install(const struct lockdown_state *state,
 		/* as shim 15.7+ has it; its variable is set earlier (efi_sbat.c) */
 		vars[n++] = (struct mokvar){ EFI_VAR_NAME(VAR_SBAT_LEVEL_RT), FALSE,
 					     (const uint8_t *)sbat_level->text, sbat_level->size };
+		/* the store's room, as shim 16.1 has it: for `lockshim check` before an update */
+		efi_var_store_space(space);
+		vars[n] = (struct mokvar){ (const CHAR16 *)VARIABLE_INFO_NAME16, FALSE,
+					   (const uint8_t *)space_text,
+					   variable_info_format(space, space_text) };
+		if (vars[n].size)
+			vars[n].size++; /* its NUL, as shim's */
+		n++;
 		status = install_mokvar_table(vars, n);
 		set_runtime_mirrors(vars, n);
 	}

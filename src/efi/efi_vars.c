@@ -109,3 +109,17 @@ EFI_STATUS efi_var_set_runtime_mirror(const CHAR16 *name, EFI_GUID *vendor, cons
 			name);
 	return status;
 }
+
+void efi_var_store_space(struct variable_store_space space[STORE_SETS])
+{
+	for (int s = 0; s < STORE_SETS; s++) {
+		EFI_STATUS status = EFI_UNSUPPORTED;
+
+		space[s] = (struct variable_store_space){};
+		if (RT->Hdr.Revision >> 16 >= 2)
+			status = RT->QueryVariableInfo(variable_store_attributes[s],
+						       &space[s].max_storage, &space[s].remaining,
+						       &space[s].max_variable);
+		space[s].known = !EFI_ERROR(status);
+	}
+}

@@ -5,6 +5,8 @@
 
 #include <efi.h>
 
+#include "variable_store.h"
+
 /*
  * A one-byte variable such as SecureBoot or SetupMode, and its attributes
  * when @attributes is not NULL. Returns EFI_NOT_FOUND when absent and
@@ -45,5 +47,12 @@ EFI_STATUS efi_var_set_volatile(const CHAR16 *name, EFI_GUID *vendor, const void
  */
 EFI_STATUS efi_var_set_runtime_mirror(const CHAR16 *name, EFI_GUID *vendor, const void *data,
 				      UINTN size);
+
+/*
+ * QueryVariableInfo's answer for each set of attributes into @space; a set
+ * the firmware does not answer for (an EFI 1.x firmware has no such call)
+ * stays unknown.
+ */
+void efi_var_store_space(struct variable_store_space space[STORE_SETS]);
 
 #endif

@@ -287,6 +287,32 @@ expect_check 0 "allowed \\\\EFI\\\\debian\\\\grubx64.efi \\(default loader\\): r
 expect_check 0 "allowed \\(ESP\\)/boot/vmlinuz \\(default entry 'Debian'\\): reason=allowed-cert list=MokList" \
 	"shim: the kernel GRUB asks about, through SHIM_LOCK" "$s"
 
+# What Windows' servicing writes to SbatLevel (--sbat-level windows,
+# certs/sbat-level-windows.csv) revokes shim below generation 4. A shim
+# 15.x-style first stage (Debian's unsigned shim with shim,3 and no
+# .sbatlevel of its own, its digest in db) boots under the original level and
+# stops at its own SBAT check under Windows' level, as shim's "SBAT
+# self-check failed" does; lockshim's components pass that level.
+shim_unsigned=$(tests/qemu/debian-package.sh shim-unsigned usr/lib/shim/shimx64.efi) ||
+	not_ok "check: no Debian shim-unsigned"
+objcopy -O binary --only-section=.sbat "$shim_unsigned/shimx64.efi" "$work/shim.sbat"
+sed 's/^shim,4,/shim,3,/' "$work/shim.sbat" >"$work/shim3.sbat"
+objcopy --remove-section .sbatlevel --update-section .sbat="$work/shim3.sbat" \
+	"$shim_unsigned/shimx64.efi" "$work/shim3-unsigned.efi"
+s=$work/shim3 && cp -a "$work/shim" "$s"
+sign db "$work/shim3-unsigned.efi" "$s/esp/EFI/debian/shimx64.efi"
+python3 tests/cli/mkesl.py SHA256 "$work/shim3-db.esl" "$($cli hash "$s/esp/EFI/debian/shimx64.efi")"
+$mk var "$s/vars" db $DG 0x27 "$work/shim3-db.esl"
+expect_check 0 "allowed \\(ESP\\)/boot/vmlinuz \\(default entry 'Debian'\\)" \
+	"a shim,3 first stage boots under the original SbatLevel" "$s"
+expect_check 1 "shimx64.efi \\(first stage's own SBAT\\): reason=sbat-revoked: SBAT revokes component shim generation 3 \\(SbatLevel 2024010900 requires 4\\)" \
+	"--sbat-level windows: a shim,3 first stage fails its own SBAT check" "$s" --sbat-level windows
+$mk var "$s/vars" SbatLevelRT $SG 0x6 certs/sbat-level-windows.csv
+expect_check 1 "first stage's own SBAT\\): reason=sbat-revoked" \
+	"Windows' level stored: the shim,3 first stage fails its own SBAT check" "$s"
+expect_check 0 'Boot0001 "lockshim": boots' "--sbat-level windows: lockshim boots" "$work/base" \
+	--sbat-level windows
+
 # shim as the removable path with its fallback beside it: fbx64.efi runs,
 # rewrites the boot options, and the answer says so rather than guess
 s=$work/shim-fallback && cp -a "$work/shim" "$s"

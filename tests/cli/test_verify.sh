@@ -37,6 +37,19 @@ head -c 100 "$work/vendor.efi" > "$work/truncated.efi"
 expect 1 '^refused: ' "cli: truncated image refused" -- \
 	verify --vendor-cert "$pki/vendor.der" "$work/truncated.efi"
 
+# --sbat-level windows: what Windows writes (certs/sbat-level-windows.csv)
+printf 'sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\ngrub,2,Free Software Foundation,grub,2.04,https://www.gnu.org/software/grub/\n' \
+	>"$work/grub2.csv"
+objcopy --remove-section .sbat "$work/unsigned.efi" "$work/no-sbat.efi" &&
+	"$BUILD/lockshim" add-sbat "$work/grub2.csv" "$work/no-sbat.efi" "$work/grub2-unsigned.efi" &&
+	scripts/sign.sh --key "$pki/vendor.key" --cert "$pki/vendor.crt" \
+		--output "$work/grub2.efi" "$work/grub2-unsigned.efi" >/dev/null || not_ok "sign grub,2"
+expect 1 '^refused: .*SBAT revokes component grub generation 2 \(SbatLevel 2024010900 requires 3\)' \
+	"cli: --sbat-level windows revokes grub,2" -- \
+	verify --vendor-cert "$pki/vendor.der" --sbat-level windows "$work/grub2.efi"
+expect 0 '^allowed:' "cli: --sbat-level windows passes lockshim" -- \
+	verify --vendor-cert "$pki/vendor.der" --sbat-level windows "$work/vendor.efi"
+
 expect 2 'usage' "cli: no arguments is a usage error" --
 expect 2 'usage' "cli: missing image is a usage error" -- verify --vendor-cert "$pki/vendor.der"
 expect 2 'no such file|No such file' "cli: unreadable image exits 2" -- \

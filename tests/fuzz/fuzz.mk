@@ -40,7 +40,7 @@ fuzz_tcg_log_SRCS := $(CORE_SRCS)
 # what `lockshim check` reads of a machine: the core's parsers and the CLI's text readers
 fuzz_check_SRCS  := src/core/boot_option.c src/core/device_path.c src/core/variable_data.c \
                     src/core/vendor_cert.c src/core/signature_list.c src/core/buffer.c \
-                    src/core/reason.c src/core/loader_interface.c \
+                    src/core/reason.c src/core/loader_interface.c src/core/variable_store.c \
                     src/cli/grub_cfg.c src/cli/bls.c
 # the record of the boot `lockshim status` reads, and the record lines' format
 fuzz_boot_record_SRCS := src/core/boot_record.c src/core/verdict_reason.c src/core/reason.c

@@ -7,7 +7,8 @@
  * entries (src/cli/bls.c); and, read the same way, the device path whose
  * GPT partition lockshim gives systemd as LoaderDevicePartUUID
  * (loader_interface.c), and its size and file path text (device_path.c),
- * which the firmware shell walks in every path it is given.
+ * which the firmware shell walks in every path it is given; the store's
+ * room the loader hands over (variable_store.c).
  *
  * Input: the whole of it goes to every parser, each from a heap block of
  * exactly its size (ASan reports a read past it). What a parser hands back
@@ -24,6 +25,7 @@
 #include "fuzz.h"
 #include "grub_cfg.h"
 #include "loader_interface.h"
+#include "variable_store.h"
 #include "variable_data.h"
 #include "vendor_cert.h"
 
@@ -158,6 +160,26 @@ static void check_device_path_walk(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(text[i] != 0 && text[i] != '/');
 }
 
+/* The store's room as the loader handed it over: what is read writes back the same. */
+static void check_variable_info(const uint8_t *data, size_t size)
+{
+	struct variable_store_space space[STORE_SETS], again[STORE_SETS];
+	char text[VARIABLE_INFO_TEXT_MAX];
+	const char *reason = NULL;
+	size_t n;
+
+	if (variable_info_parse(data, size, space, &reason) < 0) {
+		FUZZ_ASSERT(reason && reason[0]);
+		return;
+	}
+	n = variable_info_format(space, text);
+	FUZZ_ASSERT(n < sizeof(text) && text[n] == '\0');
+	FUZZ_ASSERT(variable_info_parse(text, n, again, &reason) == 0);
+	for (int s = 0; s < STORE_SETS; s++)
+		FUZZ_ASSERT(again[s].known == space[s].known &&
+			    (!space[s].known || !memcmp(&again[s], &space[s], sizeof(space[s]))));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t *copy = malloc(size ? size : 1);
@@ -169,6 +191,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_texts(copy, size);
 	check_device_path(copy, size);
 	check_device_path_walk(copy, size);
+	check_variable_info(copy, size);
 	free(copy);
 	return 0;
 }

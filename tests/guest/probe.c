@@ -21,6 +21,8 @@
  *                      tests/qemu/test_lockdown_early.sh, test_lockdown_params.sh)
  *   pmem               present | absent (/dev/pmem*: probe_params.c)
  *   console, param     info (/proc/consoles, a module parameter in sysfs)
+ *   variable_info      line | absent (the MokVar table's VariableInfo);
+ *   efivarfs_statfs    info (the store's bytes as efivarfs reports them)
  *   tpm                pcr | log | log-end | absent | unreadable (probe_tpm.c)
  * The probe draws no conclusion itself: the test harness compares the
  * lines with what each scenario expects.
@@ -328,6 +330,7 @@ int main(int argc, char **argv)
 	out("cmdline", "info", "%s", buf);
 	out("identity", "info", "pid=%d uid=%d euid=%d", getpid(), getuid(), geteuid());
 	probe_bootlog();
+	probe_variable_store();
 
 	probe_lockdown();
 	probe_capfield("capbnd:init", "1", "CapBnd:");

@@ -18,6 +18,8 @@
  *   probe_rawio.c    what the capability drop costs: SG_IO, bsg, HDIO, FIBMAP
  *   probe_params.c   what command-line parameters reached: pmem devices, the
  *                    consoles, a module parameter's value
+ *   probe_efi.c      the firmware's variable store: the loader's VariableInfo
+ *                    and efivarfs' statfs
  */
 #ifndef LOCKSHIM_PROBE_H
 #define LOCKSHIM_PROBE_H
@@ -65,6 +67,9 @@ void probe_keyrings(void);
 void probe_pmem(void);
 void probe_consoles(void);
 void probe_sysfs_value(const char *check, const char *path);
+
+/* probe_efi.c */
+void probe_variable_store(void);
 
 /* probe_acpi.c */
 void probe_acpi_table(const char *oem_table_id);

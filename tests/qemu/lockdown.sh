@@ -308,6 +308,26 @@ expect_probe() {
 	fi
 }
 
+# expect_variable_store: lockshim handed over the firmware's variable store
+# (the MokVar table's VariableInfo) and it is the firmware's own answer:
+# the NV|BS|RT store's size equals what efivarfs' statfs reports at
+# runtime, nothing remains beyond it, and one variable may hold something.
+expect_variable_store() {
+	local max remaining var blocks
+	max=$(sed -n 's/.*PROBE variable_info line bs_nv_rt_max_storage_sz: \(0x[0-9a-f]*\).*/\1/p' "$LOG" | head -1)
+	remaining=$(sed -n 's/.*PROBE variable_info line bs_nv_rt_remaining_sz: \(0x[0-9a-f]*\).*/\1/p' "$LOG" | head -1)
+	var=$(sed -n 's/.*PROBE variable_info line bs_nv_rt_max_var_sz: \(0x[0-9a-f]*\).*/\1/p' "$LOG" | head -1)
+	blocks=$(sed -n 's/.*PROBE efivarfs_statfs info bsize=1 blocks=\([0-9]*\) .*/\1/p' "$LOG" | head -1)
+	if [[ -z $max || -z $remaining || -z $var || -z $blocks ]]; then
+		echo "FAIL: no VariableInfo for NV|BS|RT or no efivarfs statfs line in $LOG" >&2
+		return 1
+	fi
+	if ((max != blocks || max == 0 || remaining > max || var == 0)); then
+		echo "FAIL: VariableInfo max=$max remaining=$remaining max_var=$var, efivarfs blocks=$blocks" >&2
+		return 1
+	fi
+}
+
 # The kernel's lockshim line, as the probe read it back from /dev/kmsg.
 expect_bootlog() { expect_log -F "PROBE bootlog line lockshim: $1"; }
 

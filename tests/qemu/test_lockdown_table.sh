@@ -13,7 +13,8 @@
 #   table_denied_entry_refused      MOK both trusted and denied: denied wins
 #   table_in_boot_services_memory   the table is reserved, so its keys still load
 #   sb_on_lockshim_locked           SB on, MokList enrolled and trusted (--trust-mok):
-#                                   locked by lockshim's table, vendor+MOK trusted
+#                                   locked by lockshim's table, vendor+MOK trusted;
+#                                   the store's room handed over (VariableInfo)
 #   sb_on_lockshim_mok_untrusted    the same without MokListTrusted: the MOK key
 #                                   boots kernels but is not trusted by the kernel
 #   sb_on_mok_denied_by_tbs_digest  MOK trusted, and denied in MokListX by its TBS
@@ -64,7 +65,8 @@ sb_off_lockshim_not_locked() {
 sb_off_simulate_locks() {
 	launch_kernel "${FUNCNAME[0]}" "secureboot_enable=1" || return 1
 	expect_bootlog 'secureboot_enable=1: locking down' &&
-		expect_locked && expect_trust "" "" && expect_machine_keys ""
+		expect_locked && expect_trust "" "" && expect_machine_keys "" &&
+		expect_probe variable_info absent
 }
 
 # A valid locked table with vendor and MOK certificates, revoked denied.
@@ -139,7 +141,8 @@ sb_on_lockshim_locked() {
 	expect_log -F 'lockshim: SecureBoot=1 SetupMode=0' &&
 		expect_bootlog 'locked down (Secure Boot, table v3)' &&
 		expect_locked && expect_trust "vendor mok" "vendor mok" &&
-		expect_log -F 'PROBE key:.machine present asymmetric "lockshim test mok: '
+		expect_log -F 'PROBE key:.machine present asymmetric "lockshim test mok: ' &&
+		expect_variable_store
 }
 
 # The same MokList without the owner's --trust-mok: the MOK key is not in
