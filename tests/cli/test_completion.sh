@@ -35,6 +35,7 @@ complete_is "--record" verify --re
 complete_is "--predict" pcr --pr
 complete_is "sha224 sha256" hash --alg sha2
 complete_is "automatic" check --sbat-level au
+complete_is "windows" check --sbat-level w
 complete_is "$tmp/dir-a" check --efivars "$tmp/"
 complete_is "$tmp/dir-a $tmp/file-a" verify --db "$tmp/"
 # a subcommand's options only: status has no --dbx-update
