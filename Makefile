@@ -17,6 +17,9 @@
 #   make WERROR=1        warnings are errors (make check and CI; off by default,
 #                        so a distribution's newer compiler still builds)
 #   make DEFAULT_LOADER=grubx64.efi   the image started when no load option names one
+#   make install DESTDIR=d PREFIX=/usr   the CLI, pages, completion, EFI images, hooks
+#   make package         the Debian packages from a clean clone, then lintian
+#                        (tests/package.sh; minutes: not part of make check)
 #
 # Where each artifact comes from:
 #   build/pki/             tests/pki.sh                 (test keys; never committed)
@@ -42,6 +45,11 @@
 #                          released: test-only flags stop make with BUILD=build
 #   kernel (cache)         kernel/build.sh: linux-source-6.12 + kernel/patches
 #   build/tests/           tests/unit/*.c with ASan/UBSan
+#   man/*.[17]             the manual pages: plain roff, installed as written
+#   completions/lockshim   bash completion, as written
+#   hooks/                 the update hooks (lockshim-hooks(7)), as written
+#   debian/                the Debian source package: debian/rules calls
+#                          make install; make package builds and lintians it
 
 BUILD     ?= build
 # The fault build (make faults-build): a BUILD directory of its own.
@@ -404,6 +412,45 @@ $(BUILD)/tests/test_libc_efi: $(LIBC_TEST_DIR)/libc-test
 $(BUILD)/pki/.complete: tests/pki.sh
 	tests/pki.sh $(BUILD)/pki
 	touch $@
+
+# ---- install ----------------------------------------------------------------
+#   make install [DESTDIR=DIR] [PREFIX=/usr] [SYSCONFDIR=/etc]
+# The CLI, the manual pages, bash completion, the unsigned EFI images to be
+# signed (under $(PREFIX)/lib/lockshim/, as shim-unsigned's are under
+# /usr/lib/shim/) and the update hooks with the one script they share.
+# The kernel's postinst.d and apt read /etc only; kernel-install reads
+# /usr/lib/kernel/install.d (and /etc/kernel/install.d).
+PREFIX     ?= /usr
+SYSCONFDIR ?= /etc
+BINDIR     := $(PREFIX)/bin
+PKGLIBDIR  := $(PREFIX)/lib/lockshim
+MANDIR     := $(PREFIX)/share/man
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
+KERNELINSTALLDIR := $(PREFIX)/lib/kernel/install.d
+MAN_PAGES  := $(sort $(wildcard man/*.1 man/*.7))
+# The hooks name check-update's directory: /usr/lib/lockshim in the tree.
+HOOK_LIBDIR_SED := s|/usr/lib/lockshim|$(PKGLIBDIR)|g
+.PHONY: install
+install: $(BUILD)/lockshim $(BUILD)/lockshimx64.efi $(BUILD)/mmx64.efi
+	install -D -m 0755 $(BUILD)/lockshim $(DESTDIR)$(BINDIR)/lockshim
+	install -D -m 0644 -t $(DESTDIR)$(PKGLIBDIR) $(BUILD)/lockshimx64.efi $(BUILD)/mmx64.efi
+	install -D -m 0755 -t $(DESTDIR)$(PKGLIBDIR) hooks/check-update hooks/apt-hook
+	install -D -m 0644 -t $(DESTDIR)$(MANDIR)/man1 $(filter %.1,$(MAN_PAGES))
+	install -D -m 0644 -t $(DESTDIR)$(MANDIR)/man7 $(filter %.7,$(MAN_PAGES))
+	install -D -m 0644 completions/lockshim $(DESTDIR)$(BASHCOMPDIR)/lockshim
+	install -D -m 0755 hooks/zzz-lockshim $(DESTDIR)$(SYSCONFDIR)/kernel/postinst.d/zzz-lockshim
+	install -D -m 0755 hooks/95-lockshim.install $(DESTDIR)$(KERNELINSTALLDIR)/95-lockshim.install
+	install -D -m 0644 hooks/60lockshim $(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d/60lockshim
+	sed -i '$(HOOK_LIBDIR_SED)' $(DESTDIR)$(SYSCONFDIR)/kernel/postinst.d/zzz-lockshim \
+	    $(DESTDIR)$(KERNELINSTALLDIR)/95-lockshim.install $(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d/60lockshim \
+	    $(DESTDIR)$(PKGLIBDIR)/apt-hook
+
+# The Debian packages, built with dpkg-buildpackage in a clean clone of
+# HEAD and checked by lintian (tests/package.sh): minutes, and debhelper
+# and lintian, which the rest does not need; so not part of make check.
+.PHONY: package
+package:
+	tests/package.sh
 
 # ---- the two commands --------------------------------------------------------
 bootstrap:

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 /*
  * lockshim check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]
- *                [--xbootldr DIR] [--{kek,db,dbx}-{update,replace} FILE]...
+ *                [--xbootldr DIR]
+ *                [--dbx-update FILE] [--db-update FILE] [--kek-update FILE]
+ *                [--dbx-replace FILE] [--db-replace FILE] [--kek-replace FILE]
  *                [--sbat-level FILE|windows|latest|automatic]
  *                [--mok-import CERT]... [--mok-delete CERT]...
  *                [--event-log LOG] [--pcrlock DIR] [--json]
@@ -55,7 +57,9 @@
 
 const char check_usage[] =
 	"check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]\n"
-	"                [--xbootldr DIR] [--{kek,db,dbx}-{update,replace} FILE]...\n"
+	"                [--xbootldr DIR]\n"
+	"                [--dbx-update FILE] [--db-update FILE] [--kek-update FILE]\n"
+	"                [--dbx-replace FILE] [--db-replace FILE] [--kek-replace FILE]\n"
 	"                [--sbat-level FILE|windows|latest|automatic]\n"
 	"                [--mok-import CERT]... [--mok-delete CERT]...\n"
 	"                [--event-log LOG] [--pcrlock DIR] [--json]\n";

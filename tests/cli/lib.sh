@@ -6,6 +6,11 @@ BUILD=${BUILD:-build}
 cli=$BUILD/lockshim
 pki=$BUILD/pki
 failed=0
+# vendor GUIDs of the variables the tests write (tests/cli/mkefivars.py):
+# shim's (the MOK lists), EFI global (SecureBoot, Boot####), image security (db, dbx)
+SG=605dab50-e046-4300-abb6-3dd810dd8b23
+GG=8be4df61-93ca-11d2-aa0d-00e098032b8c
+DG=d719b2cb-3d3a-4596-a3bc-dad00e67656f
 
 ok() { echo "ok - $1"; }
 not_ok() { echo "not ok - $1"; failed=1; }
@@ -35,8 +40,8 @@ flip_byte() {
 	printf "\\x$(printf %02x $(( b ^ 0xff )))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 
-# sign_with KEY IN OUT: IN signed with the test PKI's KEY (scripts/sign.sh) into OUT
-sign_with() {
+# sign KEY IN OUT: IN signed with the test PKI's KEY (db, vendor, mok, rogue...) as OUT
+sign() {
 	scripts/sign.sh --key "$pki/$1.key" --cert "$pki/$1.crt" --output "$3" "$2" >/dev/null 2>&1 ||
 		not_ok "sign $2 with $1"
 }

@@ -11,9 +11,6 @@ cd "$(dirname "$0")/../.."
 . tests/cli/lib.sh
 work=$BUILD/check-test
 mk="python3 tests/cli/mkefivars.py"
-SG=605dab50-e046-4300-abb6-3dd810dd8b23
-GG=8be4df61-93ca-11d2-aa0d-00e098032b8c
-DG=d719b2cb-3d3a-4596-a3bc-dad00e67656f
 cli=$BUILD/lockshim # the sanitized build for the hostile inputs below (8 MB kernels are slow under it)
 
 rm -rf "$work" && mkdir -p "$work"
@@ -24,10 +21,6 @@ shim_dir=$(tests/qemu/debian-package.sh shim-signed usr/lib/shim/shimx64.efi.sig
 grub_dir=$(tests/qemu/debian-package.sh grub-efi-amd64-signed \
 	usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed) || { not_ok "check: no Debian GRUB"; exit 1; }
 
-sign() { # KEY IN OUT
-	scripts/sign.sh --key "$pki/$1.key" --cert "$pki/$1.crt" --output "$3" "$2" >/dev/null 2>&1 ||
-		not_ok "check: sign $2 with $1"
-}
 sign db "$BUILD/lockshimx64.efi" "$work/lockshim.efi"
 for k in vendor mok revoked rogue db; do sign "$k" "$kernel" "$work/kernel-$k.efi"; done
 

@@ -10,9 +10,6 @@ cd "$(dirname "$0")/../.."
 . tests/cli/lib.sh
 work=$BUILD/check-stages-test
 mk="python3 tests/cli/mkefivars.py"
-SG=605dab50-e046-4300-abb6-3dd810dd8b23
-GG=8be4df61-93ca-11d2-aa0d-00e098032b8c
-DG=d719b2cb-3d3a-4596-a3bc-dad00e67656f
 LG=4a67b082-0a4c-41cf-b6c7-440b29bb8c4f # systemd's Boot Loader Interface
 
 rm -rf "$work" && mkdir -p "$work"
@@ -23,16 +20,16 @@ sd_dir=$(tests/qemu/debian-package.sh systemd-boot-efi usr/lib/systemd/boot/efi/
 grub_dir=$(tests/qemu/debian-package.sh grub-efi-amd64-signed \
 	usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed) || { not_ok "stages: no Debian GRUB"; exit 1; }
 
-sign_with db "$BUILD/lockshimx64.efi" "$work/lockshim.efi"
-sign_with vendor "$kernel" "$work/k-vendor.efi"
-sign_with mok "$kernel" "$work/k-mok.efi"
-sign_with rogue "$kernel" "$work/k-rogue.efi"
+sign db "$BUILD/lockshimx64.efi" "$work/lockshim.efi"
+sign vendor "$kernel" "$work/k-vendor.efi"
+sign mok "$kernel" "$work/k-mok.efi"
+sign rogue "$kernel" "$work/k-rogue.efi"
 cp "$kernel" "$work/k-unsigned.efi"
-sign_with vendor "$sd_dir/systemd-bootx64.efi" "$work/sd.efi"
+sign vendor "$sd_dir/systemd-bootx64.efi" "$work/sd.efi"
 head -c 64 /dev/urandom >"$work/initrd"
 tests/qemu/mkuki.sh "$sd_dir/linuxx64.efi.stub" "$kernel" "$work/initrd" 'root=/dev/sda2' \
 	$'ID=debian\nPRETTY_NAME="Debian UKI"\nVERSION_ID=12' "$work/uki.efi" &&
-	sign_with vendor "$work/uki.efi" "$work/uki-vendor.efi" || not_ok "stages: a UKI (mkuki.sh)"
+	sign vendor "$work/uki.efi" "$work/uki-vendor.efi" || not_ok "stages: a UKI (mkuki.sh)"
 
 # base DIR SECOND_STAGE: Secure Boot on, the test db, MokList with the MOK
 # key, lockshim at \EFI\lockshim\ starting SECOND_STAGE there (Boot0001)

@@ -15,8 +15,6 @@ cd "$(dirname "$0")/../.."
 . tests/cli/lib.sh
 work=$BUILD/check-updates-test
 mk="python3 tests/cli/mkefivars.py"
-GG=8be4df61-93ca-11d2-aa0d-00e098032b8c
-DG=d719b2cb-3d3a-4596-a3bc-dad00e67656f
 ms=/usr/share/OVMF/OVMF_VARS_4M.ms.fd
 rm -rf "$work" && mkdir -p "$work/vars" "$work/esp" "$work/mokvar"
 [[ -f $ms ]] || { not_ok "check updates: $ms missing (apt-get install ovmf)"; exit 1; }
