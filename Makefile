@@ -378,11 +378,15 @@ $(eval $(call FLAGS_FILE,host-san,SAN_COMPILE))
 
 $(BUILD)/host/%.o: src/%.c $(FLAGS_DIR)/host
 	@mkdir -p $(@D)
-	$(HOST_COMPILE) $(if $(filter src/cli/%,$<),-Isrc/cli) -MMD -MP -c $< -o $@
+	$(HOST_COMPILE) $(if $(filter src/cli/%,$<),-Isrc/cli) $(CLI_SETTINGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/host-san/%.o: src/%.c $(FLAGS_DIR)/host-san
 	@mkdir -p $(@D)
-	$(SAN_COMPILE) $(if $(filter src/cli/%,$<),-Isrc/cli) -MMD -MP -c $< -o $@
+	$(SAN_COMPILE) $(if $(filter src/cli/%,$<),-Isrc/cli) $(CLI_SETTINGS) -MMD -MP -c $< -o $@
+
+# `lockshim --version` says the release, as the loader's banner does.
+$(BUILD)/host/cli/cli.o $(BUILD)/host-san/cli/cli.o: $(BUILD)/efi/version.stamp
+$(BUILD)/host/cli/cli.o $(BUILD)/host-san/cli/cli.o: CLI_SETTINGS := -DLOCKSHIM_VERSION='"$(VERSION)"'
 
 # The CLI applies the same embedded SBAT level as the loader: sbat_data.S for both.
 $(BUILD)/lockshim: $(CLI_OBJS) $(HOST_OBJS) $(BUILD)/host/core/sbat_data.o

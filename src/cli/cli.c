@@ -47,6 +47,7 @@
  * 0 allowed (or done), 1 refused (or rejected), 2 unusable arguments or
  * files.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -609,23 +610,68 @@ static bool is_help(const char *arg)
 	return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
 }
 
-int main(int argc, char **argv)
+static const struct command *command_named(const char *name)
 {
-	if (argc == 2 && is_help(argv[1])) {
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/* Asked for: @c's usage on stdout, and success. */
+static int command_help(const struct command *c)
+{
+	printf("usage: lockshim %s", c->usage);
+	if (strstr(c->usage, " F]") || strstr(c->usage, " LEVEL"))
+		fputs(list_file_note, stdout);
+	return EXIT_SUCCESS;
+}
+
+/*
+ * What the subcommand printed must have reached its reader: a full disk or
+ * a closed pipe is a failure (exit 2), never an answer half written.
+ */
+static int flushed(int r)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		say_error("cannot write the output: %s", strerror(errno));
+		return EXIT_USAGE;
+	}
+	return r;
+}
+
+static int run(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc == 2 && (is_help(argv[1]) || strcmp(argv[1], "help") == 0)) {
 		print_usage(stdout);
 		return EXIT_SUCCESS;
 	}
-	for (size_t i = 0; argc >= 2 && i < ARRAY_SIZE(commands); i++) {
-		if (strcmp(argv[1], commands[i].name) != 0)
-			continue;
-		/* asked for: that subcommand's usage on stdout, and success */
-		if (argc == 3 && is_help(argv[2])) {
-			printf("usage: lockshim %s", commands[i].usage);
-			if (strstr(commands[i].usage, " F]"))
-				fputs(list_file_note, stdout);
-			return EXIT_SUCCESS;
-		}
-		return commands[i].run(argc - 1, argv + 1);
+	if (argc == 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0)) {
+		printf("lockshim %s\n", LOCKSHIM_VERSION);
+		return EXIT_SUCCESS;
 	}
-	return usage();
+	if (argc == 3 && strcmp(argv[1], "help") == 0) {
+		c = command_named(argv[2]);
+		if (!c) {
+			say_error("help: no subcommand '%s'", argv[2]);
+			return usage();
+		}
+		return command_help(c);
+	}
+	c = argc >= 2 ? command_named(argv[1]) : NULL;
+	if (!c) {
+		if (argc >= 2)
+			say_error("unknown subcommand '%s'", argv[1]);
+		return usage();
+	}
+	if (argc == 3 && is_help(argv[2]))
+		return command_help(c);
+	return c->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	return flushed(run(argc, argv));
 }
