@@ -177,6 +177,14 @@ $mk var "$s/vars" SbatLevelRT $SG 0x6 "$work/level-original.csv"
 $mk option "$s/vars" 1 lockshim '\EFI\lockshim\lockshimx64.efi' 'grub4.efi'
 expect_check 1 'refused \\EFI\\lockshim\\grub4.efi \(load options\): reason=sbat-revoked list=SbatLevel.*grub generation 4 \(SbatLevel 2025021800 requires 5\)' \
 	"lockshim's automatic level from its .sbatlevel revokes what the stored one does not" "$s"
+# no SbatLevel stored and none written before (the first option's file is
+# missing): the second option's lockshim still applies its automatic level
+s=$work/sbat-none && state "$s" && cp "$work/grub4.efi" "$s/esp/EFI/lockshim/grub4.efi"
+$mk option "$s/vars" 1 gone '\EFI\lockshim\gone.efi'
+$mk option "$s/vars" 2 lockshim '\EFI\lockshim\lockshimx64.efi' 'grub4.efi'
+$mk order "$s/vars" 1 2
+expect_check 1 'Boot0002 "lockshim": does not boot: .*refused \\EFI\\lockshim\\grub4.efi \(load options\): reason=sbat-revoked list=SbatLevel.*grub generation 4 \(SbatLevel 2025021800 requires 5\)' \
+	"no SbatLevel stored: lockshim's automatic level still applies" "$s"
 
 # load options name the kernel; a missing one is said, never replaced by the default
 s=$work/options && state "$s" && cp "$work/kernel-mok.efi" "$s/esp/EFI/lockshim/other.efi"
@@ -326,6 +334,10 @@ expect_check 0 "after this update every option boots as it does today" "--dbx-up
 	"$s" --dbx-update "$pki/rogue.esl"
 expect_check 1 "after this update Boot0001 will no longer boot: .*SBAT revokes component linux" \
 	"--sbat-level FILE revoking the kernel" "$s" --sbat-level "$work/level-linux9.csv"
+# an update is appended: what dbx already refuses stays refused
+s=$work/whatif-append && state "$s" && $mk var "$s/vars" dbx $DG 0x27 "$pki/vendor.esl"
+expect_check 1 "^after this update every option boots as it does today.*Boot0001 \"lockshim\": does not boot: .*certificate /CN=lockshim test vendor is in dbx" \
+	"--dbx-update is appended to dbx, never in its place" "$s" --dbx-update "$pki/rogue.esl"
 s=$work/whatif-mok && state "$s" && cp "$work/kernel-mok.efi" "$s/esp/EFI/lockshim/vmlinuz.efi"
 expect_check 0 "after this update Boot0001 will boot again" "--mok-import CERT" "$s" --mok-import "$pki/mok.der"
 $mk var "$s/vars" MokListRT $SG 0x6 "$pki/mok.esl"
