@@ -35,7 +35,8 @@
 #   power_cut   the enrollment boot killed (SIGKILL) after K flash writes of
 #               the MokList SetVariable (QEMU's pflash_data_write trace), for
 #               FAULTS_CUTS values of K spread over the whole write, each
-#               followed by a boot without faults
+#               before the boot's last write, each followed by a boot
+#               without faults
 #   release     the release images carry no fault code (nor its marker
 #               string); the fault images do
 #
@@ -498,9 +499,9 @@ power_cut() {
 		{ echo "FAIL: no MokList write traced in $dir/ref.log.err" >&2; return 1; }
 	echo "# power cut: the enrollment boot makes $total flash writes, the MokList write from write $start on" >&2
 	for (( j = 1; j <= FAULTS_CUTS; j++ )); do
-		# evenly from the list's header to the boot's last write: the last
-		# two commit the new list, then mark the old one deleted
-		k=$(( start + j * (total - start) / FAULTS_CUTS ))
+		# evenly inside the write, from the list's header on, never at the
+		# boot's last write (a cut there cuts nothing: the write is done)
+		k=$(( start + j * (total - start) / (FAULTS_CUTS + 1) ))
 		cp "$VARS_ENROLL" "$dir/$j.fd"
 		rm -f "$dir/$j.pid" "$dir/$j.record"
 		python3 tests/qemu/power_cut.py "$dir/$j.log.err" "$dir/$j.pid" "$k" "$dir/$j.record" &
@@ -510,9 +511,6 @@ power_cut() {
 			>/dev/null 2>&1
 		wait "$killer"
 		cut=$(cat "$dir/$j.record" 2>/dev/null)
-		# the last cut may come after the manager's reset
-		[[ -z $cut && $k == "$total" ]] && LC_ALL=C grep -q '^MOK manager: rebooting' "$dir/$j.log" &&
-			cut="$total (the boot ended first)"
 		# the next boot, nothing failing: the firmware recovers its store,
 		# and the machine boots its kernel, verified (the manager again
 		# first when the request survived the cut: it reboots, -no-reboot
@@ -535,6 +533,9 @@ power_cut() {
 		list=$(moklist_of "$dir/$j.fd")
 		if [[ -z $cut ]]; then
 			echo "# cut $j: QEMU ended before write $k (log $dir/$j.log)" >&2
+			failed=$(( failed + 1 ))
+		elif (( cut >= total )); then
+			echo "# cut $j at write $cut of $total: after the boot's last write, it cut nothing" >&2
 			failed=$(( failed + 1 ))
 		elif [[ -n $outcome ]]; then
 			echo "# cut $j at write $cut of $total: the next boot: $outcome ($after)" >&2
