@@ -283,6 +283,17 @@ expect_check 0 "systemd-boot's default entry boots EFI/Linux/debian-uki.efi" \
 $mk var "$work/sdboot-oneshot/vars" LoaderEntryOneShot 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 0x6 "$work/entry-uki"
 expect_check 1 "LoaderEntryOneShot-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f: ignored: attributes 0x6, not 0x7.*systemd-boot's default entry: /vmlinuz-mok" \
 	"systemd-boot: a LoaderEntryOneShot with other attributes than bootctl's is not trusted" "$work/sdboot-oneshot"
+# bootctl set-default: LoaderEntryDefault comes before loader.conf, and
+# after a one-shot
+printf 'debian-6.1.conf\0' | iconv -f ascii -t utf-16le >"$work/entry-conf"
+cp -a "$s" "$work/sdboot-default"
+$mk var "$work/sdboot-default/vars" LoaderEntryDefault 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 0x7 "$work/entry-uki"
+expect_check 0 "systemd-boot's default entry boots EFI/Linux/debian-uki.efi" \
+	"systemd-boot: LoaderEntryDefault (bootctl set-default) comes before loader.conf" "$work/sdboot-default"
+$mk var "$work/sdboot-default/vars" LoaderEntryDefault 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 0x7 "$work/entry-conf"
+$mk var "$work/sdboot-default/vars" LoaderEntryOneShot 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 0x7 "$work/entry-uki"
+expect_check 0 "systemd-boot's default entry boots EFI/Linux/debian-uki.efi" \
+	"systemd-boot: LoaderEntryOneShot comes before LoaderEntryDefault" "$work/sdboot-default"
 $mk var "$s/vars" MokListRT $SG 0x6 "$pki/mok.esl"
 expect_check 0 "systemd-boot's default entry boots /vmlinuz-mok" "systemd-boot: MokList allows the Type #1 kernel" "$s"
 
