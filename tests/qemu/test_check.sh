@@ -243,4 +243,7 @@ check_live_predictions() {
 		expect_log -F "lockshim: SbatLevel $CHECK_NEXT_DATE stored"
 }
 
-scenario_main check_prepare "$@"
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -uo pipefail
+	scenario_main check_prepare "$@"
+fi

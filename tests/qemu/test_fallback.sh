@@ -59,7 +59,6 @@ SCENARIOS=(
 )
 
 FB_WORK=$QEMU_BUILD/fallback
-GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
 LOCKSHIM_VENDOR_GUID=fa4589c8-983f-4879-98de-41989578e75d # src/core/guid.h
 FB_PARTUUID=6c6f636b-7368-6662-9d1a-000000000027
 FB_VENDOR=Acme-Linux
@@ -173,18 +172,6 @@ fb_boot() {
 	rm -f "$FB_WORK/$name.img"
 	qemu_outcome "fallback-$name" || return 1
 	return $rc
-}
-
-# options_in VARS: "NNNN description|node|node|data" for each Boot#### in VARS.
-options_in() {
-	local vars=$1 name
-	python3 tests/qemu/mkdmpstore.py --list "$vars" | cut -d' ' -f1 | grep -E '^Boot[0-9A-F]{4}$' |
-		while read -r name; do
-			python3 tests/qemu/mkdmpstore.py --dump "$vars" "$name" "$GLOBAL_GUID" >"$FB_WORK/$name.bin" &&
-				printf '%s %s\n' "${name#Boot}" \
-					"$(python3 tests/qemu/mkloadoption.py --read "$FB_WORK/$name.bin" |
-						grep -v '^data-hex' | paste -sd'|')"
-		done
 }
 
 # boot_order_in VARS: BootOrder's numbers, comma-separated (empty: none).
@@ -336,4 +323,7 @@ fallback_removable_medium() {
 	fi
 }
 
-scenario_main fallback_prepare "$@"
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -uo pipefail
+	scenario_main fallback_prepare "$@"
+fi
