@@ -21,8 +21,10 @@
 #       same VARS: the firmware itself loads that option; no fallback line.
 #   fallback_broken_csv      Two vendor directories: Alpha's CSV (BOM, CRLF)
 #       names a valid file and a missing one, Beta's one signed by the
-#       rogue key, which db does not allow. Nothing is created (no option
-#       in the store names either directory), each refusal is said, and
+#       rogue key, which db does not allow; Gamma has only a BOOT.CSV
+#       (which shim's fallback reads) naming a valid file. Nothing is
+#       created (no option in the store names any of them, Gamma is never
+#       mentioned), each refusal is said, and
 #       lockshim boots its own next stage (\EFI\BOOT\vmlinuz.efi).
 #   fallback_existing_entry  Boot0007 already starts the CSV's file (the
 #       short form efibootmgr can write, a lone file path) and there is no
@@ -100,6 +102,7 @@ fallback_prepare() {
 	csv_file "$w/acme.csv" "lockshimx64.efi,$FB_LABEL,$FB_OPTIONS,the test's boot entry\n"
 	csv_file "$w/alpha.csv" "lockshimx64.efi,Alpha,$FB_OPTIONS,valid\r\ngrubx64.efi,Alpha GRUB,,missing\r\n" bom
 	csv_file "$w/beta.csv" "rogue.efi,Beta,,signed by the rogue key\n"
+	csv_file "$w/gamma.csv" "lockshimx64.efi,Gamma,$FB_OPTIONS,BOOT.CSV: shim's fallback reads it, lockshim does not\n"
 	local -a vendor=(
 		"$BOOT_WORK/lockshim-db.efi" "EFI/$FB_VENDOR/lockshimx64.efi"
 		"$w/acme.csv" "EFI/$FB_VENDOR/BOOTX64.CSV"
@@ -116,7 +119,9 @@ fallback_prepare() {
 			"$w/alpha.csv" EFI/Alpha/BOOTX64.CSV \
 			"$BOOT_WORK/lockshim-db.efi" EFI/Alpha/lockshimx64.efi \
 			"$w/beta.csv" EFI/Beta/BOOTX64.CSV \
-			"$w/lockshim-rogue.efi" EFI/Beta/rogue.efi &&
+			"$w/lockshim-rogue.efi" EFI/Beta/rogue.efi \
+			"$w/gamma.csv" EFI/Gamma/BOOT.CSV \
+			"$BOOT_WORK/lockshim-db.efi" EFI/Gamma/lockshimx64.efi &&
 		_prep "Boot0007" python3 tests/qemu/mkloadoption.py "$w/Boot0007.bin" "$FB_LABEL" \
 			"$FB_FILE" "$FB_OPTIONS" &&
 		_prep "VARS with Boot0007" cp "$QEMU_BUILD/vars-secboot.fd" "$w/existing-vars.fd" &&
@@ -244,10 +249,11 @@ fallback_broken_csv() {
 		expect_no_log -F 'lockshim: fallback: created' &&
 		expect_no_log -F 'lockshim: fallback: starting' &&
 		expect_order -F 'lockshim: fallback: no boot option created' "lockshim: booting $KPATH: " &&
-		expect_order -F "lockshim: booting $KPATH: " 'Linux version' || return 1
+		expect_order -F "lockshim: booting $KPATH: " 'Linux version' &&
+		expect_no_log -F '\EFI\Gamma\' || return 1
 	opts=$(options_in "$w/broken.fd") || return 1
-	if grep -E 'Alpha|Beta' <<<"$opts" >&2; then
-		echo "FAIL: an option names Alpha or Beta (above)" >&2
+	if grep -E 'Alpha|Beta|Gamma' <<<"$opts" >&2; then
+		echo "FAIL: an option names Alpha, Beta or Gamma (above)" >&2
 		return 1
 	fi
 }
