@@ -42,6 +42,11 @@
 #       the kernel boots after the hand-off (the table in its log). Before
 #       each boot `lockshim check` on the same ESP and variables (as the OS
 #       sees them) predicts it, held by check_boots.py against the log.
+#   fallback_once_a_boot     Loop's CSV names lockshim with the options
+#       "\EFI\BOOT\BOOTX64.EFI": the option created starts a lockshim that
+#       starts the removable path again. That third lockshim finds the
+#       once-a-boot mark, says so, and boots its own next stage: one
+#       option created, one started, the kernel booted.
 #   fallback_removable_medium The vendor's disk as a USB stick the firmware
 #       calls removable: lockshim writes no boot option for a medium that
 #       may be gone at the next boot (or a stranger's), says so, and boots
@@ -58,6 +63,7 @@ SCENARIOS=(
 	fallback_existing_entry
 	fallback_policy
 	fallback_removable_medium
+	fallback_once_a_boot
 )
 
 FB_WORK=$QEMU_BUILD/fallback
@@ -102,6 +108,7 @@ fallback_prepare() {
 	csv_file "$w/acme.csv" "lockshimx64.efi,$FB_LABEL,$FB_OPTIONS,the test's boot entry\n"
 	csv_file "$w/alpha.csv" "lockshimx64.efi,Alpha,$FB_OPTIONS,valid\r\ngrubx64.efi,Alpha GRUB,,missing\r\n" bom
 	csv_file "$w/beta.csv" "rogue.efi,Beta,,signed by the rogue key\n"
+	csv_file "$w/loop.csv" "lockshimx64.efi,Loop,\\EFI\\BOOT\\BOOTX64.EFI,back to the removable path\n"
 	csv_file "$w/gamma.csv" "lockshimx64.efi,Gamma,$FB_OPTIONS,BOOT.CSV: shim's fallback reads it, lockshim does not\n"
 	local -a vendor=(
 		"$BOOT_WORK/lockshim-db.efi" "EFI/$FB_VENDOR/lockshimx64.efi"
@@ -122,6 +129,12 @@ fallback_prepare() {
 			"$w/lockshim-rogue.efi" EFI/Beta/rogue.efi \
 			"$w/gamma.csv" EFI/Gamma/BOOT.CSV \
 			"$BOOT_WORK/lockshim-db.efi" EFI/Gamma/lockshimx64.efi &&
+		_prep "disk: a CSV whose option leads back to the removable path" fb_disk loop-disk \
+			"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
+			"$BOOT_WORK/companion-vendor.efi" EFI/BOOT/vmlinuz.efi \
+			build/initramfs/initrd.img EFI/BOOT/initrd.img \
+			"$w/loop.csv" EFI/Loop/BOOTX64.CSV \
+			"$BOOT_WORK/lockshim-db.efi" EFI/Loop/lockshimx64.efi &&
 		_prep "Boot0007" python3 tests/qemu/mkloadoption.py "$w/Boot0007.bin" "$FB_LABEL" \
 			"$FB_FILE" "$FB_OPTIONS" &&
 		_prep "VARS with Boot0007" cp "$QEMU_BUILD/vars-secboot.fd" "$w/existing-vars.fd" &&
@@ -311,6 +324,21 @@ fallback_policy() {
 		expect_order -F 'lockshim: booting \EFI\Evil\kernel.efi: ' 'Linux version' &&
 		expect_log 'locked down \(Secure Boot, table v[0-9]+\)' || return 1
 	python3 tests/qemu/check_boots.py "$w/evil-vendor.json" "$LOG" 'removable=UEFI Misc Device'
+}
+
+fallback_once_a_boot() {
+	local n
+	fb_boot loop "$QEMU_BUILD/vars-secboot.fd" "$FB_WORK/loop-disk.img" "$KERNEL_STARTED" || return 1
+	n=$(sed -n 's/^lockshim: fallback: created Boot\([0-9A-F]\{4\}\) "Loop" for .*/\1/p' "$LOG")
+	[[ $n =~ ^[0-9A-F]{4}$ ]] || { echo "FAIL: not one option created for Loop: '$n'" >&2; return 1; }
+	[[ $(grep -c '^lockshim: fallback: starting ' "$LOG") == 1 ]] ||
+		{ echo "FAIL: the fallback started an option more than once" >&2; _log_tail "$LOG"; return 1; }
+	expect_order -F "lockshim: fallback: starting Boot$n (\EFI\Loop\lockshimx64.efi)" \
+		'lockshim: booting \EFI\BOOT\BOOTX64.EFI: ' &&
+		expect_order -F 'lockshim: booting \EFI\BOOT\BOOTX64.EFI: ' \
+			'lockshim: fallback: already ran this boot; not again' &&
+		expect_order -F 'lockshim: fallback: already ran this boot; not again' "lockshim: booting $KPATH: " &&
+		expect_order -F "lockshim: booting $KPATH: " 'Linux version'
 }
 
 fallback_removable_medium() {
