@@ -10,7 +10,8 @@
 #
 # make faults runs it whole; tests/qemu/test_faults.sh (make check) runs
 # --sample: every ReadFile, LoadImage and runtime AllocatePages (the
-# kernel's tables) of the normal walk; every ReadFile and LoadImage of the
+# kernel's tables) of the normal walk, and its LoaderInfo writes (the
+# warning said, the kernel booted); every ReadFile and LoadImage of the
 # enrollment walk, every SetVariable of its MOK manager and lockshim's
 # SbatLevel and first MokListRT (FAULTS_LOADER_WRITES),
 # FAULTS_ALLOCATIONS (1) allocation amid its calls and,
@@ -383,10 +384,13 @@ sample_choose() {
 	[[ -z $match && $walk == db_ignored ]] && (( SAMPLE )) && match='GetVariable MokDBState$' first=first_of_each &&
 		must=('GetVariable MokDBState$')
 	# the normal walk's writes are the runtime mirrors, which cannot let an
-	# unverified image through: the sample fails its reads, its LoadImage and
-	# the page allocations of the kernel's tables
-	[[ -z $match && $walk == normal ]] && (( SAMPLE )) && match='^[0-9]+ (ReadFile|LoadImage|AllocatePages runtime)( |$)' &&
-		must=('^[0-9]+ ReadFile( |$)' '^[0-9]+ LoadImage( |$)' '^[0-9]+ AllocatePages runtime( |$)')
+	# unverified image through: the sample fails its reads, its LoadImage,
+	# the page allocations of the kernel's tables and the writes of
+	# LoaderInfo (a warning, the boot goes on)
+	[[ -z $match && $walk == normal ]] && (( SAMPLE )) &&
+		match='^[0-9]+ (ReadFile|LoadImage|AllocatePages runtime)( |$)|^[0-9]+ SetVariable LoaderInfo$' &&
+		must=('^[0-9]+ ReadFile( |$)' '^[0-9]+ LoadImage( |$)' '^[0-9]+ AllocatePages runtime( |$)'
+			'^[0-9]+ SetVariable LoaderInfo$')
 	if [[ -z $match && $walk == enrollment ]] && (( SAMPLE )); then
 		must=('^[0-9]+ SetVariable MokList$' '^[0-9]+ ReadFile( |$)' '^[0-9]+ LoadImage( |$)')
 		local name
@@ -435,6 +439,14 @@ walk() {
 			printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -xF "$n AllocatePages runtime" >/dev/null &&
 			! tables_fault_refused "$FAULTS_WORK/$walk/$n.log" "$n"; then
 			problem="tables not installed, kernel started"
+		fi
+		# a Boot Loader Interface variable that cannot be set is a warning:
+		# said, and the boot goes on to the verified kernel
+		local var
+		var=$(printf '%s\n' "${LISTED[@]}" | LC_ALL=C sed -n "s/^$n SetVariable \(Loader[A-Za-z]*\)\$/\1/p")
+		if [[ -n $var && -z $problem ]] && { [[ $kind != "verified boot" ]] ||
+			! LC_ALL=C grep -aq "^lockshim: Boot Loader Interface: cannot set $var: " "$FAULTS_WORK/$walk/$n.log"; }; then
+			problem="$var not set: not a warning before a verified boot"
 		fi
 		[[ $problem == *unverified* ]] && unverified=$(( unverified + 1 ))
 		[[ $problem == *lost-key* || $problem == *half-written* ]] && lost=$(( lost + 1 ))

@@ -154,8 +154,11 @@ harness_empty_fault_sample_fails() {
 	local failed=0
 	# the normal walk's calls as the fault build lists them (faults.sh)
 	local -a normal=('2 GetVariable MokList' '3628 AllocatePages runtime' '3635 AllocatePages runtime'
-		'3655 ReadFile 8247848' '4339 LoadImage 8247848' '4340 SetVariable MokListRT')
+		'3655 ReadFile 8247848' '4339 LoadImage 8247848' '4340 SetVariable MokListRT'
+		'4350 SetVariable LoaderInfo')
 	_choose normal "${normal[@]}" || failed=1
+	fails_with 'the sample has no call /^[0-9]+ SetVariable LoaderInfo$/' \
+		_choose normal "${normal[@]:0:6}" || failed=1
 	fails_with 'normal: no call to fail' \
 		_choose normal '2 GetVariable MokList' '4340 SetVariable MokListRT' || failed=1
 	fails_with 'the sample has no call /^[0-9]+ LoadImage( |$)/' _choose normal "${normal[@]:0:4}" || failed=1
