@@ -27,13 +27,15 @@
 #       mentioned), each refusal is said, and
 #       lockshim boots its own next stage (\EFI\BOOT\vmlinuz.efi).
 #   fallback_existing_entry  Boot0007 already starts the CSV's file (the
-#       short form efibootmgr can write, a lone file path) and there is no
-#       BootOrder; root left a LockshimFallback (NV|BS|RT), which is not
-#       lockshim's once-a-boot mark: deleted, said, and the fallback goes
-#       on: nothing is created, BootOrder starts with 0007, and the
-#       kernel boots through it. (Boot0007, not Boot0001: with no BootOrder
-#       edk2 numbers its own options from 0000 by BootOrder alone, and would
-#       write over a Boot0001 that BootOrder does not name.)
+#       short form efibootmgr can write, a lone file path) and BootOrder
+#       already starts with it; BootNext sends the firmware to the disk's
+#       removable path (Boot0001, which OVMF creates). root left a
+#       LockshimFallback (NV|BS|RT), which is not lockshim's once-a-boot
+#       mark: deleted, said, and the fallback goes on: nothing is created,
+#       BootOrder is left as it is (said "unchanged", not written), and the
+#       kernel boots through 0007. (Boot0007, not Boot0001: edk2 numbers
+#       its own options from 0000 by BootOrder alone, and would write over a
+#       Boot0001 that BootOrder does not name.)
 #   fallback_policy          The owner set MokDBState (stop trusting db);
 #       root put \EFI\Evil\BOOTX64.CSV naming a db-signed kernel and left
 #       no BootOrder. The fallback decides with lockshim's policy, after the
@@ -144,6 +146,12 @@ fallback_prepare() {
 	printf '\x01' >"$w/one.bin"
 	_prep "VARS with root's LockshimFallback" python3 tests/qemu/mkdmpstore.py --set \
 		"$w/existing-vars.fd" "LockshimFallback:$LOCKSHIM_VENDOR_GUID:0x7=$w/one.bin" || return 0
+	# BootOrder already 0007 first; BootNext the disk's own option, which
+	# OVMF creates as Boot0001 (its removable path) before it boots BootNext
+	printf '\x07\x00' >"$w/order-0007.bin" && printf '\x01\x00' >"$w/next-0001.bin"
+	_prep "VARS with BootOrder 0007, BootNext 0001" python3 tests/qemu/mkdmpstore.py --set \
+		"$w/existing-vars.fd" "BootOrder:$GLOBAL_GUID:0x7=$w/order-0007.bin" \
+		"BootNext:$GLOBAL_GUID:0x7=$w/next-0001.bin" || return 0
 	# fallback_policy: MokDBState as the MOK manager writes it (NV|BS); the
 	# ESPs, and the variables as the OS sees them for lockshim check
 	csv_file "$w/evil.csv" "kernel.efi,Evil,,root's kernel\n"
@@ -278,7 +286,7 @@ fallback_existing_entry() {
 	expect_log -F 'lockshim: fallback: deleted LockshimFallback: attributes 0x7 are not lockshim'"'"'s' &&
 		expect_log -F "lockshim: fallback: \\EFI\\$FB_VENDOR\\BOOTX64.CSV: line 1: Boot0007 already starts $FB_FILE" &&
 		expect_no_log -F 'lockshim: fallback: created' &&
-		expect_log '^lockshim: fallback: BootOrder 0007(,|$)' &&
+		expect_log '^lockshim: fallback: BootOrder 0007(,[0-9A-F,]*)? unchanged$' &&
 		expect_kernel_through 0007 || return 1
 	opts=$(options_in "$w/existing.fd") || return 1
 	[[ $(grep -cF "|node File($FB_FILE)|" <<<"$opts") == 1 ]] ||
