@@ -19,8 +19,8 @@
 # with a SKIP directive (`ok - NAME # SKIP why`) counts as a failure: a
 # check that could not run is not a pass. A program that exits
 # non-zero without printing a `not ok` line (a crash, a sanitizer report, a
-# setup error) adds one failure under its own name; one that exits 0 without
-# any ok/not ok line counts as one pass under its own name. Output is shown
+# setup error) adds one failure under its own name, and so does one that
+# exits 0 without any ok/not ok line (it checked nothing). Output is shown
 # as it comes. The run ends with the slowest programs, the wall time and
 # then exactly the line
 #   N passed, N failed
@@ -67,9 +67,9 @@ run_one() {
 	if (( rc != 0 && f == 0 )); then
 		echo "not ok - $label (exit status $rc, no failing test reported)"
 		f=1; failures+=("$label: exit status $rc")
-	elif (( rc == 0 && p == 0 && f == 0 )); then
-		echo "ok - $label (no test lines; exit status 0)"
-		p=1
+	elif (( p == 0 && f == 0 )); then
+		echo "not ok - $label (exit status 0, but no ok or not ok line: nothing was checked)"
+		f=1; failures+=("$label: no result line")
 	fi
 	passed=$(( passed + p )) failed=$(( failed + f ))
 }

@@ -12,7 +12,9 @@
 #   - every link (release or fault build) refuses an image with a section
 #     both writable and executable, lib/efi/pe-nx-compat.py refuses one with
 #     a section inside a page and leaves it as it was, and marks the others
-#     IMAGE_DLLCHARACTERISTICS_NX_COMPAT, build/*.efi included;
+#     IMAGE_DLLCHARACTERISTICS_NX_COMPAT, build/*.efi included (executable
+#     is IMAGE_SCN_MEM_EXECUTE: a writable section flagged code but not
+#     executable is marked);
 #   - EFI objects are compiled with the stack protector, both programs link
 #     with lib/efi/elf_x86_64_efi.lds (make -n), and build/*.so carry the
 #     stack guard and calls to __stack_chk_fail (run make first).
@@ -180,6 +182,40 @@ if (( rc == 1 )) && [[ $out == *"inside a page"* ]] && cmp -s "$tmp/packed.efi" 
 	ok "nx_compat_refuses_section_inside_page"
 else
 	not_ok "nx_compat_refuses_section_inside_page (exit $rc: $out)"
+fi
+# The rule reads IMAGE_SCN_MEM_EXECUTE, not IMAGE_SCN_CNT_CODE (which
+# only says what a section holds): lockshim's .data made executable but not
+# code is refused; made "code" but not executable, it is marked.
+# data_flags IN OUT OR-MASK: IN with its .data section's flags ORed with MASK.
+data_flags() {
+	python3 - "$@" <<'PY'
+import struct, sys
+image = bytearray(open(sys.argv[1], "rb").read())
+pe = struct.unpack_from("<I", image, 0x3C)[0]
+count, opt_size = struct.unpack_from("<H12xH", image, pe + 6)
+table = pe + 24 + opt_size
+for at in range(table, table + 40 * count, 40):
+    if image[at:at + 8].rstrip(b"\0") == b".data":
+        flags = struct.unpack_from("<I", image, at + 36)[0]
+        struct.pack_into("<I", image, at + 36, flags | int(sys.argv[3], 0))
+        open(sys.argv[2], "wb").write(image)
+        sys.exit(0)
+sys.exit("no .data section")
+PY
+}
+if data_flags build/lockshimx64.efi "$tmp/wx-data.efi" 0x20000000 &&
+	data_flags build/lockshimx64.efi "$tmp/code-data.efi" 0x20; then
+	out=$(lib/efi/pe-nx-compat.py "$tmp/wx-data.efi" 2>&1)
+	rc=$?
+	(( rc == 1 )) && [[ $out == *"section .data is both writable and executable"* ]] &&
+		ok "nx_compat_refuses_executable_data" ||
+		not_ok "nx_compat_refuses_executable_data (exit $rc: $out)"
+	out=$(lib/efi/pe-nx-compat.py "$tmp/code-data.efi" 2>&1)
+	rc=$?
+	(( rc == 0 )) && ok "nx_compat_accepts_writable_code_content" ||
+		not_ok "nx_compat_accepts_writable_code_content (exit $rc: $out)"
+else
+	not_ok "nx_compat_section_flags (build/lockshimx64.efi: run make)"
 fi
 # nx_flag IMAGE: its DllCharacteristics' NX_COMPAT bit (0x100), 1 or 0.
 nx_flag() {

@@ -170,6 +170,14 @@ $mk var "$s/vars" SbatLevelRT $SG 0x6 "$work/level-original.csv"
 $mk option "$s/vars" 1 lockshim '\EFI\lockshim\lockshimx64.efi' 'grub4.efi'
 expect_check 1 'refused \\EFI\\lockshim\\grub4.efi \(load options\): reason=sbat-revoked list=SbatLevel.*grub generation 4 \(SbatLevel 2025021800 requires 5\)' \
 	"lockshim's automatic level from its .sbatlevel revokes what the stored one does not" "$s"
+# no SbatLevel stored and none written before (the first option's file is
+# missing): the second option's lockshim still applies its automatic level
+s=$work/sbat-none && state "$s" && cp "$work/grub4.efi" "$s/esp/EFI/lockshim/grub4.efi"
+$mk option "$s/vars" 1 gone '\EFI\lockshim\gone.efi'
+$mk option "$s/vars" 2 lockshim '\EFI\lockshim\lockshimx64.efi' 'grub4.efi'
+$mk order "$s/vars" 1 2
+expect_check 1 'Boot0002 "lockshim": does not boot: .*refused \\EFI\\lockshim\\grub4.efi \(load options\): reason=sbat-revoked list=SbatLevel.*grub generation 4 \(SbatLevel 2025021800 requires 5\)' \
+	"no SbatLevel stored: lockshim's automatic level still applies" "$s"
 
 # load options name the kernel; a missing one is said, never replaced by the default
 s=$work/options && state "$s" && cp "$work/kernel-mok.efi" "$s/esp/EFI/lockshim/other.efi"
@@ -272,6 +280,17 @@ expect_check 0 "systemd-boot's default entry boots EFI/Linux/debian-uki.efi" \
 $mk var "$work/sdboot-oneshot/vars" LoaderEntryOneShot 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 0x6 "$work/entry-uki"
 expect_check 1 "LoaderEntryOneShot-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f: ignored: attributes 0x6, not 0x7.*systemd-boot's default entry: /vmlinuz-mok" \
 	"systemd-boot: a LoaderEntryOneShot with other attributes than bootctl's is not trusted" "$work/sdboot-oneshot"
+# bootctl set-default: LoaderEntryDefault comes before loader.conf, and
+# after a one-shot
+printf 'debian-6.1.conf\0' | iconv -f ascii -t utf-16le >"$work/entry-conf"
+cp -a "$s" "$work/sdboot-default"
+$mk var "$work/sdboot-default/vars" LoaderEntryDefault 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 0x7 "$work/entry-uki"
+expect_check 0 "systemd-boot's default entry boots EFI/Linux/debian-uki.efi" \
+	"systemd-boot: LoaderEntryDefault (bootctl set-default) comes before loader.conf" "$work/sdboot-default"
+$mk var "$work/sdboot-default/vars" LoaderEntryDefault 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 0x7 "$work/entry-conf"
+$mk var "$work/sdboot-default/vars" LoaderEntryOneShot 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f 0x7 "$work/entry-uki"
+expect_check 0 "systemd-boot's default entry boots EFI/Linux/debian-uki.efi" \
+	"systemd-boot: LoaderEntryOneShot comes before LoaderEntryDefault" "$work/sdboot-default"
 $mk var "$s/vars" MokListRT $SG 0x6 "$pki/mok.esl"
 expect_check 0 "systemd-boot's default entry boots /vmlinuz-mok" "systemd-boot: MokList allows the Type #1 kernel" "$s"
 
@@ -349,6 +368,10 @@ expect_check 0 "after this update every option boots as it does today" "--dbx-up
 	"$s" --dbx-update "$pki/rogue.esl"
 expect_check 1 "after this update Boot0001 will no longer boot: .*SBAT revokes component linux" \
 	"--sbat-level FILE revoking the kernel" "$s" --sbat-level "$work/level-linux9.csv"
+# an update is appended: what dbx already refuses stays refused
+s=$work/whatif-append && state "$s" && $mk var "$s/vars" dbx $DG 0x27 "$pki/vendor.esl"
+expect_check 1 "^after this update every option boots as it does today.*Boot0001 \"lockshim\": does not boot: .*certificate /CN=lockshim test vendor is in dbx" \
+	"--dbx-update is appended to dbx, never in its place" "$s" --dbx-update "$pki/rogue.esl"
 s=$work/whatif-mok && state "$s" && cp "$work/kernel-mok.efi" "$s/esp/EFI/lockshim/vmlinuz.efi"
 expect_check 0 "after this update Boot0001 will boot again" "--mok-import CERT" "$s" --mok-import "$pki/mok.der"
 $mk var "$s/vars" MokListRT $SG 0x6 "$pki/mok.esl"

@@ -3,7 +3,8 @@
 # so it includes only its own headers and the table ABI (include/), each by
 # its plain name (no directory: "../efi/efi_vars.h" names a file that
 # exists, and is still the firmware's), the C library and OpenSSL; never
-# gnu-efi, src/efi or src/mm.
+# gnu-efi, src/efi or src/mm. Every directive that names a file counts,
+# however spaced; #import, #include_next and #include MACRO are refused.
 #   core_includes_ok DIR: every #include of DIR/*.[ch] is one of those
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -17,14 +18,17 @@ core_includes_ok() {
 	local dir=$1 file line name bad=0
 	for file in "$dir"/*.[ch]; do
 		while IFS= read -r line; do
-			if [[ $line =~ ^#[[:space:]]*include[[:space:]]*\"([^\"]+)\" ]]; then
+			# any directive that names a file (#include, #include_next,
+			# #import) with or without blanks around the '#'; only
+			# #include of a literal name passes, never one through a macro
+			[[ $line =~ ^[[:space:]]*#[[:space:]]*(include|include_next|import)([^a-z_0-9]|$) ]] ||
+				continue
+			if [[ $line =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*\"([^\"]+)\" ]]; then
 				name=${BASH_REMATCH[1]}
 				[[ $name != */* && ( -f $dir/$name || -f include/$name ) ]] && continue
-			elif [[ $line =~ ^#[[:space:]]*include[[:space:]]*\<([^\>]+)\> ]]; then
+			elif [[ $line =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*\<([^\>]+)\> ]]; then
 				name=${BASH_REMATCH[1]}
 				[[ $name =~ ^($LIBC)\.h$ || $name =~ ^openssl/[a-z0-9_]+\.h$ ]] && continue
-			else
-				continue
 			fi
 			echo "# $file: $line"
 			bad=1
@@ -78,6 +82,18 @@ for include in '<efi.h>' '<efilib.h>' '"efi_vars.h"' '<protocol/efiprot.h>' '<st
 		not_ok "layout check refuses #include $include in the core"
 	else
 		ok "layout check refuses #include $include in the core"
+	fi
+done
+# the same file through other spellings of the directive: blanks before
+# the '#', a macro naming it, #import and #include_next
+for directive in ' #include "../efi/efi_vars.h"' '	#  include "../efi/efi_vars.h"' \
+	'#define EFI_VARS "../efi/efi_vars.h"\n#include EFI_VARS' '#import "../efi/efi_vars.h"' \
+	'#import "own.h"' '#include_next <stdint.h>'; do
+	printf "#include <stdint.h>\n$directive\n" >"$tmp/src/core/bad.c"
+	if layout_check >/dev/null; then
+		not_ok "layout check refuses '$directive' in the core"
+	else
+		ok "layout check refuses '$directive' in the core"
 	fi
 done
 # One table of variables (src/core/variables.c, issue 35): no other file

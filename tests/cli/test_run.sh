@@ -4,7 +4,7 @@
 # scripts, so it runs none of this tree's tests), a run passes only when
 # every check ran and passed: an `ok ... # SKIP` line, an empty or missing
 # unit-test directory, a program that exits non-zero without a `not ok`
-# line each fail it; plain ok lines pass; and the last line is exactly
+# line, one that exits 0 printing no result line each fail it; plain ok lines pass; and the last line is exactly
 # `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -27,6 +27,8 @@ status=0 fixture skip 'ok - one\nok - two # SKIP not observable here\n'
 status=0 fixture skip_lower 'ok - one #skip why\n'
 status=3 fixture crash 'ok - one\n'
 status=1 fixture fail 'ok - one\nnot ok - two\n'
+status=0 fixture silent 'libc: 9680 passed, 0 failed\n'
+printf 'echo "all good"\n' >"$tmp/silent.sh"
 mkdir -p "$tmp/empty"
 printf 'echo "ok - a script"\n' >"$tmp/script.sh"
 
@@ -55,6 +57,10 @@ run_case "an empty unit-test directory fails even when scripts pass" 1 "1 passed
 run_case "a missing unit-test directory fails the run" 1 "0 passed, 1 failed" "$tmp/missing"
 run_case "a non-zero exit without not ok fails the run" 1 "1 passed, 1 failed" "$tmp/crash"
 run_case "a not ok line fails the run once" 1 "1 passed, 1 failed" "$tmp/fail"
+run_case "a program printing no result line and exiting 0 fails the run" 1 "0 passed, 1 failed" \
+	"$tmp/silent"
+run_case "a script printing no result line and exiting 0 fails the run" 1 "2 passed, 1 failed" \
+	"$tmp/pass" "$tmp/silent.sh"
 
 # What a skip is reported as: a failure, and why.
 out=$(UNIT_TEST_DIR=$tmp/skip CLI_TESTS='' bash tests/run.sh --unit-only 2>&1)

@@ -26,7 +26,19 @@
 # _expect_kernel_refused REASON [RECORD]
 #     lockshim refused the kernel at $KPATH with REASON (and the record
 #     RECORD), the kernel never ran, and the firmware got
-#     EFI_SECURITY_VIOLATION back.
+#     EFI_SECURITY_VIOLATION back (expect_lockshim_returned).
+#
+# expect_lockshim_returned STATUS [LOG]
+#     The boot option the firmware started lockshim as (the last "BdsDxe:
+#     starting BootNNNN" before lockshim's first banner) came back with
+#     STATUS ("Security Violation"): its own "failed to start" line, not
+#     any option's (OVMF's EFI Internal Shell, tried next under Secure
+#     Boot, fails with a Security Violation of its own).
+#
+# options_in VARS
+#     "NNNN description|node|node|data" for each Boot#### in the store VARS
+#     (mkdmpstore.py, mkloadoption.py --read); fails, saying why, when the
+#     store or one of its options cannot be read: never "no options".
 #
 # Logs: build/qemu/logs/NAME.log (clean), NAME.log.raw (as QEMU wrote it),
 # NAME.log.err (QEMU's stderr).
@@ -47,6 +59,7 @@ KPATH='\EFI\BOOT\vmlinuz.efi'
 # register dump: stop on it at once instead of waiting for the timeout.
 CRASH=$QEMU_CRASH
 
+GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
 LOCKSHIM_MISSING=
 BOOT_RUN_OPTS=()
 BOOT_ESP_EXTRA=()
@@ -124,5 +137,36 @@ _expect_kernel_refused() {
 		expect_no_log -F "lockshim: booting" &&
 		expect_no_log -F 'EFI stub:' &&
 		expect_no_log -F "$MARKER" &&
-		expect_log "$FIRMWARE_REFUSED"
+		expect_lockshim_returned 'Security Violation'
+}
+
+expect_lockshim_returned() {
+	local status=$1 log=${2:-$LOG} said
+	said=$(awk '
+		!banner && /^BdsDxe: starting Boot[0-9A-F][0-9A-F][0-9A-F][0-9A-F] / { option = $3 }
+		!banner && /^lockshim [0-9]/ { banner = 1; if (option == "") exit }
+		banner && index($0, "BdsDxe: failed to start " option " ") == 1 { print; exit }
+		END { if (!banner || option == "") print "no boot option started lockshim"
+			else print "lockshim ran as " option ", which the firmware never said came back" }
+	' "$log" | head -n 1)
+	[[ $said == "BdsDxe: failed to start "*": $status" ]] && return 0
+	echo "FAIL: wanted lockshim's own option back with $status; $said (log: $log)" >&2
+	return 1
+}
+
+options_in() {
+	local vars=$1 list name bin fields
+	list=$(python3 tests/qemu/mkdmpstore.py --list "$vars") ||
+		{ echo "FAIL: cannot read the boot options of $vars" >&2; return 1; }
+	bin=$(mktemp) || return 1
+	for name in $(cut -d' ' -f1 <<<"$list" | grep -E '^Boot[0-9A-F]{4}$'); do
+		if ! python3 tests/qemu/mkdmpstore.py --dump "$vars" "$name" "$GLOBAL_GUID" >"$bin" ||
+			! fields=$(python3 tests/qemu/mkloadoption.py --read "$bin"); then
+			echo "FAIL: cannot read $name of $vars" >&2
+			rm -f "$bin"
+			return 1
+		fi
+		printf '%s %s\n' "${name#Boot}" "$(grep -v '^data-hex' <<<"$fields" | paste -sd'|')"
+	done
+	rm -f "$bin"
 }

@@ -4,7 +4,8 @@
 # says which boot this is:
 #   s0  `lockshim check` today and with the dbx update, then the update
 #       applied as dbxtool applies one: an append write through efivarfs
-#   s1  a lockshim update installed on the ESP, `lockshim check
+#   s1  the ESP mounted at /mnt/esp, found through /dev/disk/by-partuuid;
+#       a lockshim update installed on it, `lockshim check
 #       --sbat-level latest`, then SbatPolicy set to latest as `mokutil
 #       --set-sbat-policy latest` does
 # Each `check --json` is one line for the host: CHECK-JSON NAME {...}.
@@ -27,9 +28,21 @@ set_var() {
 	dd if="$2" of="$EFIVARS/$1" bs=1M conv=notrunc 2>&1
 }
 
+# s0 mounts the ESP where Debian does; s1 away from every place `lockshim
+# check` would look, with the by-partuuid link udev makes: it must find
+# the ESP by LoaderDevicePartUUID
+phase=$(cat /data/phase 2>/dev/null || echo s0)
 mkdir -p /boot/efi
-step mount -t vfat /dev/vda1 /boot/efi
-case $(cat /data/phase 2>/dev/null || echo s0) in
+ESP=/boot/efi
+if [ "$phase" = s1 ]; then
+	ESP=/mnt/esp
+	partuuid=$(tail -c +5 "$EFIVARS"/LoaderDevicePartUUID-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f |
+		tr -d '\000' | tr A-F a-f)
+	mkdir -p $ESP /dev/disk/by-partuuid
+	step ln -s ../../vda1 "/dev/disk/by-partuuid/$partuuid" && echo "ESP-BY-PARTUUID $partuuid"
+fi
+step mount -t vfat /dev/vda1 $ESP
+case $phase in
 s0)
 	# what lockshim did in this boot, and what bootctl makes of it
 	mount -t securityfs securityfs /sys/kernel/security
@@ -48,10 +61,10 @@ s0)
 	step set_var $dbx /data/dbx-update.var && echo "CHECK-APPLIED dbx"
 	;;
 s1)
-	step cp /data/lockshimx64-next.efi /boot/efi/EFI/lockshim/lockshimx64.efi
+	step cp /data/lockshimx64-next.efi $ESP/EFI/lockshim/lockshimx64.efi
 	check sbat --sbat-level latest
 	step set_var SbatPolicy-605dab50-e046-4300-abb6-3dd810dd8b23 /data/SbatPolicy-latest.var &&
 		echo "CHECK-APPLIED SbatPolicy"
 	;;
 esac
-step umount /boot/efi
+step umount $ESP

@@ -13,10 +13,12 @@ its part must show what PREDICTION.json's entry for it says:
 
   - the first stage: allowed means the firmware started it (lockshim's
     banner follows); refused means it did not;
-  - every later image of the chain: lockshim's record (verdict=... image=...
-    reason=... [list=...] [entry=...], src/core/verdict_reason.h) with the
-    same verdict, image, reason, list and entry; an image predicted missing,
-    lockshim's "cannot read IMAGE: Not Found";
+  - every later image of the chain: lockshim's records (verdict=...
+    image=... reason=... [list=...] [entry=...], src/core/verdict_reason.h)
+    are the chain's steps, one for one and in order, with the same
+    verdict, image, reason, list and entry: a step the boot did not record
+    and a record the prediction leaves out (the kernel, say) both differ;
+    an image predicted missing, lockshim's "cannot read IMAGE: Not Found";
   - "boots": true means the kernel started (its "Linux version" line) and
     the firmware did not get a failure back; false means neither.
 
@@ -92,6 +94,7 @@ def compare(entry, lines):
     if (first["verdict"] == "allowed") != started:
         diffs.append(f"first stage {first['image']}: predicted {first['verdict']}, "
                      f"the firmware {'started' if started else 'did not start'} it")
+    recorded = iter(records)
     for step in rest:
         if step["reason"] == "missing":
             if f"lockshim: cannot read {step['image']}: Not Found" not in lines:
@@ -100,7 +103,7 @@ def compare(entry, lines):
             continue
         want = {"verdict": step["verdict"], "image": step["image"], "reason": step["reason"],
                 "list": step.get("list", ""), "entry": step.get("entry", "")}
-        got = next((r for r in records if r.get("image") == step["image"]), None)
+        got = next(recorded, None)
         if got is None:
             diffs.append(f"{step['image']} ({step.get('role', '')}): predicted {step['verdict']} "
                          f"reason={step['reason']}, but the boot has no record of it")
@@ -108,6 +111,9 @@ def compare(entry, lines):
         have = {k: got.get(k, "") for k in want}
         if have != want:
             diffs.append(f"{step['image']}: predicted {want}, the boot recorded {have}")
+    for got in recorded:
+        diffs.append(f"the boot recorded {got.get('verdict', '?')} {got.get('image', '?')} "
+                     f"reason={got.get('reason', '?')}, a step the prediction leaves out")
     booted = kernel and not failed
     if entry["boots"] != booted:
         how = "the kernel started" if booted else \

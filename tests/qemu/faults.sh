@@ -10,7 +10,8 @@
 #
 # make faults runs it whole; tests/qemu/test_faults.sh (make check) runs
 # --sample: every ReadFile, LoadImage and runtime AllocatePages (the
-# kernel's tables) of the normal walk; every ReadFile and LoadImage of the
+# kernel's tables) of the normal walk, and its LoaderInfo writes (the
+# warning said, the kernel booted); every ReadFile and LoadImage of the
 # enrollment walk, every SetVariable of its MOK manager and lockshim's
 # SbatLevel and first MokListRT (FAULTS_LOADER_WRITES),
 # FAULTS_ALLOCATIONS (1) allocation amid its calls and,
@@ -35,7 +36,8 @@
 #   power_cut   the enrollment boot killed (SIGKILL) after K flash writes of
 #               the MokList SetVariable (QEMU's pflash_data_write trace), for
 #               FAULTS_CUTS values of K spread over the whole write, each
-#               followed by a boot without faults
+#               before the boot's last write, each followed by a boot
+#               without faults
 #   release     the release images carry no fault code (nor its marker
 #               string); the fault images do
 #
@@ -382,10 +384,13 @@ sample_choose() {
 	[[ -z $match && $walk == db_ignored ]] && (( SAMPLE )) && match='GetVariable MokDBState$' first=first_of_each &&
 		must=('GetVariable MokDBState$')
 	# the normal walk's writes are the runtime mirrors, which cannot let an
-	# unverified image through: the sample fails its reads, its LoadImage and
-	# the page allocations of the kernel's tables
-	[[ -z $match && $walk == normal ]] && (( SAMPLE )) && match='^[0-9]+ (ReadFile|LoadImage|AllocatePages runtime)( |$)' &&
-		must=('^[0-9]+ ReadFile( |$)' '^[0-9]+ LoadImage( |$)' '^[0-9]+ AllocatePages runtime( |$)')
+	# unverified image through: the sample fails its reads, its LoadImage,
+	# the page allocations of the kernel's tables and the writes of
+	# LoaderInfo (a warning, the boot goes on)
+	[[ -z $match && $walk == normal ]] && (( SAMPLE )) &&
+		match='^[0-9]+ (ReadFile|LoadImage|AllocatePages runtime)( |$)|^[0-9]+ SetVariable LoaderInfo$' &&
+		must=('^[0-9]+ ReadFile( |$)' '^[0-9]+ LoadImage( |$)' '^[0-9]+ AllocatePages runtime( |$)'
+			'^[0-9]+ SetVariable LoaderInfo$')
 	if [[ -z $match && $walk == enrollment ]] && (( SAMPLE )); then
 		must=('^[0-9]+ SetVariable MokList$' '^[0-9]+ ReadFile( |$)' '^[0-9]+ LoadImage( |$)')
 		local name
@@ -434,6 +439,14 @@ walk() {
 			printf '%s\n' "${LISTED[@]}" | LC_ALL=C grep -xF "$n AllocatePages runtime" >/dev/null &&
 			! tables_fault_refused "$FAULTS_WORK/$walk/$n.log" "$n"; then
 			problem="tables not installed, kernel started"
+		fi
+		# a Boot Loader Interface variable that cannot be set is a warning:
+		# said, and the boot goes on to the verified kernel
+		local var
+		var=$(printf '%s\n' "${LISTED[@]}" | LC_ALL=C sed -n "s/^$n SetVariable \(Loader[A-Za-z]*\)\$/\1/p")
+		if [[ -n $var && -z $problem ]] && { [[ $kind != "verified boot" ]] ||
+			! LC_ALL=C grep -aq "^lockshim: Boot Loader Interface: cannot set $var: " "$FAULTS_WORK/$walk/$n.log"; }; then
+			problem="$var not set: not a warning before a verified boot"
 		fi
 		[[ $problem == *unverified* ]] && unverified=$(( unverified + 1 ))
 		[[ $problem == *lost-key* || $problem == *half-written* ]] && lost=$(( lost + 1 ))
@@ -498,9 +511,9 @@ power_cut() {
 		{ echo "FAIL: no MokList write traced in $dir/ref.log.err" >&2; return 1; }
 	echo "# power cut: the enrollment boot makes $total flash writes, the MokList write from write $start on" >&2
 	for (( j = 1; j <= FAULTS_CUTS; j++ )); do
-		# evenly from the list's header to the boot's last write: the last
-		# two commit the new list, then mark the old one deleted
-		k=$(( start + j * (total - start) / FAULTS_CUTS ))
+		# evenly inside the write, from the list's header on, never at the
+		# boot's last write (a cut there cuts nothing: the write is done)
+		k=$(( start + j * (total - start) / (FAULTS_CUTS + 1) ))
 		cp "$VARS_ENROLL" "$dir/$j.fd"
 		rm -f "$dir/$j.pid" "$dir/$j.record"
 		python3 tests/qemu/power_cut.py "$dir/$j.log.err" "$dir/$j.pid" "$k" "$dir/$j.record" &
@@ -510,9 +523,6 @@ power_cut() {
 			>/dev/null 2>&1
 		wait "$killer"
 		cut=$(cat "$dir/$j.record" 2>/dev/null)
-		# the last cut may come after the manager's reset
-		[[ -z $cut && $k == "$total" ]] && LC_ALL=C grep -q '^MOK manager: rebooting' "$dir/$j.log" &&
-			cut="$total (the boot ended first)"
 		# the next boot, nothing failing: the firmware recovers its store,
 		# and the machine boots its kernel, verified (the manager again
 		# first when the request survived the cut: it reboots, -no-reboot
@@ -535,6 +545,9 @@ power_cut() {
 		list=$(moklist_of "$dir/$j.fd")
 		if [[ -z $cut ]]; then
 			echo "# cut $j: QEMU ended before write $k (log $dir/$j.log)" >&2
+			failed=$(( failed + 1 ))
+		elif (( cut >= total )); then
+			echo "# cut $j at write $cut of $total: after the boot's last write, it cut nothing" >&2
 			failed=$(( failed + 1 ))
 		elif [[ -n $outcome ]]; then
 			echo "# cut $j at write $cut of $total: the next boot: $outcome ($after)" >&2

@@ -10,7 +10,9 @@
 # mok_prepare                  the above, in MOK_WORK
 # mok_variant NAME --var SPEC...   a cached VARS variant with Boot0000 too
 # boot_mok NAME VARS KERNEL STEPS [run_qemu options...]
-#                              one boot, the guest running STEPS (see below)
+#                              one boot, the guest running STEPS (see below);
+#                              fails when the guest started but could not read
+#                              the variables (expect_guest_read_variables LOG)
 # plant_vectors VARIANT VARS CASE/NAME... [--var SPEC...]
 #                              VARS: a copy of a cached variant holding the
 #                              request variables mokutil wrote (tests/vectors/mokutil)
@@ -28,7 +30,6 @@
 # shellcheck source=tests/qemu/boot.sh
 . "$(dirname "${BASH_SOURCE[0]}")/boot.sh" # cds to the repository
 
-GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
 SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 MOK_WORK=$QEMU_BUILD/mok
 PASSWORD=lockshim-e2e-pw
@@ -137,8 +138,25 @@ boot_mok() {
 		--stop "$CRASH" --stop 'Kernel panic' --stop 'MOKUTIL-GUEST-ERROR' "$@"
 	local rc=$?
 	rm -f "$esp" "$img"
-	qemu_outcome "$name" || return 1
+	qemu_outcome "$name" && expect_guest_read_variables "$BOOT_LOGS/$name.log" || return 1
 	return $rc
+}
+
+# expect_guest_read_variables LOG: a mokutil guest that started said
+# MOKUTIL-GUEST-EFIVARFS ok and no MOKUTIL-GUEST-ERROR: a variable missing
+# from what it shows is missing, not unread.
+expect_guest_read_variables() {
+	local log=$1 err
+	err=$(LC_ALL=C grep -a -m1 'MOKUTIL-GUEST-ERROR' "$log")
+	if [[ -n $err ]]; then
+		echo "FAIL: the mokutil guest could not read the variables: $err (log $log)" >&2
+		return 1
+	fi
+	if LC_ALL=C grep -aq '^MOKUTIL-GUEST-BEGIN' "$log" &&
+		! LC_ALL=C grep -aqxF 'MOKUTIL-GUEST-EFIVARFS ok' "$log"; then
+		echo "FAIL: the mokutil guest started, but never said MOKUTIL-GUEST-EFIVARFS ok (log $log)" >&2
+		return 1
+	fi
 }
 
 # boot_mok_refused NAME VARS KERNEL [run_qemu options...]: a boot in which

@@ -241,8 +241,12 @@ sb_off_unsigned_kernel_boots() {
 # digest is the one built in, so only its missing signature refuses it; the
 # manager never runs and lockshim boots on.
 sb_cpu_max_simd_crypto() {
+	# and a distribution's CSV on this disk without a partition table: no
+	# boot option could name it, and the fallback says so
+	local csv=$BOOT_WORK/${FUNCNAME[0]}.csv
+	printf 'v\0m\0l\0i\0n\0u\0z\0.\0e\0f\0i\0,\0x\0\n\0' >"$csv" || return 1
 	BOOT_RUN_OPTS=(-- -cpu max)
-	BOOT_ESP_EXTRA=(build/mmx64.efi EFI/BOOT/mmx64.efi)
+	BOOT_ESP_EXTRA=(build/mmx64.efi EFI/BOOT/mmx64.efi "$csv" EFI/acme/BOOTX64.CSV)
 	boot_lockshim "${FUNCNAME[0]}" "$MOKNEW_VARS" \
 		"$BOOT_WORK/lockshim-db.efi" "$BOOT_WORK/companion-vendor.efi" 0.5 \
 		'LOCKSHIM-TEST-DONE' 'lockshim: refusing \\EFI\\BOOT\\vmlinuz' 'No bootable option' \
@@ -259,7 +263,10 @@ sb_cpu_max_simd_crypto() {
 		expect_no_log -F "lockshim: starting $mm" &&
 		expect_no_log '^(lockshim )?MOK manager' &&
 		expect_order -F "lockshim: verdict=refused image=$mm" "lockshim: booting $KPATH: " &&
-		expect_order -F "lockshim: booting $KPATH: " "$MARKER" || return 1
+		expect_order -F "lockshim: booting $KPATH: " "$MARKER" &&
+		expect_order -F "lockshim: fallback: lockshim's device is not a GPT partition, which a boot option must name; nothing created" \
+			"lockshim: booting $KPATH: " &&
+		expect_no_log -F '\EFI\acme\' || return 1
 	if [[ ${CRYPTO_ASM:-1} == 0 ]]; then # make check CRYPTO_ASM=0: the portable build
 		expect_log -F 'lockshim: crypto: portable C (no-asm build)' || return 1
 	else

@@ -21,17 +21,21 @@
 #       same VARS: the firmware itself loads that option; no fallback line.
 #   fallback_broken_csv      Two vendor directories: Alpha's CSV (BOM, CRLF)
 #       names a valid file and a missing one, Beta's one signed by the
-#       rogue key, which db does not allow. Nothing is created (no option
-#       in the store names either directory), each refusal is said, and
+#       rogue key, which db does not allow; Gamma has only a BOOT.CSV
+#       (which shim's fallback reads) naming a valid file. Nothing is
+#       created (no option in the store names any of them, Gamma is never
+#       mentioned), each refusal is said, and
 #       lockshim boots its own next stage (\EFI\BOOT\vmlinuz.efi).
 #   fallback_existing_entry  Boot0007 already starts the CSV's file (the
-#       short form efibootmgr can write, a lone file path) and there is no
-#       BootOrder; root left a LockshimFallback (NV|BS|RT), which is not
-#       lockshim's once-a-boot mark: deleted, said, and the fallback goes
-#       on: nothing is created, BootOrder starts with 0007, and the
-#       kernel boots through it. (Boot0007, not Boot0001: with no BootOrder
-#       edk2 numbers its own options from 0000 by BootOrder alone, and would
-#       write over a Boot0001 that BootOrder does not name.)
+#       short form efibootmgr can write, a lone file path) and BootOrder
+#       already starts with it; BootNext sends the firmware to the disk's
+#       removable path (Boot0001, which OVMF creates). root left a
+#       LockshimFallback (NV|BS|RT), which is not lockshim's once-a-boot
+#       mark: deleted, said, and the fallback goes on: nothing is created,
+#       BootOrder is left as it is (said "unchanged", not written), and the
+#       kernel boots through 0007. (Boot0007, not Boot0001: edk2 numbers
+#       its own options from 0000 by BootOrder alone, and would write over a
+#       Boot0001 that BootOrder does not name.)
 #   fallback_policy          The owner set MokDBState (stop trusting db);
 #       root put \EFI\Evil\BOOTX64.CSV naming a db-signed kernel and left
 #       no BootOrder. The fallback decides with lockshim's policy, after the
@@ -40,6 +44,11 @@
 #       the kernel boots after the hand-off (the table in its log). Before
 #       each boot `lockshim check` on the same ESP and variables (as the OS
 #       sees them) predicts it, held by check_boots.py against the log.
+#   fallback_once_a_boot     Loop's CSV names lockshim with the options
+#       "\EFI\BOOT\BOOTX64.EFI": the option created starts a lockshim that
+#       starts the removable path again. That third lockshim finds the
+#       once-a-boot mark, says so, and boots its own next stage: one
+#       option created, one started, the kernel booted.
 #   fallback_removable_medium The vendor's disk as a USB stick the firmware
 #       calls removable: lockshim writes no boot option for a medium that
 #       may be gone at the next boot (or a stranger's), says so, and boots
@@ -56,10 +65,10 @@ SCENARIOS=(
 	fallback_existing_entry
 	fallback_policy
 	fallback_removable_medium
+	fallback_once_a_boot
 )
 
 FB_WORK=$QEMU_BUILD/fallback
-GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
 LOCKSHIM_VENDOR_GUID=fa4589c8-983f-4879-98de-41989578e75d # src/core/guid.h
 FB_PARTUUID=6c6f636b-7368-6662-9d1a-000000000027
 FB_VENDOR=Acme-Linux
@@ -101,6 +110,8 @@ fallback_prepare() {
 	csv_file "$w/acme.csv" "lockshimx64.efi,$FB_LABEL,$FB_OPTIONS,the test's boot entry\n"
 	csv_file "$w/alpha.csv" "lockshimx64.efi,Alpha,$FB_OPTIONS,valid\r\ngrubx64.efi,Alpha GRUB,,missing\r\n" bom
 	csv_file "$w/beta.csv" "rogue.efi,Beta,,signed by the rogue key\n"
+	csv_file "$w/loop.csv" "lockshimx64.efi,Loop,\\EFI\\BOOT\\BOOTX64.EFI,back to the removable path\n"
+	csv_file "$w/gamma.csv" "lockshimx64.efi,Gamma,$FB_OPTIONS,BOOT.CSV: shim's fallback reads it, lockshim does not\n"
 	local -a vendor=(
 		"$BOOT_WORK/lockshim-db.efi" "EFI/$FB_VENDOR/lockshimx64.efi"
 		"$w/acme.csv" "EFI/$FB_VENDOR/BOOTX64.CSV"
@@ -117,7 +128,15 @@ fallback_prepare() {
 			"$w/alpha.csv" EFI/Alpha/BOOTX64.CSV \
 			"$BOOT_WORK/lockshim-db.efi" EFI/Alpha/lockshimx64.efi \
 			"$w/beta.csv" EFI/Beta/BOOTX64.CSV \
-			"$w/lockshim-rogue.efi" EFI/Beta/rogue.efi &&
+			"$w/lockshim-rogue.efi" EFI/Beta/rogue.efi \
+			"$w/gamma.csv" EFI/Gamma/BOOT.CSV \
+			"$BOOT_WORK/lockshim-db.efi" EFI/Gamma/lockshimx64.efi &&
+		_prep "disk: a CSV whose option leads back to the removable path" fb_disk loop-disk \
+			"$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
+			"$BOOT_WORK/companion-vendor.efi" EFI/BOOT/vmlinuz.efi \
+			build/initramfs/initrd.img EFI/BOOT/initrd.img \
+			"$w/loop.csv" EFI/Loop/BOOTX64.CSV \
+			"$BOOT_WORK/lockshim-db.efi" EFI/Loop/lockshimx64.efi &&
 		_prep "Boot0007" python3 tests/qemu/mkloadoption.py "$w/Boot0007.bin" "$FB_LABEL" \
 			"$FB_FILE" "$FB_OPTIONS" &&
 		_prep "VARS with Boot0007" cp "$QEMU_BUILD/vars-secboot.fd" "$w/existing-vars.fd" &&
@@ -127,6 +146,12 @@ fallback_prepare() {
 	printf '\x01' >"$w/one.bin"
 	_prep "VARS with root's LockshimFallback" python3 tests/qemu/mkdmpstore.py --set \
 		"$w/existing-vars.fd" "LockshimFallback:$LOCKSHIM_VENDOR_GUID:0x7=$w/one.bin" || return 0
+	# BootOrder already 0007 first; BootNext the disk's own option, which
+	# OVMF creates as Boot0001 (its removable path) before it boots BootNext
+	printf '\x07\x00' >"$w/order-0007.bin" && printf '\x01\x00' >"$w/next-0001.bin"
+	_prep "VARS with BootOrder 0007, BootNext 0001" python3 tests/qemu/mkdmpstore.py --set \
+		"$w/existing-vars.fd" "BootOrder:$GLOBAL_GUID:0x7=$w/order-0007.bin" \
+		"BootNext:$GLOBAL_GUID:0x7=$w/next-0001.bin" || return 0
 	# fallback_policy: MokDBState as the MOK manager writes it (NV|BS); the
 	# ESPs, and the variables as the OS sees them for lockshim check
 	csv_file "$w/evil.csv" "kernel.efi,Evil,,root's kernel\n"
@@ -173,18 +198,6 @@ fb_boot() {
 	rm -f "$FB_WORK/$name.img"
 	qemu_outcome "fallback-$name" || return 1
 	return $rc
-}
-
-# options_in VARS: "NNNN description|node|node|data" for each Boot#### in VARS.
-options_in() {
-	local vars=$1 name
-	python3 tests/qemu/mkdmpstore.py --list "$vars" | cut -d' ' -f1 | grep -E '^Boot[0-9A-F]{4}$' |
-		while read -r name; do
-			python3 tests/qemu/mkdmpstore.py --dump "$vars" "$name" "$GLOBAL_GUID" >"$FB_WORK/$name.bin" &&
-				printf '%s %s\n' "${name#Boot}" \
-					"$(python3 tests/qemu/mkloadoption.py --read "$FB_WORK/$name.bin" |
-						grep -v '^data-hex' | paste -sd'|')"
-		done
 }
 
 # boot_order_in VARS: BootOrder's numbers, comma-separated (empty: none).
@@ -257,10 +270,11 @@ fallback_broken_csv() {
 		expect_no_log -F 'lockshim: fallback: created' &&
 		expect_no_log -F 'lockshim: fallback: starting' &&
 		expect_order -F 'lockshim: fallback: no boot option created' "lockshim: booting $KPATH: " &&
-		expect_order -F "lockshim: booting $KPATH: " 'Linux version' || return 1
+		expect_order -F "lockshim: booting $KPATH: " 'Linux version' &&
+		expect_no_log -F '\EFI\Gamma\' || return 1
 	opts=$(options_in "$w/broken.fd") || return 1
-	if grep -E 'Alpha|Beta' <<<"$opts" >&2; then
-		echo "FAIL: an option names Alpha or Beta (above)" >&2
+	if grep -E 'Alpha|Beta|Gamma' <<<"$opts" >&2; then
+		echo "FAIL: an option names Alpha, Beta or Gamma (above)" >&2
 		return 1
 	fi
 }
@@ -272,7 +286,7 @@ fallback_existing_entry() {
 	expect_log -F 'lockshim: fallback: deleted LockshimFallback: attributes 0x7 are not lockshim'"'"'s' &&
 		expect_log -F "lockshim: fallback: \\EFI\\$FB_VENDOR\\BOOTX64.CSV: line 1: Boot0007 already starts $FB_FILE" &&
 		expect_no_log -F 'lockshim: fallback: created' &&
-		expect_log '^lockshim: fallback: BootOrder 0007(,|$)' &&
+		expect_log '^lockshim: fallback: BootOrder 0007(,[0-9A-F,]*)? unchanged$' &&
 		expect_kernel_through 0007 || return 1
 	opts=$(options_in "$w/existing.fd") || return 1
 	[[ $(grep -cF "|node File($FB_FILE)|" <<<"$opts") == 1 ]] ||
@@ -320,6 +334,21 @@ fallback_policy() {
 	python3 tests/qemu/check_boots.py "$w/evil-vendor.json" "$LOG" 'removable=UEFI Misc Device'
 }
 
+fallback_once_a_boot() {
+	local n
+	fb_boot loop "$QEMU_BUILD/vars-secboot.fd" "$FB_WORK/loop-disk.img" "$KERNEL_STARTED" || return 1
+	n=$(sed -n 's/^lockshim: fallback: created Boot\([0-9A-F]\{4\}\) "Loop" for .*/\1/p' "$LOG")
+	[[ $n =~ ^[0-9A-F]{4}$ ]] || { echo "FAIL: not one option created for Loop: '$n'" >&2; return 1; }
+	[[ $(grep -c '^lockshim: fallback: starting ' "$LOG") == 1 ]] ||
+		{ echo "FAIL: the fallback started an option more than once" >&2; _log_tail "$LOG"; return 1; }
+	expect_order -F "lockshim: fallback: starting Boot$n (\EFI\Loop\lockshimx64.efi)" \
+		'lockshim: booting \EFI\BOOT\BOOTX64.EFI: ' &&
+		expect_order -F 'lockshim: booting \EFI\BOOT\BOOTX64.EFI: ' \
+			'lockshim: fallback: already ran this boot; not again' &&
+		expect_order -F 'lockshim: fallback: already ran this boot; not again' "lockshim: booting $KPATH: " &&
+		expect_order -F "lockshim: booting $KPATH: " 'Linux version'
+}
+
 fallback_removable_medium() {
 	local w=$FB_WORK opts
 	FB_REMOVABLE=1 fb_boot removable "$QEMU_BUILD/vars-secboot.fd" "$w/vendor-disk.img" \
@@ -336,4 +365,7 @@ fallback_removable_medium() {
 	fi
 }
 
-scenario_main fallback_prepare "$@"
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -uo pipefail
+	scenario_main fallback_prepare "$@"
+fi

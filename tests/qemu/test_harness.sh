@@ -26,10 +26,30 @@
 #                               said, and fails each way one can differ: a
 #                               refused kernel predicted to boot, another
 #                               reason or list entry, an allowed kernel that
-#                               never started, an option the firmware never
-#                               tried or the prediction does not name;
+#                               never started, a chain that leaves out a
+#                               step the boot recorded (the kernel), an
+#                               option the firmware never tried or the
+#                               prediction does not name;
 #                               mkdmpstore.py --set changes BootOrder
 #                               in a store and refuses an authenticated one
+#   harness_options_unreadable_store_fails  options_in (boot.sh) fails on
+#                               a store cut short, one of garbage, a missing
+#                               one and one whose Boot0002 is not a load
+#                               option, rather than list no options; on a
+#                               readable store it lists each option
+#   harness_refusal_is_lockshims_option  expect_lockshim_returned (boot.sh)
+#                               passes when the option lockshim ran as came
+#                               back with Security Violation, and fails when
+#                               it came back Access Denied and only the EFI
+#                               Internal Shell tried next says Security
+#                               Violation, when it never came back, and
+#                               when no option started lockshim
+#   harness_guest_unread_variables_fail  expect_guest_read_variables
+#                               (mok.sh, what boot_mok checks) fails a log
+#                               with MOKUTIL-GUEST-ERROR and one whose guest
+#                               began without MOKUTIL-GUEST-EFIVARFS ok, and
+#                               passes a guest that read them and a boot
+#                               that never reached the guest
 #   harness_tables_refusal_long_log  faults.sh's tables_fault_refused finds
 #                               the refusal in a log longer than a pipe holds
 #                               (leaving early killed the reader's writer,
@@ -51,6 +71,9 @@ SCENARIOS=(
 	harness_missing_input_fails
 	harness_empty_fault_sample_fails
 	harness_check_predictions_compared
+	harness_options_unreadable_store_fails
+	harness_refusal_is_lockshims_option
+	harness_guest_unread_variables_fail
 	harness_tables_refusal_long_log
 )
 
@@ -131,8 +154,11 @@ harness_empty_fault_sample_fails() {
 	local failed=0
 	# the normal walk's calls as the fault build lists them (faults.sh)
 	local -a normal=('2 GetVariable MokList' '3628 AllocatePages runtime' '3635 AllocatePages runtime'
-		'3655 ReadFile 8247848' '4339 LoadImage 8247848' '4340 SetVariable MokListRT')
+		'3655 ReadFile 8247848' '4339 LoadImage 8247848' '4340 SetVariable MokListRT'
+		'4350 SetVariable LoaderInfo')
 	_choose normal "${normal[@]}" || failed=1
+	fails_with 'the sample has no call /^[0-9]+ SetVariable LoaderInfo$/' \
+		_choose normal "${normal[@]:0:6}" || failed=1
 	fails_with 'normal: no call to fail' \
 		_choose normal '2 GetVariable MokList' '4340 SetVariable MokListRT' || failed=1
 	fails_with 'the sample has no call /^[0-9]+ LoadImage( |$)/' _choose normal "${normal[@]:0:4}" || failed=1
@@ -211,6 +237,13 @@ EOF
 			python3 tests/qemu/check_boots.py "$w/entry.json" "$w/boot.log" Boot0002 &&
 		fails_with 'predicts nothing for it' \
 			python3 tests/qemu/check_boots.py "$w/right.json" "$w/boot.log" Boot0003 || return 1
+	# a prediction that leaves the kernel out of Boot0001's chain
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["entries"][0]["chain"] = d["entries"][0]["chain"][:1]
+json.dump(d, open(sys.argv[2], "w"))' "$w/right.json" "$w/no-kernel-step.json" &&
+		fails_with 'the boot recorded allowed \EFI\lockshim\k.efi reason=allowed-cert, a step the prediction leaves out' \
+			python3 tests/qemu/check_boots.py "$w/no-kernel-step.json" "$w/boot.log" Boot0001 || return 1
 	head -n 5 "$w/boot.log" >"$w/only-two.log"
 	grep -v 'Linux version' "$w/boot.log" >"$w/no-kernel.log"
 	fails_with 'the firmware never tried it' \
@@ -227,6 +260,67 @@ EOF
 		{ echo "FAIL: mkdmpstore.py --set did not leave exactly the new BootOrder" >&2; return 1; }
 	fails_with 'only plain variables' \
 		python3 tests/qemu/mkdmpstore.py --set "$w/vars.fd" "dbx:d719b2cb-3d3a-4596-a3bc-dad00e67656f:0x27=$w/order.bin"
+}
+
+harness_options_unreadable_store_fails() {
+	local dir=$HARNESS_WORK/options store opts
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	cp "$OVMF_VARS_BLANK" "$dir/good.fd" &&
+		python3 tests/qemu/mkloadoption.py "$dir/Boot0001.bin" one '\EFI\one\one.efi' &&
+		python3 tests/qemu/mkdmpstore.py --set "$dir/good.fd" "Boot0001:$GLOBAL_GUID:0x7=$dir/Boot0001.bin" &&
+		head -c 65536 "$dir/good.fd" >"$dir/cut-short.fd" &&
+		head -c "$(stat -c %s "$dir/good.fd")" /dev/zero | tr '\0' 'G' >"$dir/garbage.fd" &&
+		cp "$dir/good.fd" "$dir/bad-option.fd" && printf 'xx' >"$dir/bad.bin" &&
+		python3 tests/qemu/mkdmpstore.py --set "$dir/bad-option.fd" "Boot0002:$GLOBAL_GUID:0x7=$dir/bad.bin" ||
+		return 1
+	for store in "$dir/cut-short.fd" "$dir/garbage.fd" "$dir/missing.fd"; do
+		fails_with "cannot read the boot options of $store" options_in "$store" || return 1
+	done
+	fails_with "cannot read Boot0002 of $dir/bad-option.fd" options_in "$dir/bad-option.fd" || return 1
+	opts=$(options_in "$dir/good.fd") || return 1
+	[[ $opts == '0001 attributes 0x1|description one|node File(\EFI\one\one.efi)|data none' ]] ||
+		{ echo "FAIL: options_in listed '$opts'" >&2; return 1; }
+}
+
+harness_refusal_is_lockshims_option() {
+	local dir=$HARNESS_WORK/refusal disk='"UEFI Non-Block Boot Device" from PciRoot(0x0)/Pci(0x1,0x0)'
+	local shell='"EFI Internal Shell" from Fv(7CB8BDC9-F8EB-4F34-AAEA-3EE4AF6516A1)/FvFile(7C04A583-9E3E-4F1C-AD65-E05268D0B4D1)'
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	# a refusal as OVMF logs it: lockshim's option back, then the shell's
+	# REFUSAL STATUS: the log of a boot whose lockshim returned STATUS
+	refusal() {
+		printf '%s\n' "BdsDxe: loading Boot0001 $disk" "BdsDxe: starting Boot0001 $disk" \
+			'lockshim 0.7.0' 'lockshim: refusing \EFI\BOOT\vmlinuz.efi: image is not signed'
+		[[ -z $1 ]] || echo "BdsDxe: failed to start Boot0001 $disk: $1"
+		printf '%s\n' "BdsDxe: loading Boot0002 $shell" "BdsDxe: starting Boot0002 $shell" \
+			"BdsDxe: failed to start Boot0002 $shell: Security Violation"
+	}
+	refusal 'Security Violation' >"$dir/refused.log" &&
+		refusal 'Access Denied' >"$dir/access-denied.log" &&
+		refusal '' >"$dir/never-back.log" &&
+		grep -v '^BdsDxe: starting Boot0001' "$dir/refused.log" >"$dir/no-option.log" || return 1
+	expect_lockshim_returned 'Security Violation' "$dir/refused.log" &&
+		fails_with ': Access Denied (log:' \
+			expect_lockshim_returned 'Security Violation' "$dir/access-denied.log" &&
+		fails_with 'lockshim ran as Boot0001, which the firmware never said came back' \
+			expect_lockshim_returned 'Security Violation' "$dir/never-back.log" &&
+		fails_with 'no boot option started lockshim' \
+			expect_lockshim_returned 'Security Violation' "$dir/no-option.log"
+}
+
+harness_guest_unread_variables_fail() {
+	local dir=$HARNESS_WORK/guest
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	printf '%s\n' 'MOKUTIL-GUEST-BEGIN 6.1.0' 'MOKUTIL-GUEST-EFIVARFS ok' 'MOKUTIL-GUEST-DONE' >"$dir/read.log" &&
+		printf '%s\n' 'MOKUTIL-GUEST-BEGIN 6.1.0' 'MOKUTIL-GUEST-ERROR mount efivarfs' >"$dir/error.log" &&
+		printf '%s\n' 'MOKUTIL-GUEST-BEGIN 6.1.0' 'MOKUTIL-GUEST-DONE' >"$dir/silent.log" &&
+		printf '%s\n' 'lockshim: refusing \EFI\lockshim\linux.efi: image is not signed' >"$dir/no-guest.log" ||
+		return 1
+	expect_guest_read_variables "$dir/read.log" &&
+		expect_guest_read_variables "$dir/no-guest.log" &&
+		fails_with 'could not read the variables: MOKUTIL-GUEST-ERROR mount efivarfs' \
+			expect_guest_read_variables "$dir/error.log" &&
+		fails_with 'never said MOKUTIL-GUEST-EFIVARFS ok' expect_guest_read_variables "$dir/silent.log"
 }
 
 harness_tables_refusal_long_log() {

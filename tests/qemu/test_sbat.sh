@@ -205,7 +205,8 @@ sbat_lockshim_revoked() {
 		expect_no_log -F 'EFI stub:' &&
 		expect_no_log -F "$MARKER" &&
 		expect_no_log -F 'lockshim: fallback' &&
-		expect_order -F 'lockshim: this lockshim is revoked' 'Security Violation'
+		expect_order -F 'lockshim: this lockshim is revoked' 'Security Violation' &&
+		expect_lockshim_returned 'Security Violation'
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

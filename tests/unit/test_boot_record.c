@@ -168,6 +168,22 @@ static void test_bounded(void)
 	CHECK_EQ(record.dropped, 7, "bounded: the others gave way");
 	n = boot_record_serialize(&record, out, sizeof(out));
 	CHECK_LE(n, BOOT_RECORD_SIZE, "bounded: still 4 KiB at most");
+
+	/* short lines: the count gives way before the room does */
+	boot_record_init(&record, "v");
+	for (int i = 0; i < 400; i++) {
+		snprintf(line, sizeof(line), "k=%d", i);
+		boot_record_add(&record, i % 2 ? BOOT_RECORD_IMAGE : BOOT_RECORD_STATE, line);
+	}
+	CHECK_EQ(record.n, BOOT_RECORD_LINES_MAX, "bounded: 256 short lines at most");
+	CHECK_EQ(record.dropped, 400 - BOOT_RECORD_LINES_MAX, "bounded: the others counted");
+	n = boot_record_serialize(&record, out, sizeof(out));
+	out[n] = '\0';
+	CHECK_STRSTR(out, "\nk=399\n", "bounded: the newest short line kept");
+	CHECK_STRSTR(out, "\nk=0\n", "bounded: the oldest state line kept");
+	CHECK(!strstr(out, "\nk=1\n"), "bounded: the oldest image line gave way");
+	CHECK_EQ(parse(out, &view, &reason), 0, "bounded: 256 lines parse");
+	CHECK_EQ(view.n, BOOT_RECORD_LINES_MAX, "bounded: all 256 read back");
 }
 
 static void test_parse_refused(void)
