@@ -48,11 +48,13 @@
  * files.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/evp.h>
 #include <openssl/x509.h>
 
 #include "check.h"
@@ -70,6 +72,7 @@
 #include "signature_list.h"
 #include "status.h"
 #include "tcg_log.h"
+#include "variable_data.h"
 #include "verdict_reason.h"
 #include "verify.h"
 
@@ -90,7 +93,7 @@ static const char pcr_usage[] =
 	"                [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted]\n"
 	"                {IMAGE | --shim-lock IMAGE}...\n";
 static const char hash_usage[] = "hash [--alg sha1|sha224|sha256|sha384|sha512] IMAGE\n";
-static const char esl_usage[] = "esl FILE\n";
+static const char esl_usage[] = "esl FILE (signature lists, an efivarfs file, a .auth)\n";
 static const char add_sbat_usage[] = "add-sbat CSV IMAGE OUT\n";
 static const char list_file_note[] =
 	"F: an EFI signature list, or a DER or PEM certificate\n"
@@ -546,7 +549,24 @@ static int cmd_hash(int argc, char **argv)
 	return r;
 }
 
-/* One line per entry: type, owner, then the certificate's subject or the data in hex. */
+/* "  SHA1 Fingerprint: 12:ab:..." as mokutil --list-enrolled prints a key's. */
+static void print_fingerprint(const char *name, const EVP_MD *md, const uint8_t *der, size_t size)
+{
+	uint8_t digest[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+
+	if (!EVP_Digest(der, size, digest, &n, md, NULL))
+		return;
+	printf("  %s Fingerprint: ", name);
+	for (unsigned int i = 0; i < n; i++)
+		printf("%s%02x", i ? ":" : "", digest[i]);
+	printf("\n");
+}
+
+/*
+ * One line per entry: type, owner, then the certificate's subject or the
+ * data in hex; a certificate's SHA-1 and SHA-256 fingerprints below it.
+ */
 static void print_esl_entry(const struct esl_list *list, const struct esl_entry *e)
 {
 	char owner[ESL_GUID_TEXT_SIZE], type[ESL_GUID_TEXT_SIZE];
@@ -562,6 +582,8 @@ static void print_esl_entry(const struct esl_list *list, const struct esl_entry 
 			X509_NAME_oneline(X509_get_subject_name(cert), subject, sizeof(subject));
 		printf("%s\n", subject);
 		X509_free(cert);
+		print_fingerprint("SHA1", EVP_sha1(), e->data, e->size);
+		print_fingerprint("SHA256", EVP_sha256(), e->data, e->size);
 		return;
 	}
 	if (e->type == ESL_UNKNOWN) {
@@ -587,16 +609,31 @@ static int print_esl_list(const struct esl_list *list, void *ctx)
 
 static int cmd_esl(int argc, char **argv)
 {
+	enum list_form form = LIST_FORM_LISTS;
+	struct reason_buf why_buf;
+	const uint8_t *lists;
+	uint32_t attributes;
+	size_t size, lists_size;
 	const char *reason;
 	uint8_t *data;
-	size_t size;
 	int rejected;
 
 	if (argc != 2)
 		return usage();
 	if (read_file(argv[1], &data, &size) < 0)
 		return EXIT_USAGE;
-	rejected = esl_walk_lists(data, size, print_esl_list, NULL, &reason);
+	/* an efivarfs file or a signed update: its lists, said; else the file as lists */
+	if (signature_lists_in(data, size, &form, &lists, &lists_size, &attributes, &reason,
+			       &why_buf) < 0 ||
+	    form == LIST_FORM_LISTS) {
+		lists = data;
+		lists_size = size;
+	} else if (form == LIST_FORM_EFIVARFS) {
+		printf("# an efivarfs file, attributes 0x%" PRIx32 "\n", attributes);
+	} else {
+		printf("# a signed update (.auth): its payload\n");
+	}
+	rejected = esl_walk_lists(lists, lists_size, print_esl_list, NULL, &reason);
 	free(data);
 	if (rejected > 0) {
 		printf("rejected: %d signature list(s): %s\n", rejected, reason);

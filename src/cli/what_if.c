@@ -18,14 +18,6 @@
 #include "variable_data.h"
 #include "variables.h"
 
-/* esl_walk_lists's visitor when only its count of rejected lists matters */
-static int accept_list(const struct esl_list *list, void *ctx)
-{
-	(void)list;
-	(void)ctx;
-	return 0;
-}
-
 /* The list of @m a KEK, db or dbx update changes. */
 static struct blob *updated_list(struct machine_state *m, enum variable_id id)
 {
@@ -48,28 +40,23 @@ static int apply_list_update(const struct list_update *u, struct machine_state *
 	const char *path = u->path;
 	const uint8_t *payload;
 	size_t size, payload_size;
-	const char *reason = "", *auth_reason;
+	struct reason_buf why_buf;
+	enum list_form form;
+	uint32_t attributes;
+	const char *reason;
 	uint8_t *data;
 	int r = -1;
 
 	if (read_file(path, &data, &size) < 0)
 		return -1;
-	payload = data;
-	payload_size = size;
-	if (size == 0 || esl_walk_lists(data, size, accept_list, NULL, &reason) != 0) {
-		if (auth2_payload(data, size, &payload, &payload_size, &auth_reason) < 0) {
-			say_error(
-				"%s: malformed update: neither a signature list (%s) nor a signed "
-				"update (%s)",
-				path, size ? reason : "empty", auth_reason);
-			goto out;
-		}
-		if (payload_size == 0 ||
-		    esl_walk_lists(payload, payload_size, accept_list, NULL, &reason) != 0) {
-			say_error("%s: malformed update: its payload is not a signature list (%s)",
-				  path, payload_size ? reason : "empty");
-			goto out;
-		}
+	if (signature_lists_in(data, size, &form, &payload, &payload_size, &attributes, &reason,
+			       &why_buf) < 0) {
+		say_error("%s: malformed update: %s", path, reason);
+		goto out;
+	}
+	if (!payload_size) {
+		say_error("%s: malformed update: empty", path);
+		goto out;
 	}
 	if (u->replace) {
 		OPENSSL_free(list->data);

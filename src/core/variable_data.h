@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reason.h"
+
 #define EFIVARFS_ATTRIBUTES_SIZE 4
 
 /* EFI_VARIABLE_* attributes */
@@ -46,5 +48,23 @@ int efivarfs_split(const uint8_t *data, size_t size, uint32_t *attributes, const
  */
 int auth2_payload(const uint8_t *data, size_t size, const uint8_t **payload, size_t *payload_size,
 		  const char **reason);
+
+/* How a file holds signature lists (signature_lists_in). */
+enum list_form {
+	LIST_FORM_LISTS,    /* the lists themselves (efitools' .esl) */
+	LIST_FORM_EFIVARFS, /* an efivarfs file: attributes, then the lists */
+	LIST_FORM_AUTH2,    /* a signed update (.auth): its payload */
+};
+
+/*
+ * The signature lists a file of @size bytes at @data holds, in the first
+ * of the forms above that parses whole: *@lists points into @data,
+ * *@lists_size bytes (0 for an empty file), *@form says which, and
+ * *@attributes an efivarfs file's (else 0). Returns 0, or -1 with a
+ * reason naming why each form failed.
+ */
+int signature_lists_in(const uint8_t *data, size_t size, enum list_form *form,
+		       const uint8_t **lists, size_t *lists_size, uint32_t *attributes,
+		       const char **reason, struct reason_buf *buf);
 
 #endif

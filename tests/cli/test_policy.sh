@@ -485,19 +485,31 @@ mkesl SHA256 "$work/two-hashes.esl" "$sha256" "$other"
 cat "$work/two-hashes.esl" >>"$work/mixed.esl"
 run_cli esl "$work/mixed.esl"
 g='[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}'
+# fingerprint ALG DER: "  ALG Fingerprint: aa:bb:..." as esl (and mokutil --list-enrolled) print it
+fingerprint() {
+	printf '^  %s Fingerprint: %s$' "${1^^}" "$(openssl dgst -"$1" -r "$2" | cut -d' ' -f1 | sed 's/../&:/g; s/:$//')"
+}
 want=(
-	"^X509 +$owner +$(rx "$R")\$"
+	"^X509 +$owner +$(rx "$R")\$" "$(fingerprint sha1 "$keys/root.der")" "$(fingerprint sha256 "$keys/root.der")"
 	"^SHA256 +605dab50-e046-4300-abb6-3dd810dd8b23 +$sha256\$"
 	"^X509_SHA256 +$owner +$leaf_tbs256\$"
 	"^SHA384 +$owner +$sha384\$"
 	"^SHA512 +$owner +$sha512\$"
 	"^X509_SHA384 +$owner +$(mkesl tbs-hex - sha384 "$keys/inter.der")\$"
-	"^X509 +$owner +$(rx "$V")\$"
+	"^X509 +$owner +$(rx "$V")\$" "$(fingerprint sha1 "$pki/vendor.der")" "$(fingerprint sha256 "$pki/vendor.der")"
 	"^SHA256 +$owner +$sha256\$"
 	"^SHA256 +$owner +$other\$"
 )
 expect_lines "esl: mixed list (X509, SHA256/384/512, X509_SHA256/384) lists each entry in order"
-expect 0 "^X509 +$g +$(rx "$L")\$" "esl: a certificate list from cert-to-efi-sig-list" -- esl "$work/leaf.esl"
+expect 0 "^X509 +$g +$(rx "$L")"$'\n'"  SHA1 Fingerprint: " "esl: a certificate list from cert-to-efi-sig-list" -- \
+	esl "$work/leaf.esl"
+# an efivarfs file (4 bytes of attributes first) and a signed update (.auth): their lists, said
+{ printf '\x27\x00\x00\x00' && cat "$work/leaf.esl"; } >"$work/leaf-efivarfs"
+expect 0 "^# an efivarfs file, attributes 0x27"$'\n'"X509 +$g +$(rx "$L")" "esl: an efivarfs file's lists" -- \
+	esl "$work/leaf-efivarfs"
+python3 tests/cli/mkefivars.py auth "$work/leaf.auth" "$work/leaf.esl"
+expect 0 "^# a signed update \\(\\.auth\\): its payload"$'\n'"X509 +$g +$(rx "$L")" "esl: a signed update's payload" -- \
+	esl "$work/leaf.auth"
 cat "$work/hash-sha1.esl" "$work/hash-sha224.esl" "$work/leaf-rsa.esl" "$work/leaf-sig256.esl" \
 	"$work/leaf-sig1.esl" "$work/unknown.esl" >"$work/new-types.esl"
 run_cli esl "$work/new-types.esl"
