@@ -34,3 +34,9 @@ flip_byte() {
 	b=$(od -An -tu1 -j "$2" -N 1 "$1" | tr -d ' ')
 	printf "\\x$(printf %02x $(( b ^ 0xff )))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
+
+# sign_as KEY IN OUT: IN signed by the test PKI's KEY (db, vendor, mok, rogue) into OUT
+sign_as() {
+	scripts/sign.sh --key "$pki/$1.key" --cert "$pki/$1.crt" --output "$3" "$2" >/dev/null 2>&1 ||
+		not_ok "sign $2 with $1"
+}
