@@ -49,6 +49,7 @@ struct image {
 	struct pe_image *pe;           /* NULL when it is not a PE image */
 	struct image_digests *digests; /* the cache's, kept across decisions (verify.h) */
 	enum image_kind kind;
+	char why[160]; /* why it was not read */
 };
 
 /*
@@ -137,20 +138,26 @@ static enum image_kind image_kind(const struct pe_image *pe)
 }
 
 /*
- * Read @host_path as an image named @name. Returns 1 read, 0 missing (the
- * file does not exist), -1 having said why it cannot be read.
+ * Read @host_path as an image named @name. Returns 1 read; 0 missing (the
+ * file does not exist); 2 when it cannot be used, an image's verdict
+ * (img->why: not a regular file, too large, unreadable); -1 out of memory,
+ * said.
  */
 static int image_load(const struct chain_files *files, const char *host_path, const char *name,
 		      struct image *img)
 {
 	const char *reason;
+	int r;
 
 	memset(img, 0, sizeof(*img));
 	snprintf(img->name, sizeof(img->name), "%s", name);
+	snprintf(img->why, sizeof(img->why), "no such file");
 	if (!host_path)
 		return 0;
-	if (image_cache_read(files->cache, host_path, &img->data, &img->size) < 0)
-		return -1;
+	r = image_cache_load(files->cache, host_path, &img->data, &img->size, img->why,
+			     sizeof(img->why));
+	if (r <= 0)
+		return r < 0 ? 2 : 0;
 	img->digests = image_cache_digests(files->cache, img->data);
 	img->pe = malloc(sizeof(*img->pe));
 	if (!img->pe) {
@@ -344,10 +351,12 @@ int chain_next_sbat_level(const struct chain_files *files, const char *first_sta
 	bool write;
 	int r = esp_resolve(files->esp, first_stage, host, sizeof(host));
 
-	if (r < 0 || (r > 0 && image_load(files, host, first_stage, &img) < 0))
+	if (r > 0)
+		r = image_load(files, host, first_stage, &img);
+	if (r < 0)
 		return -1;
-	if (r == 0 || !img.pe || (img.kind != KIND_LOCKSHIM && img.kind != KIND_SHIM)) {
-		if (r > 0)
+	if (r != 1 || !img.pe || (img.kind != KIND_LOCKSHIM && img.kind != KIND_SHIM)) {
+		if (r == 1)
 			image_free(&img);
 		return 0;
 	}
@@ -464,10 +473,11 @@ static int decide(const struct chain_files *files, const struct machine_state *m
 		return -1;
 	}
 	r = image_load(files, host, name, img);
-	if (r <= 0) {
-		if (r == 0)
-			chain_step_refuse(s, VERDICT_MISSING, "no such file");
-		return r;
+	if (r != 1) {
+		if (r >= 0)
+			chain_step_refuse(s, r == 0 ? VERDICT_MISSING : VERDICT_UNREADABLE,
+					  img->why);
+		return r < 0 ? -1 : 0;
 	}
 	v = malloc(sizeof(*v));
 	if (!v || (!fs && firmware_policy(m, &fw) < 0)) {
@@ -921,7 +931,7 @@ static int plan_fallback_csv(struct plan_run *p, const char *name)
 	uint16_t dir[FALLBACK_NAME_MAX];
 	struct fallback_path first;
 	struct fallback_csv *csv = NULL;
-	char csv_path[400], host[4096], role[96];
+	char csv_path[400], host[4096], role[96], why[160];
 	struct reason_buf buf;
 	const char *reason;
 	const uint8_t *text;
@@ -943,10 +953,10 @@ static int plan_fallback_csv(struct plan_run *p, const char *name)
 		say_error("out of memory");
 		return -1;
 	}
-	if (image_cache_read(p->files->cache, host, &text, &size) < 0)
-		goto out;
 	r = 0;
-	if (size > FALLBACK_CSV_MAX_SIZE || fallback_csv_parse(text, size, csv, &buf, &reason) < 0)
+	/* one it cannot read (a FIFO, a directory) the fallback cannot either: nothing of it */
+	if (image_cache_load(p->files->cache, host, &text, &size, why, sizeof(why)) <= 0 ||
+	    size > FALLBACK_CSV_MAX_SIZE || fallback_csv_parse(text, size, csv, &buf, &reason) < 0)
 		goto out; /* the fallback creates nothing of it */
 	snprintf(role, sizeof(role), "fallback (%.80s)", csv_path);
 	for (size_t i = 0; i < csv->count; i++) {

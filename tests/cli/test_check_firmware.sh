@@ -3,7 +3,8 @@
 # (src/core/boot_manager.h): BootNext first, then BootOrder, an option that
 # is not started or returns passing the boot on, the removable path last;
 # the exit status says where that boot ends (0 a kernel, 1 will not boot,
-# 3 cannot tell).
+# 3 cannot tell). Then hostile files where an image is expected: each is
+# that image's verdict, never a wait, and the report goes on.
 #
 # The machine: Secure Boot with the test db, lockshim signed by db at
 # \EFI\lockshim\ (Boot0001) and at \EFI\backup\ (Boot0002), each with the
@@ -19,10 +20,13 @@ work=$BUILD/check-firmware-test
 mk="python3 tests/cli/mkefivars.py"
 GG=8be4df61-93ca-11d2-aa0d-00e098032b8c
 DG=d719b2cb-3d3a-4596-a3bc-dad00e67656f
+SG=605dab50-e046-4300-abb6-3dd810dd8b23
 
 rm -rf "$work" && mkdir -p "$work"
 [[ -f $BUILD/lockshimx64.efi && -f $BUILD/mmx64.efi ]] || { not_ok "check-firmware: run make first"; exit 1; }
 kernel=$(tests/qemu/debian-kernel.sh "$work/vmlinuz-debian") || { not_ok "check-firmware: no Debian kernel"; exit 1; }
+grub_dir=$(tests/qemu/debian-package.sh grub-efi-amd64-signed \
+	usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed) || { not_ok "check-firmware: no Debian GRUB"; exit 1; }
 
 sign_as db "$BUILD/lockshimx64.efi" "$work/lockshim.efi"
 sign_as vendor "$kernel" "$work/kernel-vendor.efi"
@@ -127,5 +131,53 @@ state "$s" && cp "$work/standin-vendor.efi" "$s/esp/EFI/lockshim/memtest.efi"
 $mk option "$s/vars" 1 lockshim '\EFI\lockshim\lockshimx64.efi' 'memtest.efi'
 expect_check 3 'allowed \\EFI\\lockshim\\memtest.efi \(load options\).*Boot0001 "lockshim": starts, not followed|Boot0001 "lockshim": starts, not followed: starts \\EFI\\lockshim\\memtest.efi.*next boot: cannot tell at Boot0001' \
 	"lockshim starting an allowed image it does not know: cannot tell, exit 3" "$s"
+
+# hostile files where lockshim's kernel is expected: each one that image's
+# verdict within 10 s, the boot going on to Boot0002
+hostile() { # NAME MAKE-COMMAND REASON-REGEX
+	local s=$work/hostile-$1
+	state "$s"
+	(cd "$s/esp/EFI/lockshim" && eval "$2")
+	$mk option "$s/vars" 1 lockshim '\EFI\lockshim\lockshimx64.efi' "$1.efi"
+	expect_check 0 "refused \\\\EFI\\\\lockshim\\\\$1.efi \\(load options\\): reason=$3.*$booted" \
+		"$1 where the kernel is expected: a verdict, the boot goes on" "$s"
+}
+cli=$BUILD/lockshim-san
+hostile fifo 'mkfifo fifo.efi' 'unreadable: a FIFO'
+hostile sparse 'truncate -s 2G sparse.efi' 'unreadable: too large: 2147483648 bytes'
+hostile loop 'ln -s loop.efi loop.efi' 'unreadable: a loop of symbolic links'
+hostile dangling 'ln -s nowhere.efi dangling.efi' 'missing: a dangling symbolic link'
+hostile dir 'mkdir dir.efi' 'unreadable: a directory'
+# a FIFO as the first stage: the firmware cannot load it either
+s=$work/fifo-first && state "$s" && rm "$s/esp/EFI/lockshim/lockshimx64.efi" && mkfifo "$s/esp/EFI/lockshim/lockshimx64.efi"
+expect_check 0 "refused \\\\EFI\\\\lockshim\\\\lockshimx64.efi \\(first stage\\): reason=unreadable: a FIFO.*$booted" \
+	"a FIFO as the first stage: the firmware's verdict, the next option boots" "$s"
+# a variable of the efivarfs copy that is a FIFO: no answer (exit 2), never a wait
+s=$work/fifo-var && state "$s" && mkfifo "$s/vars/dbx-$DG"
+expect_check 2 "dbx-$DG: a FIFO" "a FIFO among the variables: said, exit 2, no wait" "$s"
+# memory: a 2 GiB file is refused by its size before any byte is read (the
+# run stays inside a 600 MB address space; read whole it would not)
+s=$work/hostile-sparse
+out=$( (ulimit -v 600000 && timeout 10 "$BUILD/lockshim" check --efivars "$s/vars" --esp "$s/esp") 2>&1)
+rc=$?
+[[ $rc -eq 0 && $out =~ "reason=unreadable: too large" ]] &&
+	ok "check-firmware: a 2 GiB file costs no memory: refused by its size" ||
+	not_ok "check-firmware: 2 GiB file under a 600 MB limit (exit $rc: $out)"
+
+# the same in GRUB's entries that are not the default: each its entry's
+# verdict, the default entry still boots
+s=$work/grub && state "$s"
+cp "$grub_dir/grubx64.efi.signed" "$s/esp/EFI/lockshim/grubx64.efi"
+python3 tests/cli/mkesl.py SHA256 "$work/grub-hash.esl" "$("$cli" hash "$s/esp/EFI/lockshim/grubx64.efi")"
+$mk var "$s/vars" MokListRT $SG 0x6 "$work/grub-hash.esl"
+$mk option "$s/vars" 1 lockshim '\EFI\lockshim\lockshimx64.efi' 'grubx64.efi'
+mkdir -p "$s/esp/boot" && cp "$work/kernel-vendor.efi" "$s/esp/boot/vmlinuz"
+{
+	printf "menuentry 'Debian' {\n\tlinux /boot/vmlinuz root=/dev/sda2\n}\n"
+	for k in fifo sparse loop dangling dir; do printf "menuentry '%s' {\n\tlinux /boot/%s\n}\n" $k $k; done
+} >"$s/esp/EFI/lockshim/grub.cfg"
+(cd "$s/esp/boot" && mkfifo fifo && truncate -s 2G sparse && ln -s loop loop && ln -s nowhere dangling && mkdir dir)
+expect_check 0 "refused \\(ESP\\)/boot/fifo \\(entry 'fifo'\\): reason=unreadable: a FIFO.*reason=unreadable: too large.*reason=unreadable: a loop of symbolic links.*reason=missing: a dangling symbolic link.*reason=unreadable: a directory.*next boot: boots at Boot0001: GRUB's default entry boots \\(ESP\\)/boot/vmlinuz" \
+	"hostile files in GRUB's other entries: each a verdict, the default entry boots" "$s"
 
 exit $failed
