@@ -142,14 +142,16 @@ static int parse_check_args(int argc, char **argv, struct check_args *a)
 
 /* ---- the options ---------------------------------------------------------------- */
 
-static int read_option(const struct check_args *a, uint16_t number, struct option *o)
+static int read_option(const struct check_args *a, uint16_t number, bool boot_next,
+		       struct option *o)
 {
 	struct boot_option *bo = malloc(sizeof(*bo));
-	const char *reason;
+	const char *reason, *passed_over;
 	struct efivar v;
 	int r = -1;
 
 	memset(o, 0, sizeof(*o));
+	o->boot_next = boot_next;
 	snprintf(o->name, sizeof(o->name), "Boot%04X", number);
 	if (!bo || efivar_read_var(a->efivars, VAR_BOOT_OPTION, o->name, &v) < 0)
 		goto out;
@@ -166,8 +168,9 @@ static int read_option(const struct check_args *a, uint16_t number, struct optio
 	snprintf(o->description, sizeof(o->description), "%s", bo->description);
 	snprintf(o->path, sizeof(o->path), "%s", bo->path);
 	o->skip_outcome = BOOT_OUTCOME_UNKNOWN;
-	if (!(bo->attributes & LOAD_OPTION_ACTIVE)) {
-		snprintf(o->skip, sizeof(o->skip), "inactive: the firmware skips it");
+	passed_over = boot_manager_passes_over(bo->attributes, boot_next);
+	if (passed_over) {
+		snprintf(o->skip, sizeof(o->skip), "%s", passed_over);
 		o->skip_outcome = BOOT_OUTCOME_FALLS_THROUGH;
 	} else if (bo->partition_guid[0] && a->esp_partuuid[0] &&
 		   strcasecmp(bo->partition_guid, a->esp_partuuid) != 0) {
@@ -238,9 +241,8 @@ static long read_options(const struct check_args *a, struct option *options)
 	efivar_free(&v);
 	count = boot_manager_order(has_next > 0, next, order, count, tried);
 	for (n = 0; n < count; n++) {
-		if (read_option(a, tried[n], &options[n]) < 0)
+		if (read_option(a, tried[n], has_next > 0 && n == 0, &options[n]) < 0)
 			return -1;
-		options[n].boot_next = has_next > 0 && n == 0;
 	}
 	memset(&options[n], 0, sizeof(options[n]));
 	snprintf(options[n].name, sizeof(options[n].name), "removable");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "boot_manager.h"
 
+#include "boot_option.h"
 #include "macro.h"
 #include "reason.h"
 #include "safe_math.h"
@@ -11,6 +12,17 @@ int boot_next_parse(const uint8_t *data, size_t size, uint16_t *out, const char 
 		return refuse(reason, "BootNext is not one option number (2 bytes)");
 	*out = read_le16(data);
 	return 0;
+}
+
+const char *boot_manager_passes_over(uint32_t attributes, bool boot_next)
+{
+	if (boot_next)
+		return NULL;
+	if (!(attributes & LOAD_OPTION_ACTIVE))
+		return "inactive: the firmware skips it";
+	if ((attributes & LOAD_OPTION_CATEGORY) != LOAD_OPTION_CATEGORY_BOOT)
+		return "an application, not of the boot category: the firmware skips it";
+	return NULL;
 }
 
 size_t boot_manager_order(bool has_next, uint16_t next, const uint16_t *order, size_t n,

@@ -44,6 +44,15 @@ enum boot_result {
 int boot_next_parse(const uint8_t *data, size_t size, uint16_t *out, const char **reason);
 
 /*
+ * Why the boot manager passes over BootOrder's option of @attributes
+ * without starting it: not active, or not of the boot category (UEFI 2.10
+ * 3.1.3: LOAD_OPTION_CATEGORY_APP, OVMF's UiApp, is started from a menu
+ * only); NULL when it tries it. @boot_next: BootNext's, which EDK2's
+ * BdsEntry starts whatever its attributes.
+ */
+const char *boot_manager_passes_over(uint32_t attributes, bool boot_next);
+
+/*
  * The options the firmware tries, in order, into @out (room for @n + 1):
  * BootNext's when @has_next, then BootOrder's @n at @order (BootNext's
  * again too, where BootOrder names it: the firmware does not skip it).

@@ -75,6 +75,9 @@ expect_check 0 'Boot0001 "lockshim": boots.*next boot: boots at Boot0001: it boo
 $mk option "$s/vars" 1 lockshim '\EFI\lockshim\lockshimx64.efi' --inactive
 expect_check 0 "Boot0001 \"lockshim\": does not boot: inactive: the firmware skips it \\(the firmware goes on\\).*$booted" \
 	"the first option inactive: the second boots" "$s"
+$mk option "$s/vars" 1 lockshim '\EFI\lockshim\lockshimx64.efi' --app
+expect_check 0 "Boot0001 \"lockshim\": does not boot: an application, not of the boot category: the firmware skips it.*$booted" \
+	"the first option of the application category (OVMF's UiApp): the second boots" "$s"
 state "$s" && rm "$s/esp/EFI/lockshim/lockshimx64.efi"
 expect_check 0 "Boot0001 \"lockshim\": does not boot: \\\\EFI\\\\lockshim\\\\lockshimx64.efi does not exist \\(the firmware goes on\\).*$booted" \
 	"the first option's file missing: the second boots" "$s"

@@ -5,6 +5,7 @@
  * fall through, with "cannot tell" kept apart from "will not boot".
  */
 #include "boot_manager.h"
+#include "boot_option.h"
 #include "macro.h"
 #include "unit.h"
 
@@ -65,6 +66,12 @@ int main(void)
 	CHECK_EQ(boot_next_parse((const uint8_t *)"", 0, &next, &reason), -1,
 		 "an empty BootNext refused");
 
+	CHECK(boot_manager_passes_over(LOAD_OPTION_ACTIVE, false) == NULL, "an active boot option is tried");
+	CHECK_STRSTR(boot_manager_passes_over(0, false), "inactive", "an inactive one is passed over");
+	CHECK_STRSTR(boot_manager_passes_over(LOAD_OPTION_ACTIVE | 0x100, false), "not of the boot category",
+		     "an active LOAD_OPTION_CATEGORY_APP one (OVMF's UiApp) is passed over");
+	CHECK(boot_manager_passes_over(0x100, true) == NULL,
+	      "BootNext's is tried whatever its attributes");
 	CHECK_STREQ(boot_outcome_name(BOOT_OUTCOME_NOT_FOLLOWED), "not-followed", "outcome name");
 	CHECK_STREQ(boot_outcome_name((enum boot_outcome)99), "unknown", "an unknown outcome's name");
 	return unit_failed;
