@@ -341,8 +341,10 @@ static void print_chain_text(const struct chain *c, const struct option *o)
 {
 	if (o->description[0])
 		printf("%s \"%s\"", c->option, o->description);
-	else
+	else if (o->path[0])
 		printf("%s %s", c->option, o->path);
+	else
+		printf("%s", c->option); /* BootOrder names one that does not exist */
 	printf("%s: %s: %s%s\n", o->boot_next ? " (BootNext)" : "", outcome_words(c->outcome),
 	       c->why, c->outcome == BOOT_OUTCOME_FALLS_THROUGH ? " (the firmware goes on)" : "");
 	for (size_t i = 0; i < c->n_steps; i++) {

@@ -82,7 +82,7 @@ state "$s" && rm "$s/esp/EFI/lockshim/lockshimx64.efi"
 expect_check 0 "Boot0001 \"lockshim\": does not boot: \\\\EFI\\\\lockshim\\\\lockshimx64.efi does not exist \\(the firmware goes on\\).*$booted" \
 	"the first option's file missing: the second boots" "$s"
 state "$s" && $mk order "$s/vars" 5 2
-expect_check 0 "Boot0005 .*does not boot: no Boot0005: the firmware goes on.*$booted" \
+expect_check 0 "Boot0005: does not boot: no Boot0005: the firmware goes on.*$booted" \
 	"BootOrder naming an option that does not exist: the next one boots" "$s"
 state "$s" && cp "$BUILD/lockshimx64.efi" "$s/esp/EFI/lockshim/lockshimx64.efi"
 expect_check 0 "refused \\\\EFI\\\\lockshim\\\\lockshimx64.efi \\(first stage\\): reason=not-signed.*$booted" \

@@ -43,10 +43,12 @@ FW_OPTIONS=(
 	'3:debian:\EFI\lockshim\lockshimx64.efi:debian.efi console=ttyS0 panic=-1'
 )
 
+mkefivars() { python3 tests/cli/mkefivars.py "$@"; }
+
 firmware_prepare() {
 	boot_prepare
 	[[ -z $PREP_ERROR && -z $LOCKSHIM_MISSING ]] || return 0
-	local w=$FW_WORK o n desc path opts state vars=() order=() mk="python3 tests/cli/mkefivars.py"
+	local w=$FW_WORK o n desc path opts state vars=() order=()
 	rm -rf "$w" && mkdir -p "$w/copy/vars" "$w/copy/esp/EFI/lockshim" "$w/copy/esp/EFI/unsigned"
 	# the ESP, as a FAT image for the boot and as a directory for check
 	local -a files=("$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi
@@ -58,9 +60,9 @@ firmware_prepare() {
 		cp "${files[n]}" "$w/copy/esp/${files[n + 1]}" || { PREP_ERROR="copy ${files[n]}"; return 0; }
 	done
 	# the variables: Boot#### in the store and in the copy, the same
-	_prep "efivars copy" $mk byte "$w/copy/vars" SecureBoot $GLOBAL_GUID 0x6 1 &&
-		_prep "efivars copy" $mk byte "$w/copy/vars" SetupMode $GLOBAL_GUID 0x6 0 &&
-		_prep "efivars copy" $mk var "$w/copy/vars" db $SECDB_GUID 0x27 "$PKI/db.esl" || return 0
+	_prep "efivars copy" mkefivars byte "$w/copy/vars" SecureBoot $GLOBAL_GUID 0x6 1 &&
+		_prep "efivars copy" mkefivars byte "$w/copy/vars" SetupMode $GLOBAL_GUID 0x6 0 &&
+		_prep "efivars copy" mkefivars var "$w/copy/vars" db $SECDB_GUID 0x27 "$PKI/db.esl" || return 0
 	for o in "${FW_OPTIONS[@]}"; do
 		IFS=: read -r n desc path opts state <<<"$o"
 		_prep "Boot000$n" python3 tests/qemu/mkloadoption.py "$w/Boot000$n.bin" "$desc" "$path" "$opts" ||
@@ -70,12 +72,12 @@ firmware_prepare() {
 			printf '\x00' | dd of="$w/Boot000$n.bin" bs=1 seek=0 conv=notrunc status=none
 			flag=(--inactive)
 		fi
-		_prep "efivars copy: Boot000$n" $mk option "$w/copy/vars" "$n" "$desc" "$path" "$opts" "${flag[@]}" ||
+		_prep "efivars copy: Boot000$n" mkefivars option "$w/copy/vars" "$n" "$desc" "$path" "$opts" "${flag[@]}" ||
 			return 0
 		vars+=(--var "Boot000$n:$GLOBAL_GUID:0x7:$w/Boot000$n.bin")
 		order+=("$n")
 	done
-	_prep "efivars copy: BootOrder" $mk order "$w/copy/vars" "${order[@]}" || return 0
+	_prep "efivars copy: BootOrder" mkefivars order "$w/copy/vars" "${order[@]}" || return 0
 	: >"$w/BootOrder.bin"
 	for n in "${order[@]}"; do printf "\\x0$n\\x00" >>"$w/BootOrder.bin"; done
 	FW_VARS=$(tests/qemu/vars.sh --variant check-firmware "${vars[@]}" \
