@@ -16,8 +16,8 @@
  * machine after that change, its difference from today's answer first.
  * With this boot's event log (--event-log, live the kernel's copy), each
  * chain lockshim starts also gets the PCR 4, 7 and 14 values its boot will
- * produce (pcrlock.c; --pcrlock DIR writes the first option's events as
- * systemd-pcrlock component files).
+ * produce (pcrlock.c; --pcrlock DIR writes the events of the option the
+ * next boot ends at as systemd-pcrlock component files).
  * Exit status: where the next boot ends, the first option that does not
  * fall through to the next: 0 it reaches a kernel, 1 it will not boot, 3
  * check cannot tell (an image it does not follow), 2 when an argument or
