@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ struct image {
 	struct pe_image *pe;           /* NULL when it is not a PE image */
 	struct image_digests *digests; /* the cache's, kept across decisions (verify.h) */
 	enum image_kind kind;
+	char why[160]; /* why it was not read */
 };
 
 /*
@@ -136,20 +138,26 @@ static enum image_kind image_kind(const struct pe_image *pe)
 }
 
 /*
- * Read @host_path as an image named @name. Returns 1 read, 0 missing (the
- * file does not exist), -1 having said why it cannot be read.
+ * Read @host_path as an image named @name. Returns 1 read; 0 missing (the
+ * file does not exist); 2 when it cannot be used, an image's verdict
+ * (img->why: not a regular file, too large, unreadable); -1 out of memory,
+ * said.
  */
 static int image_load(const struct chain_files *files, const char *host_path, const char *name,
 		      struct image *img)
 {
 	const char *reason;
+	int r;
 
 	memset(img, 0, sizeof(*img));
 	snprintf(img->name, sizeof(img->name), "%s", name);
+	snprintf(img->why, sizeof(img->why), "no such file");
 	if (!host_path)
 		return 0;
-	if (image_cache_read(files->cache, host_path, &img->data, &img->size) < 0)
-		return -1;
+	r = image_cache_load(files->cache, host_path, &img->data, &img->size, img->why,
+			     sizeof(img->why));
+	if (r <= 0)
+		return r < 0 ? 2 : 0;
 	img->digests = image_cache_digests(files->cache, img->data);
 	img->pe = malloc(sizeof(*img->pe));
 	if (!img->pe) {
@@ -343,10 +351,12 @@ int chain_next_sbat_level(const struct chain_files *files, const char *first_sta
 	bool write;
 	int r = esp_resolve(files->esp, first_stage, host, sizeof(host));
 
-	if (r < 0 || (r > 0 && image_load(files, host, first_stage, &img) < 0))
+	if (r > 0)
+		r = image_load(files, host, first_stage, &img);
+	if (r < 0)
 		return -1;
-	if (r == 0 || !img.pe || (img.kind != KIND_LOCKSHIM && img.kind != KIND_SHIM)) {
-		if (r > 0)
+	if (r != 1 || !img.pe || (img.kind != KIND_LOCKSHIM && img.kind != KIND_SHIM)) {
+		if (r == 1)
 			image_free(&img);
 		return 0;
 	}
@@ -463,10 +473,11 @@ static int decide(const struct chain_files *files, const struct machine_state *m
 		return -1;
 	}
 	r = image_load(files, host, name, img);
-	if (r <= 0) {
-		if (r == 0)
-			chain_step_refuse(s, VERDICT_MISSING, "no such file");
-		return r;
+	if (r != 1) {
+		if (r >= 0)
+			chain_step_refuse(s, r == 0 ? VERDICT_MISSING : VERDICT_UNREADABLE,
+					  img->why);
+		return r < 0 ? -1 : 0;
 	}
 	v = malloc(sizeof(*v));
 	if (!v || (!fs && firmware_policy(m, &fw) < 0)) {
@@ -490,24 +501,43 @@ static int decide(const struct chain_files *files, const struct machine_state *m
 	return 1;
 }
 
-/* The chain ends: it @boots or not, why in @fmt with @what. */
-static void chain_ends(struct chain *out, bool boots, const char *fmt, const char *what)
+/* The chain ends as @outcome says, why in @fmt with @what. */
+static void chain_ends(struct chain *out, enum boot_outcome outcome, const char *fmt,
+		       const char *what)
 {
-	out->boots = boots;
+	out->outcome = outcome;
+	out->boots = outcome == BOOT_OUTCOME_BOOTS;
 	snprintf(out->why, sizeof(out->why), fmt, what);
 }
 
-/* The last step's refusal, as why the chain stops. */
+/*
+ * The last step's refusal, as why the chain stops: the firmware's LoadImage
+ * failing, or lockshim or shim returning, hands the boot to the next option.
+ */
 static void chain_refused(struct chain *out)
 {
 	const struct chain_step *s = &out->steps[out->n_steps - 1];
 
 	out->boots = false;
+	out->outcome = BOOT_OUTCOME_FALLS_THROUGH;
 	if (s->reason == VERDICT_MISSING)
 		snprintf(out->why, sizeof(out->why), "%.240s does not exist", s->image);
 	else
 		snprintf(out->why, sizeof(out->why), "%.240s is refused: %.240s", s->image,
 			 s->message);
+}
+
+/* A second stage's default entry is refused: it shows the error and keeps the machine. */
+static void __attribute__((format(printf, 2, 3)))
+chain_stops(struct chain *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	out->boots = false;
+	out->outcome = BOOT_OUTCOME_STOPS;
+	va_start(ap, fmt);
+	vsnprintf(out->why, sizeof(out->why), fmt, ap);
+	va_end(ap);
 }
 
 /*
@@ -562,7 +592,7 @@ static int grub_stage(const struct chain_files *files, const struct machine_stat
 	if (second_stage_grub(&where, grub_path, entries) < 0)
 		goto out;
 	if (!entries->n) {
-		chain_ends(out, false, "%s", entries->none);
+		chain_ends(out, BOOT_OUTCOME_STOPS, "%s", entries->none);
 		r = 0;
 		goto out;
 	}
@@ -593,16 +623,16 @@ static int grub_stage(const struct chain_files *files, const struct machine_stat
 	for (size_t i = 0; i < out->n_steps; i++)
 		if (strncmp(out->steps[i].role, "default entry", 13) == 0) {
 			if (out->steps[i].allowed && default_boots)
-				chain_ends(out, true, "GRUB's default entry boots %s",
+				chain_ends(out, BOOT_OUTCOME_BOOTS, "GRUB's default entry boots %s",
 					   out->steps[i].image);
 			else if (!out->steps[i].allowed)
-				snprintf(out->why, sizeof(out->why),
-					 "GRUB's default entry: %.200s is refused: %.250s",
-					 out->steps[i].image, out->steps[i].message);
+				chain_stops(out, "GRUB's default entry: %.200s is refused: %.250s",
+					    out->steps[i].image, out->steps[i].message);
 			else
-				chain_ends(out, false,
-					   "GRUB's default entry starts %s, not a kernel",
-					   out->steps[i].image);
+				chain_ends(
+					out, BOOT_OUTCOME_NOT_FOLLOWED,
+					"GRUB's default entry starts %s, not a kernel: not followed",
+					out->steps[i].image);
 			break;
 		}
 	if (!out->why[0] && entries->none[0]) /* entries, but which one boots is not known */
@@ -638,7 +668,7 @@ static int systemd_boot_stage(const struct chain_files *files, const struct mach
 	if (second_stage_systemd_boot(&where, path, &vars, entries) < 0)
 		goto out;
 	if (!entries->n)
-		chain_ends(out, false, "%s", entries->none);
+		chain_ends(out, BOOT_OUTCOME_STOPS, "%s", entries->none);
 	for (size_t k = 0; k < entries->n; k++) {
 		const struct second_stage_entry *e = &entries->entry[k];
 		bool boots = false;
@@ -651,12 +681,16 @@ static int systemd_boot_stage(const struct chain_files *files, const struct mach
 			const struct chain_step *s = &out->steps[out->n_steps - 1];
 
 			if (boots)
-				chain_ends(out, true, "systemd-boot's default entry boots %s",
+				chain_ends(out, BOOT_OUTCOME_BOOTS,
+					   "systemd-boot's default entry boots %s", s->image);
+			else if (s->allowed)
+				chain_ends(out, BOOT_OUTCOME_NOT_FOLLOWED,
+					   "systemd-boot's default entry starts %s, not a kernel: "
+					   "not followed",
 					   s->image);
 			else
-				snprintf(out->why, sizeof(out->why),
-					 "systemd-boot's default entry: %.200s: %.250s", s->image,
-					 s->allowed ? "not a kernel" : s->message);
+				chain_stops(out, "systemd-boot's default entry: %.200s: %.250s",
+					    s->image, s->message);
 		}
 	}
 	r = 0;
@@ -888,12 +922,13 @@ static int plan_shim_fallback(struct plan_run *p)
 	r = decide(p->files, p->m, &p->fs, VERIFY_TO_START, host, fb, "fallback", p->out, &img);
 	if (r > 0) {
 		image_free(&img);
-		chain_ends(p->out, false,
+		chain_ends(p->out, BOOT_OUTCOME_NOT_FOLLOWED,
 			   "%s creates boot options from \\EFI\\*\\BOOTX64.CSV "
 			   "and boots the first: check again after it ran",
 			   fb);
 	} else if (r == 0) {
-		chain_refused(p->out); /* what shim does then is not modelled */
+		chain_refused(p->out);
+		p->out->outcome = BOOT_OUTCOME_UNKNOWN; /* what shim does then is not modelled */
 	}
 	p->ended = true;
 	return r < 0 ? -1 : 0;
@@ -910,7 +945,7 @@ static int plan_fallback_csv(struct plan_run *p, const char *name)
 	uint16_t dir[FALLBACK_NAME_MAX];
 	struct fallback_path first;
 	struct fallback_csv *csv = NULL;
-	char csv_path[400], host[4096], role[96];
+	char csv_path[400], host[4096], role[96], why[160];
 	struct reason_buf buf;
 	const char *reason;
 	const uint8_t *text;
@@ -932,10 +967,10 @@ static int plan_fallback_csv(struct plan_run *p, const char *name)
 		say_error("out of memory");
 		return -1;
 	}
-	if (image_cache_read(p->files->cache, host, &text, &size) < 0)
-		goto out;
 	r = 0;
-	if (size > FALLBACK_CSV_MAX_SIZE || fallback_csv_parse(text, size, csv, &buf, &reason) < 0)
+	/* one it cannot read (a FIFO, a directory) the fallback cannot either: nothing of it */
+	if (image_cache_load(p->files->cache, host, &text, &size, why, sizeof(why)) <= 0 ||
+	    size > FALLBACK_CSV_MAX_SIZE || fallback_csv_parse(text, size, csv, &buf, &reason) < 0)
 		goto out; /* the fallback creates nothing of it */
 	snprintf(role, sizeof(role), "fallback (%.80s)", csv_path);
 	for (size_t i = 0; i < csv->count; i++) {
@@ -1090,7 +1125,7 @@ static int follow(const struct chain_files *files, const struct machine_state *m
 {
 	switch (img->kind) {
 	case KIND_KERNEL:
-		chain_ends(out, true, "it boots %s", path);
+		chain_ends(out, BOOT_OUTCOME_BOOTS, "it boots %s", path);
 		return 0;
 	case KIND_GRUB:
 		return grub_stage(files, m, fs, path, out);
@@ -1105,12 +1140,15 @@ static int follow(const struct chain_files *files, const struct machine_state *m
 				files, m, img, path, (const uint8_t *)options,
 				options_len ? (options_len + 1) * sizeof(uint16_t) : 0, depth + 1,
 				out);
-		chain_ends(out, false, "check does not follow %s: a first stage too deep", path);
+		chain_ends(out, BOOT_OUTCOME_NOT_FOLLOWED,
+			   "check does not follow %s: a first stage too deep", path);
 		return 0;
 	case KIND_UNKNOWN:
 		break;
 	}
-	chain_ends(out, false, "lockshim cannot tell what %s starts", path);
+	/* Windows Boot Manager, fwupd, memtest86, rEFInd: it starts, what then is its own */
+	chain_ends(out, BOOT_OUTCOME_NOT_FOLLOWED,
+		   "starts %s, not followed: check does not know it", path);
 	return 0;
 }
 
@@ -1186,6 +1224,7 @@ int chain_evaluate(const struct chain_files *files, const struct machine_state *
 
 	out->n_steps = 0;
 	out->boots = false;
+	out->outcome = BOOT_OUTCOME_UNKNOWN; /* until an end is known: never a guess */
 	out->why[0] = '\0';
 	memset(&out->pcrs, 0, sizeof(out->pcrs));
 	found = esp_resolve(files->esp, path, host, sizeof(host));

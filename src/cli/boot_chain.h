@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "boot_manager.h"
 #include "image_cache.h"
 #include "variable_store.h"
 #include "verdict_reason.h"
@@ -98,9 +99,10 @@ struct chain {
 	char description[256]; /* the option's, or the path */
 	size_t n_steps;
 	struct chain_step steps[CHAIN_MAX_STEPS];
-	bool boots;             /* it ends in a kernel that will run */
-	char why[512];          /* what it boots, or why not */
-	struct chain_pcrs pcrs; /* when lockshim is the first stage and files->firmware is set */
+	bool boots;                /* it ends in a kernel that will run */
+	enum boot_outcome outcome; /* what the firmware's attempt comes to (boot_manager.h) */
+	char why[512];             /* what it boots, or why not */
+	struct chain_pcrs pcrs;    /* when lockshim is the first stage and files->firmware is set */
 };
 
 /*

@@ -8,8 +8,9 @@
  *                [--mok-import CERT]... [--mok-delete CERT]...
  *                [--event-log LOG] [--pcrlock DIR] [--json]
  *
- * For every BootOrder option and the removable path, the chain the next
- * boot runs and each image's verdict (boot_chain.c), from the variables
+ * For every option the firmware's boot manager tries at the next boot
+ * (boot_manager.h: BootNext, BootOrder's, the removable path), the chain it
+ * runs and each image's verdict (boot_chain.c), from the variables
  * of this boot: db and dbx; the MOK lists, SbatLevel and MOK state from
  * lockshim's or shim's runtime mirrors (the MokVar table first, which only
  * the loader writes), since a running system cannot read the
@@ -18,10 +19,12 @@
  * machine after that change, its difference from today's answer first.
  * With this boot's event log (--event-log, live the kernel's copy), each
  * chain lockshim starts also gets the PCR 4, 7 and 14 values its boot will
- * produce (pcrlock.c; --pcrlock DIR writes the first option's events as
- * systemd-pcrlock component files).
- * Exit status: 0 when the first BootOrder option ends in a kernel that
- * will run, 1 when not, 2 when an argument or input cannot be used.
+ * produce (pcrlock.c; --pcrlock DIR writes the events of the option the
+ * next boot ends at as systemd-pcrlock component files).
+ * Exit status: where the next boot ends, the first option that does not
+ * fall through to the next: 0 it reaches a kernel, 1 it will not boot, 3
+ * check cannot tell (an image it does not follow), 2 when an argument or
+ * input cannot be used.
  */
 #include "check.h"
 
@@ -35,6 +38,7 @@
 #include <unistd.h>
 
 #include "boot_chain.h"
+#include "boot_manager.h"
 #include "boot_option.h"
 #include "boot_plan.h"
 #include "buffer.h"
@@ -50,10 +54,11 @@
 #include "tcg_log.h"
 #include "what_if.h"
 
-#define EXIT_REFUSED 1
-#define EXIT_USAGE   2
+#define EXIT_REFUSED     1
+#define EXIT_USAGE       2
+#define EXIT_CANNOT_TELL 3
 
-#define MAX_OPTIONS (BOOT_ORDER_MAX + 1)
+#define MAX_OPTIONS (BOOT_ORDER_MAX + 2) /* BootNext, BootOrder's, the removable path */
 
 const char check_usage[] =
 	"check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]\n"
@@ -62,7 +67,10 @@ const char check_usage[] =
 	"                [--dbx-replace FILE] [--db-replace FILE] [--kek-replace FILE]\n"
 	"                [--sbat-level FILE|windows|latest|automatic]\n"
 	"                [--mok-import CERT]... [--mok-delete CERT]...\n"
-	"                [--event-log LOG] [--pcrlock DIR] [--json]\n";
+	"                [--event-log LOG] [--pcrlock DIR] [--json]\n"
+	"exit status: 0 the next boot reaches a kernel, 1 it will not boot,\n"
+	"             3 check cannot tell (it starts an image check does not follow),\n"
+	"             2 an argument or input cannot be used\n";
 
 struct check_args {
 	const char *efivars, *mokvars, *esp, *boot, *xbootldr;
@@ -79,6 +87,8 @@ struct option {
 	char path[BOOT_OPTION_MAX_PATH];
 	char description[BOOT_OPTION_MAX_DESC];
 	char skip[200]; /* why the firmware does not start a file from the ESP; or empty */
+	enum boot_outcome skip_outcome; /* what that comes to */
+	bool boot_next;                 /* tried first as BootNext */
 	uint8_t *options;
 	size_t options_size;
 };
@@ -86,6 +96,8 @@ struct option {
 struct answer {
 	struct chain *chains; /* one per option */
 	size_t n;
+	size_t next;             /* where the next boot ends (n: after every option) */
+	enum boot_result result; /* and what it comes to */
 };
 
 static int check_usage_error(void)
@@ -162,20 +174,22 @@ static int parse_check_args(int argc, char **argv, struct check_args *a)
 
 /* ---- the options ---------------------------------------------------------------- */
 
-static int read_option(const struct check_args *a, uint16_t number, struct option *o)
+static int read_option(const struct check_args *a, uint16_t number, bool boot_next,
+		       struct option *o)
 {
 	struct boot_option *bo = malloc(sizeof(*bo));
-	const char *reason;
+	const char *reason, *passed_over;
 	struct efivar v;
 	int r = -1;
 
 	memset(o, 0, sizeof(*o));
+	o->boot_next = boot_next;
 	snprintf(o->name, sizeof(o->name), "Boot%04X", number);
 	if (!bo || efivar_read_var(a->efivars, VAR_BOOT_OPTION, o->name, &v) < 0)
 		goto out;
+	o->skip_outcome = BOOT_OUTCOME_FALLS_THROUGH;
 	if (!v.present) {
-		snprintf(o->skip, sizeof(o->skip), "BootOrder names %s, which does not exist",
-			 o->name);
+		snprintf(o->skip, sizeof(o->skip), "no %s: the firmware goes on", o->name);
 		r = 0;
 		goto out;
 	}
@@ -185,17 +199,23 @@ static int read_option(const struct check_args *a, uint16_t number, struct optio
 	}
 	snprintf(o->description, sizeof(o->description), "%s", bo->description);
 	snprintf(o->path, sizeof(o->path), "%s", bo->path);
-	if (bo->partition_guid[0] && a->esp_partuuid[0] &&
-	    strcasecmp(bo->partition_guid, a->esp_partuuid) != 0)
+	o->skip_outcome = BOOT_OUTCOME_UNKNOWN;
+	passed_over = boot_manager_passes_over(bo->attributes, boot_next);
+	if (passed_over) {
+		snprintf(o->skip, sizeof(o->skip), "%s", passed_over);
+		o->skip_outcome = BOOT_OUTCOME_FALLS_THROUGH;
+	} else if (bo->partition_guid[0] && a->esp_partuuid[0] &&
+		   strcasecmp(bo->partition_guid, a->esp_partuuid) != 0) {
 		snprintf(o->skip, sizeof(o->skip),
 			 "on partition %s, not the ESP this boot used: check it with --esp",
 			 bo->partition_guid);
-	else if (!(bo->attributes & LOAD_OPTION_ACTIVE))
-		snprintf(o->skip, sizeof(o->skip), "inactive: the firmware skips it");
-	else if (bo->target == BOOT_TARGET_FIRMWARE)
-		snprintf(o->skip, sizeof(o->skip), "an application inside the firmware");
-	else if (bo->target == BOOT_TARGET_OTHER)
+	} else if (bo->target == BOOT_TARGET_FIRMWARE) {
+		snprintf(o->skip, sizeof(o->skip),
+			 "an application inside the firmware: starts, not followed");
+		o->skip_outcome = BOOT_OUTCOME_NOT_FOLLOWED;
+	} else if (bo->target == BOOT_TARGET_OTHER) {
 		snprintf(o->skip, sizeof(o->skip), "no file on a disk (network, removable media)");
+	}
 	if (bo->optional_data && buffer_append(&o->options, &o->options_size, bo->optional_data,
 					       bo->optional_data_size) < 0) {
 		say_error("out of memory");
@@ -209,15 +229,41 @@ out:
 	return r;
 }
 
-/* BootOrder's options, then the removable path. Returns the count, or -1 having said why. */
+/*
+ * BootNext, when set as the firmware takes it (one option number: it
+ * deletes any other without trying it), into *@next. Returns 1 set, 0 not,
+ * -1 having said why it cannot be read.
+ */
+static int read_boot_next(const struct check_args *a, uint16_t *next)
+{
+	const char *reason;
+	struct efivar v;
+	int r = 0;
+
+	if (efivar_read_var(a->efivars, VAR_BOOT_NEXT, NULL, &v) < 0)
+		return -1;
+	if (v.present && boot_next_parse(v.data, v.size, next, &reason) < 0)
+		say_error("%s: %s: the firmware deletes it and goes on without it", v.source,
+			  reason);
+	else
+		r = v.present;
+	efivar_free(&v);
+	return r;
+}
+
+/*
+ * The options in the order the firmware tries them (BootNext, BootOrder's),
+ * then the removable path. Returns the count, or -1 having said why.
+ */
 static long read_options(const struct check_args *a, struct option *options)
 {
-	uint16_t order[BOOT_ORDER_MAX];
+	uint16_t order[BOOT_ORDER_MAX], tried[BOOT_ORDER_MAX + 1], next = 0;
 	const char *reason;
 	struct efivar v;
 	size_t n = 0, count = 0;
+	int has_next = read_boot_next(a, &next);
 
-	if (efivar_read_var(a->efivars, VAR_BOOT_ORDER, NULL, &v) < 0)
+	if (has_next < 0 || efivar_read_var(a->efivars, VAR_BOOT_ORDER, NULL, &v) < 0)
 		return -1;
 	if (v.present && boot_order_parse(v.data, v.size, order, &count, &reason) < 0) {
 		say_error("%s: %s", v.source, reason);
@@ -225,9 +271,11 @@ static long read_options(const struct check_args *a, struct option *options)
 		return -1;
 	}
 	efivar_free(&v);
-	for (n = 0; n < count; n++)
-		if (read_option(a, order[n], &options[n]) < 0)
+	count = boot_manager_order(has_next > 0, next, order, count, tried);
+	for (n = 0; n < count; n++) {
+		if (read_option(a, tried[n], has_next > 0 && n == 0, &options[n]) < 0)
 			return -1;
+	}
 	memset(&options[n], 0, sizeof(options[n]));
 	snprintf(options[n].name, sizeof(options[n].name), "removable");
 	snprintf(options[n].path, sizeof(options[n].path), "%s", BOOT_PLAN_REMOVABLE_PATH);
@@ -235,6 +283,22 @@ static long read_options(const struct check_args *a, struct option *options)
 }
 
 /* ---- the answer ------------------------------------------------------------------ */
+
+/* Where the next boot ends over @a's chains (boot_manager.c); 0, or -1 out of memory. */
+static int boot_manager_next_boot_of(struct answer *a)
+{
+	enum boot_outcome *outcomes = calloc(a->n + 1, sizeof(*outcomes));
+
+	if (!outcomes) {
+		say_error("out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < a->n; i++)
+		outcomes[i] = a->chains[i].outcome;
+	a->next = boot_manager_next_boot(outcomes, a->n, &a->result);
+	free(outcomes);
+	return 0;
+}
 
 static int answer_machine(const struct chain_files *files, const struct machine_state *today,
 			  const struct option *options, size_t n, struct answer *out)
@@ -263,13 +327,14 @@ static int answer_machine(const struct chain_files *files, const struct machine_
 			 options[i].description[0] ? options[i].description : options[i].path);
 		if (options[i].skip[0]) {
 			snprintf(c->why, sizeof(c->why), "%s", options[i].skip);
+			c->outcome = options[i].skip_outcome;
 		} else if (chain_evaluate(files, &next, options[i].path, options[i].options,
 					  options[i].options_size, c) < 0) {
 			goto out;
 		}
 		out->n++;
 	}
-	r = 0;
+	r = boot_manager_next_boot_of(out);
 out:
 	machine_state_free(&next);
 	return r;
@@ -280,13 +345,40 @@ static const char *verdict_word(bool allowed)
 	return allowed ? "allowed" : "refused";
 }
 
+/* An option's answer, in words: an image check does not follow is never "does not boot". */
+static const char *outcome_words(enum boot_outcome outcome)
+{
+	switch (outcome) {
+	case BOOT_OUTCOME_BOOTS:
+		return "boots";
+	case BOOT_OUTCOME_FALLS_THROUGH:
+	case BOOT_OUTCOME_STOPS:
+		return "does not boot";
+	case BOOT_OUTCOME_NOT_FOLLOWED:
+		return "starts, not followed";
+	case BOOT_OUTCOME_UNKNOWN:
+		break;
+	}
+	return "cannot tell";
+}
+
+static const char *result_name(enum boot_result result)
+{
+	return result == BOOT_RESULT_BOOTS         ? "boots" :
+	       result == BOOT_RESULT_WILL_NOT_BOOT ? "will-not-boot" :
+						     "cannot-tell";
+}
+
 static void print_chain_text(const struct chain *c, const struct option *o)
 {
 	if (o->description[0])
 		printf("%s \"%s\"", c->option, o->description);
-	else
+	else if (o->path[0])
 		printf("%s %s", c->option, o->path);
-	printf(": %s: %s\n", c->boots ? "boots" : "does not boot", c->why);
+	else
+		printf("%s", c->option); /* BootOrder names one that does not exist */
+	printf("%s: %s: %s%s\n", o->boot_next ? " (BootNext)" : "", outcome_words(c->outcome),
+	       c->why, c->outcome == BOOT_OUTCOME_FALLS_THROUGH ? " (the firmware goes on)" : "");
 	for (size_t i = 0; i < c->n_steps; i++) {
 		const struct chain_step *s = &c->steps[i];
 
@@ -312,8 +404,12 @@ static void print_chain_json(const struct chain *c, const struct option *o)
 	json_print_string(o->description);
 	json_print_key("path", true);
 	json_print_string(o->path);
+	json_print_key("boot_next", true);
+	printf("%s", o->boot_next ? "true" : "false");
 	json_print_key("boots", true);
 	printf("%s", c->boots ? "true" : "false");
+	json_print_key("outcome", true);
+	json_print_string(boot_outcome_name(c->outcome));
 	json_print_key("why", true);
 	json_print_string(c->why);
 	json_print_key("chain", true);
@@ -343,6 +439,32 @@ static void print_chain_json(const struct chain *c, const struct option *o)
 	printf("]");
 	chain_pcrs_print_json(&c->pcrs);
 	printf("}");
+}
+
+/* Where the next boot ends, and what it comes to. */
+static void print_next_boot(const struct answer *a, bool json)
+{
+	const struct chain *c = a->next < a->n ? &a->chains[a->next] : NULL;
+
+	if (json) {
+		json_print_key("next_boot", false);
+		printf("{");
+		json_print_key("result", false);
+		json_print_string(result_name(a->result));
+		json_print_key("option", true);
+		json_print_string(c ? c->option : "");
+		json_print_key("why", true);
+		json_print_string(c ? c->why : "every option falls through");
+		printf("}");
+	} else if (!c) {
+		printf("next boot: will not boot: every option falls through\n");
+	} else {
+		printf("next boot: %s at %s: %s\n",
+		       a->result == BOOT_RESULT_BOOTS         ? "boots" :
+		       a->result == BOOT_RESULT_WILL_NOT_BOOT ? "will not boot" :
+								"cannot tell",
+		       c->option, c->why);
+	}
 }
 
 /* One change of answer: an option's, or one image's in it (@step NULL: the whole option). */
@@ -516,10 +638,15 @@ static int load_event_log(struct check_args *a, struct pcr_bank *bank, uint8_t f
 	return r < 0 ? -1 : 1;
 }
 
-/* --pcrlock DIR: the first option's events; an option that cannot be predicted is an error. */
+/*
+ * --pcrlock DIR: the events of the option the next boot ends at, else the
+ * first's; an option that cannot be predicted is an error.
+ */
 static int write_pcrlock(const char *dir, const struct answer *answer)
 {
-	const struct chain *first = answer->n ? &answer->chains[0] : NULL;
+	const struct chain *first = answer->next < answer->n ? &answer->chains[answer->next] :
+				    answer->n                ? &answer->chains[0] :
+							       NULL;
 
 	if (!first || !first->pcrs.predicted) {
 		say_error("--pcrlock: %s's PCRs cannot be predicted: %s",
@@ -623,6 +750,8 @@ int cmd_check(int argc, char **argv)
 			print_chain_json(&final->chains[i], &options[i]);
 		}
 		printf("], ");
+		print_next_boot(final, true);
+		printf(", ");
 		json_print_key("pending", false);
 		printf("[");
 		if (mok_pending_print(args.efivars, true) < 0)
@@ -640,10 +769,13 @@ int cmd_check(int argc, char **argv)
 		}
 		for (size_t i = 0; i < final->n; i++)
 			print_chain_text(&final->chains[i], &options[i]);
+		print_next_boot(final, false);
 		if (mok_pending_print(args.efivars, false) < 0 || print_cas(final_state, false) < 0)
 			goto out;
 	}
-	r = final->n && final->chains[0].boots ? EXIT_SUCCESS : EXIT_REFUSED;
+	r = final->result == BOOT_RESULT_BOOTS         ? EXIT_SUCCESS :
+	    final->result == BOOT_RESULT_WILL_NOT_BOOT ? EXIT_REFUSED :
+							 EXIT_CANNOT_TELL;
 out:
 	fflush(stdout);
 	for (long i = 0; i < n; i++)

@@ -33,7 +33,7 @@ static int read_whole(const char *path, struct efivar *var)
 	snprintf(var->source, sizeof(var->source), "%s", path);
 	if (exists <= 0)
 		return exists;
-	if (read_file(path, &var->file, &size) < 0)
+	if (read_regular_file(path, &var->file, &size) < 0)
 		return -1;
 	var->present = true;
 	var->data = var->file;

@@ -22,8 +22,8 @@ static int find_component(char *path, size_t size, const char *component)
 	int found = 0;
 
 	if (!dir) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return 0;
+		if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
+			return 0; /* a loop of symbolic links leads nowhere, as a missing name */
 		say_error("%s: %s", path, strerror(errno));
 		return -1;
 	}

@@ -2,10 +2,13 @@
 #include "file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Larger inputs are not images, lists or SBAT text: refused before allocating. */
 #define MAX_FILE_SIZE (1024UL * 1024 * 1024)
@@ -21,52 +24,139 @@ void say_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/*
- * Read to the end rather than trusting a size: efivarfs cannot seek and
- * says a variable's size only once it has been read, and sysfs rounds.
- */
-int read_file(const char *path, uint8_t **data, size_t *size)
+static const char *file_type(mode_t mode)
 {
-	FILE *f = fopen(path, "rb");
-	size_t capacity = 0, got;
+	return S_ISDIR(mode)  ? "a directory" :
+	       S_ISFIFO(mode) ? "a FIFO" :
+	       S_ISCHR(mode)  ? "a character device" :
+	       S_ISBLK(mode)  ? "a block device" :
+	       S_ISSOCK(mode) ? "a socket" :
+				"not a regular file";
+}
+
+/*
+ * Open @path for reading, @regular_only: without waiting on it (O_NONBLOCK,
+ * so that a FIFO with no writer never holds the open), and fstat before any
+ * read, so that only a regular file is read. Returns the descriptor, or -1
+ * with *@missing and @why set.
+ */
+static int open_input(const char *path, bool regular_only, struct stat *st, bool *missing,
+		      char *why, size_t why_size)
+{
+	int fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | (regular_only ? O_NONBLOCK : 0));
+	struct stat link;
+
+	*missing = false;
+	if (fd < 0) {
+		int e = errno;
+
+		*missing = e == ENOENT;
+		if (e == ELOOP)
+			snprintf(why, why_size, "a loop of symbolic links");
+		else if (e == ENOENT && lstat(path, &link) == 0 && S_ISLNK(link.st_mode))
+			snprintf(why, why_size, "a dangling symbolic link");
+		else
+			snprintf(why, why_size, "%s", strerror(e));
+		return -1;
+	}
+	if (fstat(fd, st) != 0) {
+		snprintf(why, why_size, "%s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st->st_mode) || (regular_only && !S_ISREG(st->st_mode))) {
+		snprintf(why, why_size, "%s", file_type(st->st_mode));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int read_file_at_most(const char *path, size_t max, bool regular_only, uint8_t **data, size_t *size,
+		      char *why, size_t why_size)
+{
+	size_t capacity = 0;
+	struct stat st;
+	bool missing;
 	uint8_t *grown;
+	ssize_t got;
+	int fd = open_input(path, regular_only, &st, &missing, why, why_size);
 
 	*data = NULL;
 	*size = 0;
-	if (!f) {
-		say_error("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	for (;;) {
-		if (*size == capacity) {
-			capacity = capacity ? capacity * 2 : 64 * 1024;
-			if (capacity > MAX_FILE_SIZE + 1)
-				capacity = MAX_FILE_SIZE + 1;
-			grown = *size < capacity ? realloc(*data, capacity) : NULL;
-			if (!grown) {
-				say_error("%s: %s", path,
-					  *size < capacity ? "out of memory" : "too large");
-				goto fail;
-			}
-			*data = grown;
-		}
-		got = fread(*data + *size, 1, capacity - *size, f);
-		*size += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		say_error("%s: read failed", path);
+	if (fd < 0)
+		return missing ? 0 : -1;
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+		snprintf(why, why_size, "too large: %llu bytes, more than %zu",
+			 (unsigned long long)st.st_size, max);
 		goto fail;
 	}
-	fclose(f);
-	return 0;
+	/*
+	 * Read to the end rather than trusting the size: efivarfs says a
+	 * variable's size only once it has been read, and sysfs rounds. The
+	 * size decides the first allocation; a file that grows is held to @max.
+	 */
+	capacity = S_ISREG(st.st_mode) && st.st_size ? (size_t)st.st_size + 1 : 64 * 1024;
+	if (capacity > max + 1)
+		capacity = max + 1;
+	*data = malloc(capacity);
+	for (;;) {
+		if (*data && *size == capacity) {
+			if (capacity > max) {
+				snprintf(why, why_size, "too large: more than %zu bytes", max);
+				goto fail;
+			}
+			capacity = capacity > max / 2 ? max + 1 : capacity * 2;
+			grown = realloc(*data, capacity);
+			if (!grown)
+				free(*data);
+			*data = grown;
+		}
+		if (!*data) {
+			snprintf(why, why_size, "out of memory");
+			goto fail;
+		}
+		got = read(fd, *data + *size, capacity - *size);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			snprintf(why, why_size, "%s", strerror(errno));
+			goto fail;
+		}
+		if (got == 0)
+			break;
+		*size += (size_t)got;
+	}
+	close(fd);
+	return 1;
 fail:
 	free(*data);
 	*data = NULL;
 	*size = 0;
-	fclose(f);
+	close(fd);
 	return -1;
+}
+
+static int read_said(const char *path, bool regular_only, uint8_t **data, size_t *size)
+{
+	char why[160];
+	int r = read_file_at_most(path, MAX_FILE_SIZE, regular_only, data, size, why, sizeof(why));
+
+	if (r <= 0) {
+		say_error("%s: %s", path, why);
+		return -1;
+	}
+	return 0;
+}
+
+int read_file(const char *path, uint8_t **data, size_t *size)
+{
+	return read_said(path, false, data, size);
+}
+
+int read_regular_file(const char *path, uint8_t **data, size_t *size)
+{
+	return read_said(path, true, data, size);
 }
 
 int write_file(const char *path, const uint8_t *data, size_t size)

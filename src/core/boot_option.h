@@ -25,6 +25,10 @@
 #ifndef LOAD_OPTION_ACTIVE /* gnu-efi's efilib.h has it too, for the firmware shell */
 #define LOAD_OPTION_ACTIVE 0x00000001u
 #endif
+#ifndef LOAD_OPTION_CATEGORY
+#define LOAD_OPTION_CATEGORY      0x00001f00u
+#define LOAD_OPTION_CATEGORY_BOOT 0x00000000u
+#endif
 #define BOOT_OPTION_GUID_TEXT 37
 
 /* Where a boot option's image is. */

@@ -146,6 +146,9 @@ const struct variable variables[VARIABLES] = {
 	[VAR_DBX] = { NAME("dbx"), .vendor = VENDOR_SECURITY_DB, .attributes = TIME_AUTHED,
 		      .otherwise = OTHERWISE_FIRMWARE, .role = ROLE_FIRMWARE },
 	/* the boot manager takes them as they are, whoever wrote them (efibootmgr, lockshim's fallback) */
+	/* one option for the next boot only: the boot manager deletes it before trying it */
+	[VAR_BOOT_NEXT] = { NAME("BootNext"), .vendor = VENDOR_GLOBAL, .attributes = NV_BS_RT,
+			    .otherwise = OTHERWISE_ANY, .role = ROLE_FIRMWARE },
 	[VAR_BOOT_ORDER] = { NAME("BootOrder"), .vendor = VENDOR_GLOBAL, .attributes = NV_BS_RT,
 			     .otherwise = OTHERWISE_ANY, .role = ROLE_FIRMWARE },
 	/* Boot0000 to BootFFFF: the name is "Boot" and four hex digits */

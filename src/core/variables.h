@@ -82,6 +82,7 @@ enum variable_id {
 	VAR_KEK,
 	VAR_DB,
 	VAR_DBX,
+	VAR_BOOT_NEXT,
 	VAR_BOOT_ORDER,
 	VAR_BOOT_OPTION,
 	/* systemd's Boot Loader Interface */

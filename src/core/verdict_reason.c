@@ -33,6 +33,7 @@ static const char *const names[VERDICT_REASON_COUNT] = {
 	[VERDICT_MISSING] = "missing",
 	[VERDICT_NOT_ENFORCED] = "secure-boot-off",
 	[VERDICT_NO_SHIM_LOCK] = "no-shim-lock",
+	[VERDICT_UNREADABLE] = "unreadable",
 };
 
 const char *verdict_reason_name(enum verdict_reason reason)

@@ -82,6 +82,7 @@ enum verdict_reason {
 	VERDICT_MISSING,      /* the file a boot option or loader names does not exist */
 	VERDICT_NOT_ENFORCED, /* refused by the policy, but runs: Secure Boot is not enforced */
 	VERDICT_NO_SHIM_LOCK, /* GRUB started without lockshim or shim: no SHIM_LOCK to ask */
+	VERDICT_UNREADABLE,   /* not a regular file, too large, or it cannot be read */
 	VERDICT_REASON_COUNT
 };
 

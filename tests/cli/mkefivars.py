@@ -6,7 +6,7 @@ NAME-GUID per variable, 4 bytes of little-endian attributes, then the data.
   mkefivars.py var DIR NAME GUID ATTRS FILE       the data from FILE
   mkefivars.py byte DIR NAME GUID ATTRS VALUE     one byte
   mkefivars.py order DIR NUM...                   BootOrder (hex option numbers)
-  mkefivars.py option DIR NUM DESC PATH [OPTS] [--partuuid GUID] [--inactive]
+  mkefivars.py option DIR NUM DESC PATH [OPTS] [--partuuid GUID] [--inactive] [--app]
       Boot#### (NUM hex): an HD() node when --partuuid, a file path node
       (PATH, '\\' separators), the end node, then OPTS as UCS-2 load options
   mkefivars.py auth OUT ESL       ESL as a signed update: an
@@ -43,6 +43,8 @@ def option(args):
             part = rest.pop(0)
         elif a == "--inactive":
             attrs = 0
+        elif a == "--app":
+            attrs |= 0x100  # LOAD_OPTION_CATEGORY_APP, as OVMF's UiApp
         else:
             opts = a
     dp = b""
