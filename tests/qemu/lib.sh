@@ -70,6 +70,14 @@
 #                              (scripts/sign.sh: any old signature removed)
 # unsign_efi IN OUT            copy IN to OUT with every signature removed
 #
+# QEMU_BOOTS_LOG=FILE (tests/qemu/run): where the time goes, appended to
+# FILE: `boot ASKED STARTED ENDED LOG` for each run_qemu (when it asked for
+# a slot, when QEMU started and ended, seconds since the epoch), and
+# `cpu NAME: Ts, QEMU Qs; CPU: QEMU Cs, all As` for each scenario: its
+# wall and QEMU seconds, and the CPU seconds its QEMUs and all of it used
+# (these hold on a busy machine, where wall times do not). QEMU_CPU is the
+# sum of the first (run_qemu counts it only then).
+#
 # Variables: LOCKSHIM_ROOT (the repository), QEMU_BUILD (build/qemu),
 # LOCKSHIM_CACHE (the cache directory), OVMF_CODE, OVMF_VARS_BLANK,
 # QEMU_CRASH (what OVMF prints for a CPU exception in firmware context, a
@@ -266,6 +274,17 @@ _qemu_slot_open() {
 	done
 }
 
+# _children_cpu: SELF_CPU and CHILD_CPU, the CPU seconds (user + system)
+# of this shell and of its waited-for children (QEMU_BOOTS_LOG). `times`
+# runs here: in a $(...) subshell it would count that subshell's.
+_children_cpu() {
+	local f=${TMPDIR:-/tmp}/lockshim-times.$BASHPID
+	times >"$f"
+	read -r SELF_CPU CHILD_CPU < <(awk '{ split($0, f, /[ ms]+/); t[NR] = f[1] * 60 + f[2] + f[3] * 60 + f[4] }
+		END { print t[1], t[2] }' "$f")
+	rm -f "$f"
+}
+
 run_qemu() {
 	local esp= vars= persist=0 log=$QEMU_BUILD/logs/run.log timeout=60 tee=0 grace=0.2 tpm=0
 	local -a stops=() sends=() extra=() iommu=() disk=(-device virtio-blk-pci,drive=esp)
@@ -322,7 +341,7 @@ run_qemu() {
 		"${extra[@]}"
 	)
 
-	local lockfd
+	local lockfd wait0=$EPOCHREALTIME
 	if _qemu_slot_open $(( timeout + 120 )); then
 		lockfd=$QEMU_SLOT_FD
 	else
@@ -373,8 +392,10 @@ run_qemu() {
 	# shellcheck disable=SC2064  # expand the PIDs now
 	trap "kill -TERM $qpid $wpid ${tpid} 2>/dev/null; exit 130" INT TERM
 
-	local rc=0
+	local rc=0 cpu0
+	[[ -z ${QEMU_BOOTS_LOG:-} ]] || { _children_cpu; cpu0=$CHILD_CPU; }
 	wait "$qpid" || rc=$?
+	[[ -z ${QEMU_BOOTS_LOG:-} ]] || { _children_cpu; QEMU_CPU=$(awk -v a="${QEMU_CPU:-0}" -v b="$cpu0" -v c="$CHILD_CPU" 'BEGIN { printf "%.1f", a + c - b }'); }
 	kill "$wpid" 2>/dev/null
 	wait "$wpid" 2>/dev/null
 	if [[ -n $tpid ]]; then wait "$tpid" 2>/dev/null; echo; fi
@@ -387,6 +408,7 @@ run_qemu() {
 	if [[ -n $tpm_pid ]]; then kill "$tpm_pid" 2>/dev/null; wait "$tpm_pid" 2>/dev/null; fi
 	clean_serial <"$raw" >"$log"
 	QEMU_ELAPSED=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	[[ -z ${QEMU_BOOTS_LOG:-} ]] || echo "boot $wait0 $t0 $t1 $log" >>"$QEMU_BOOTS_LOG"
 	QEMU_SECONDS=$(awk -v a="${QEMU_SECONDS:-0}" -v b="$QEMU_ELAPSED" 'BEGIN { printf "%.1f", a + b }')
 	if [[ -f $work/stopped ]]; then
 		QEMU_OUTCOME=stopped
