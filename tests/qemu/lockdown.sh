@@ -90,10 +90,11 @@ ACPI_TABLE_ID=LSEARLY1
 # A SATA disk on q35's AHCI controller holding an ext2 file system with
 # rawio.txt (rawio_disk): the probe's SG_IO, bsg, HDIO and FIBMAP checks
 # (tests/guest/probe_rawio.c) run on it. Added to a boot by RAWIO_DISK_OPTS
-# in LD_RUN_OPTS; QEMU writes nothing back (snapshot).
+# in LD_RUN_OPTS (with the AHCI controller, run_qemu --sata); QEMU writes
+# nothing back (snapshot).
 RAWIO_DISK=$LD_WORK/rawio-ext2.img
 # shellcheck disable=SC2054 # QEMU's commas
-RAWIO_DISK_OPTS=(-- -drive "if=none,id=rawio,format=raw,snapshot=on,file=$RAWIO_DISK"
+RAWIO_DISK_OPTS=(--sata -- -drive "if=none,id=rawio,format=raw,snapshot=on,file=$RAWIO_DISK"
 	-device ide-hd,drive=rawio,bus=ide.0)
 KDIR=
 
