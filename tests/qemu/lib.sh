@@ -104,7 +104,7 @@ QEMU_MEMORY=${QEMU_MEMORY:-256}
 # the firmware and the test kernel probed them, the kernel then waiting
 # on six empty SATA links and a PS/2 mouse (about 0.35 s of CPU in a boot
 # of the companion kernel, 7 %, and its wait for the links).
-QEMU_MACHINE=q35,smm=on,sata=off,i8042=off
+QEMU_MACHINE=${QEMU_MACHINE:-q35,smm=on,sata=off,i8042=off}
 # QEMU guests at a time on this machine: one a core (a TCG guest keeps one
 # busy; a third guest on two cores was measured slower: 553 s against 547 s).
 LOCKSHIM_JOBS=${LOCKSHIM_JOBS:-$(nproc)}
