@@ -264,24 +264,23 @@ expect_order() {
 # seconds; QEMU_SLOT_FD is then the descriptor that holds it (close it to
 # free the slot; not called from a $(...) subshell, whose end would close
 # it). Slot 1 is qemu.lock, the one lock of the days of one QEMU at a time,
-# so that an older checkout's runs still count.
+# so that an older checkout's runs still count. The wait is one process,
+# tests/qemu/slot_wait.py, locking the descriptors opened here.
 _qemu_slot_open() {
-	local deadline=$(( SECONDS + $1 )) fd i file
-	while :; do
-		for (( i = 1; i <= LOCKSHIM_JOBS; i++ )); do
-			file=$LOCKSHIM_CACHE/qemu.lock
-			(( i == 1 )) || file=$LOCKSHIM_CACHE/qemu-$i.lock
-			exec {fd}>"$file"
-			if flock -n "$fd"; then
-				QEMU_SLOT_FD=$fd
-				return 0
-			fi
-			exec {fd}>&-
-		done
-		(( SECONDS < deadline )) || return 1
-		# soon: a slot left free is a core left idle
-		sleep 0.05
+	local fd i file won
+	local -a fds=()
+	for (( i = 1; i <= LOCKSHIM_JOBS; i++ )); do
+		file=$LOCKSHIM_CACHE/qemu.lock
+		(( i == 1 )) || file=$LOCKSHIM_CACHE/qemu-$i.lock
+		exec {fd}>"$file"
+		fds+=("$fd")
 	done
+	won=$(python3 "$LOCKSHIM_ROOT/tests/qemu/slot_wait.py" "$1" "${fds[@]}")
+	for fd in "${fds[@]}"; do
+		[[ $fd == "$won" ]] || exec {fd}>&-
+	done
+	[[ -n $won ]] || return 1
+	QEMU_SLOT_FD=$won
 }
 
 # _children_cpu: SELF_CPU and CHILD_CPU, the CPU seconds (user + system)
