@@ -241,7 +241,9 @@ lockdown_boot() {
 # the probe ends; the log is $LD_LOGS/lockdown-NAME.log (also $LOG). A
 # refusal ends it too: lockshim's line, or LD_REFUSAL_STOP (a boot that
 # must be refused stops on $FIRMWARE_REFUSED instead, the firmware's word
-# that lockshim returned).
+# that lockshim returned). Nothing after the line it stops on is read: the
+# probe's end is its last line, the firmware's refusal the boot's last
+# word (0.1 s of grace, not the 0.5 s in which the guest powered off).
 lockdown_run() {
 	local name=$1 vars=$2; shift 2
 	local img=$LD_WORK/$name.img
@@ -249,7 +251,7 @@ lockdown_run() {
 	(( LOCKDOWN_TEE )) && tee=(--tee)
 	make_esp "$img" "$@" || return 1
 	run_qemu --esp "$img" --vars "$vars" --log "$LD_LOGS/lockdown-$name.log" \
-		--timeout "$QEMU_TIMEOUT" --grace 0.5 \
+		--timeout "$QEMU_TIMEOUT" --grace 0.1 \
 		--stop "$END_RE" --stop 'Kernel panic' --stop "${LD_REFUSAL_STOP:-lockshim: refusing}" \
 		--stop 'No bootable option' --stop 'launch: failed' --stop "$CRASH" "${tee[@]}" \
 		"${LD_RUN_OPTS[@]}"
