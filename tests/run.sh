@@ -31,6 +31,7 @@
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 1
+. tests/debian-python.sh
 
 unit=1 qemu=1
 case ${1:-} in

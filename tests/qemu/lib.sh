@@ -38,6 +38,9 @@
 #                          the kernel takes it with intel_iommu=on
 #       --removable        the ESP on a USB stick the firmware calls removable
 #                          (usb-storage removable=on), not a virtio disk
+#       --sata             q35's AHCI controller (ide.0 ... ide.5, for a disk
+#                          given after --); without it the machine has none,
+#                          nor a PS/2 controller (QEMU_MACHINE)
 #       -- ARGS...         extra QEMU arguments
 #     Sets QEMU_OUTCOME to "stopped" (a --stop pattern matched), "exited"
 #     (QEMU ended by itself: shutdown, reset with -no-reboot, debug-exit) or
@@ -70,6 +73,14 @@
 #                              (scripts/sign.sh: any old signature removed)
 # unsign_efi IN OUT            copy IN to OUT with every signature removed
 #
+# QEMU_BOOTS_LOG=FILE (tests/qemu/run): where the time goes, appended to
+# FILE: `boot ASKED STARTED ENDED LOG` for each run_qemu (when it asked for
+# a slot, when QEMU started and ended, seconds since the epoch), and
+# `cpu NAME: Ts, QEMU Qs; CPU: QEMU Cs, all As` for each scenario: its
+# wall and QEMU seconds, and the CPU seconds its QEMUs and all of it used
+# (these hold on a busy machine, where wall times do not). QEMU_CPU is the
+# sum of the first (run_qemu counts it only then).
+#
 # Variables: LOCKSHIM_ROOT (the repository), QEMU_BUILD (build/qemu),
 # LOCKSHIM_CACHE (the cache directory), OVMF_CODE, OVMF_VARS_BLANK,
 # QEMU_CRASH (what OVMF prints for a CPU exception in firmware context, a
@@ -87,6 +98,13 @@ QEMU=${QEMU:-qemu-system-x86_64}
 # starts about 0.15 s of TCG sooner with 256 than with 1024 (its memory
 # map and page tables), in each of some 220 boots.
 QEMU_MEMORY=${QEMU_MEMORY:-256}
+# The machine: q35 with SMM (OVMF's Secure Boot build needs it), without
+# the AHCI and PS/2 (i8042) controllers q35 has by default, which no test
+# uses but the rawio scenarios' SATA disk (run_qemu --sata): in every boot
+# the firmware and the test kernel probed them, the kernel then waiting
+# on six empty SATA links and a PS/2 mouse (about 0.35 s of CPU in a boot
+# of the companion kernel, 7 %, and its wait for the links).
+QEMU_MACHINE=${QEMU_MACHINE:-q35,smm=on,sata=off,i8042=off}
 # QEMU guests at a time on this machine: one a core (a TCG guest keeps one
 # busy; a third guest on two cores was measured slower: 553 s against 547 s).
 LOCKSHIM_JOBS=${LOCKSHIM_JOBS:-$(nproc)}
@@ -246,29 +264,40 @@ expect_order() {
 # seconds; QEMU_SLOT_FD is then the descriptor that holds it (close it to
 # free the slot; not called from a $(...) subshell, whose end would close
 # it). Slot 1 is qemu.lock, the one lock of the days of one QEMU at a time,
-# so that an older checkout's runs still count.
+# so that an older checkout's runs still count. The wait is one process,
+# tests/qemu/slot_wait.py, locking the descriptors opened here.
 _qemu_slot_open() {
-	local deadline=$(( SECONDS + $1 )) fd i file
-	while :; do
-		for (( i = 1; i <= LOCKSHIM_JOBS; i++ )); do
-			file=$LOCKSHIM_CACHE/qemu.lock
-			(( i == 1 )) || file=$LOCKSHIM_CACHE/qemu-$i.lock
-			exec {fd}>"$file"
-			if flock -n "$fd"; then
-				QEMU_SLOT_FD=$fd
-				return 0
-			fi
-			exec {fd}>&-
-		done
-		(( SECONDS < deadline )) || return 1
-		# soon: a slot left free is a core left idle
-		sleep 0.05
+	local fd i file won
+	local -a fds=()
+	for (( i = 1; i <= LOCKSHIM_JOBS; i++ )); do
+		file=$LOCKSHIM_CACHE/qemu.lock
+		(( i == 1 )) || file=$LOCKSHIM_CACHE/qemu-$i.lock
+		exec {fd}>"$file"
+		fds+=("$fd")
 	done
+	won=$(python3 "$LOCKSHIM_ROOT/tests/qemu/slot_wait.py" "$1" "${fds[@]}")
+	for fd in "${fds[@]}"; do
+		[[ $fd == "$won" ]] || exec {fd}>&-
+	done
+	[[ -n $won ]] || return 1
+	QEMU_SLOT_FD=$won
+}
+
+# _children_cpu: SELF_CPU and CHILD_CPU, the CPU seconds (user + system)
+# of this shell and of its waited-for children (QEMU_BOOTS_LOG). `times`
+# runs here: in a $(...) subshell it would count that subshell's.
+_children_cpu() {
+	local f=${TMPDIR:-/tmp}/lockshim-times.$BASHPID
+	times >"$f"
+	read -r SELF_CPU CHILD_CPU < <(awk '{ split($0, f, /[ ms]+/); t[NR] = f[1] * 60 + f[2] + f[3] * 60 + f[4] }
+		END { print t[1], t[2] }' "$f")
+	rm -f "$f"
 }
 
 run_qemu() {
 	local esp= vars= persist=0 log=$QEMU_BUILD/logs/run.log timeout=60 tee=0 grace=0.2 tpm=0
 	local -a stops=() sends=() extra=() iommu=() disk=(-device virtio-blk-pci,drive=esp)
+	local machine=$QEMU_MACHINE
 	local answer_chars=
 	while (( $# )); do
 		case $1 in
@@ -285,6 +314,7 @@ run_qemu() {
 		--tpm) tpm=1; shift ;;
 		--iommu) iommu=(-device "intel-iommu,intremap=on"); shift ;;
 		--removable) disk=(-device qemu-xhci -device usb-storage,drive=esp,removable=on); shift ;;
+		--sata) machine=${machine/,sata=off/}; shift ;;
 		--) shift; extra=("$@"); break ;;
 		*) echo "run_qemu: unknown option $1" >&2; return 1 ;;
 		esac
@@ -309,7 +339,7 @@ run_qemu() {
 	(( persist )) && snap=
 	local -a cmd=(
 		"$QEMU" -accel tcg -smp 1 -m "$QEMU_MEMORY"
-		-machine q35,smm=on
+		-machine "$machine"
 		-global driver=cfi.pflash01,property=secure,value=on
 		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE"
 		-drive "if=pflash,format=raw,unit=1,file=$vars$snap"
@@ -322,7 +352,7 @@ run_qemu() {
 		"${extra[@]}"
 	)
 
-	local lockfd
+	local lockfd wait0=$EPOCHREALTIME
 	if _qemu_slot_open $(( timeout + 120 )); then
 		lockfd=$QEMU_SLOT_FD
 	else
@@ -373,8 +403,10 @@ run_qemu() {
 	# shellcheck disable=SC2064  # expand the PIDs now
 	trap "kill -TERM $qpid $wpid ${tpid} 2>/dev/null; exit 130" INT TERM
 
-	local rc=0
+	local rc=0 cpu0
+	[[ -z ${QEMU_BOOTS_LOG:-} ]] || { _children_cpu; cpu0=$CHILD_CPU; }
 	wait "$qpid" || rc=$?
+	[[ -z ${QEMU_BOOTS_LOG:-} ]] || { _children_cpu; QEMU_CPU=$(awk -v a="${QEMU_CPU:-0}" -v b="$cpu0" -v c="$CHILD_CPU" 'BEGIN { printf "%.1f", a + c - b }'); }
 	kill "$wpid" 2>/dev/null
 	wait "$wpid" 2>/dev/null
 	if [[ -n $tpid ]]; then wait "$tpid" 2>/dev/null; echo; fi
@@ -387,6 +419,7 @@ run_qemu() {
 	if [[ -n $tpm_pid ]]; then kill "$tpm_pid" 2>/dev/null; wait "$tpm_pid" 2>/dev/null; fi
 	clean_serial <"$raw" >"$log"
 	QEMU_ELAPSED=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	[[ -z ${QEMU_BOOTS_LOG:-} ]] || echo "boot $wait0 $t0 $t1 $log" >>"$QEMU_BOOTS_LOG"
 	QEMU_SECONDS=$(awk -v a="${QEMU_SECONDS:-0}" -v b="$QEMU_ELAPSED" 'BEGIN { printf "%.1f", a + b }')
 	if [[ -f $work/stopped ]]; then
 		QEMU_OUTCOME=stopped

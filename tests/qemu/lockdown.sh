@@ -90,10 +90,11 @@ ACPI_TABLE_ID=LSEARLY1
 # A SATA disk on q35's AHCI controller holding an ext2 file system with
 # rawio.txt (rawio_disk): the probe's SG_IO, bsg, HDIO and FIBMAP checks
 # (tests/guest/probe_rawio.c) run on it. Added to a boot by RAWIO_DISK_OPTS
-# in LD_RUN_OPTS; QEMU writes nothing back (snapshot).
+# in LD_RUN_OPTS (with the AHCI controller, run_qemu --sata); QEMU writes
+# nothing back (snapshot).
 RAWIO_DISK=$LD_WORK/rawio-ext2.img
 # shellcheck disable=SC2054 # QEMU's commas
-RAWIO_DISK_OPTS=(-- -drive "if=none,id=rawio,format=raw,snapshot=on,file=$RAWIO_DISK"
+RAWIO_DISK_OPTS=(--sata -- -drive "if=none,id=rawio,format=raw,snapshot=on,file=$RAWIO_DISK"
 	-device ide-hd,drive=rawio,bus=ide.0)
 KDIR=
 
@@ -240,7 +241,9 @@ lockdown_boot() {
 # the probe ends; the log is $LD_LOGS/lockdown-NAME.log (also $LOG). A
 # refusal ends it too: lockshim's line, or LD_REFUSAL_STOP (a boot that
 # must be refused stops on $FIRMWARE_REFUSED instead, the firmware's word
-# that lockshim returned).
+# that lockshim returned). Nothing after the line it stops on is read: the
+# probe's end is its last line, the firmware's refusal the boot's last
+# word (0.1 s of grace, not the 0.5 s in which the guest powered off).
 lockdown_run() {
 	local name=$1 vars=$2; shift 2
 	local img=$LD_WORK/$name.img
@@ -248,7 +251,7 @@ lockdown_run() {
 	(( LOCKDOWN_TEE )) && tee=(--tee)
 	make_esp "$img" "$@" || return 1
 	run_qemu --esp "$img" --vars "$vars" --log "$LD_LOGS/lockdown-$name.log" \
-		--timeout "$QEMU_TIMEOUT" --grace 0.5 \
+		--timeout "$QEMU_TIMEOUT" --grace 0.1 \
 		--stop "$END_RE" --stop 'Kernel panic' --stop "${LD_REFUSAL_STOP:-lockshim: refusing}" \
 		--stop 'No bootable option' --stop 'launch: failed' --stop "$CRASH" "${tee[@]}" \
 		"${LD_RUN_OPTS[@]}"

@@ -75,6 +75,10 @@ _scenario_run() {
 	"$name"
 	rc=$?
 	secs=$(_elapsed "$t0")
+	if [[ -n ${QEMU_BOOTS_LOG:-} ]]; then
+		_children_cpu
+		echo "cpu $name: ${secs}s, QEMU ${QEMU_SECONDS}s; CPU: QEMU ${QEMU_CPU:-0}s, all $(awk -v a="$SELF_CPU" -v b="$CHILD_CPU" 'BEGIN { printf "%.1f", a + b }')s" >>"$QEMU_BOOTS_LOG"
+	fi
 	if (( rc == 0 )); then
 		echo "ok - $name (${secs}s, QEMU ${QEMU_SECONDS}s)"
 		return 0
