@@ -551,7 +551,7 @@ static size_t print_changes(const struct answer *before, const struct answer *af
  */
 static int readable_dirs(const struct check_args *a)
 {
-	const char *dirs[] = { a->efivars, a->esp, a->boot, a->xbootldr };
+	const char *dirs[] = { a->efivars, a->mokvars, a->esp, a->boot, a->xbootldr };
 
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		DIR *d = dirs[i] ? opendir(dirs[i]) : NULL;
@@ -581,7 +581,8 @@ static int live_defaults(struct check_args *a, char *esp, size_t esp_size, char 
 		return readable_dirs(a);
 	}
 	a->efivars = "/sys/firmware/efi/efivars";
-	if (!a->mokvars)
+	/* no MokVar table at this boot (no loader installed one): none, not an error */
+	if (!a->mokvars && access("/sys/firmware/efi/mok-variables", F_OK) == 0)
 		a->mokvars = "/sys/firmware/efi/mok-variables";
 	if (readable_dirs(&(struct check_args){ .efivars = a->efivars }) < 0)
 		return -1; /* not booted through UEFI, or efivarfs not mounted */

@@ -2,6 +2,7 @@
 #include "policy_args.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,7 +95,8 @@ int policy_add_list_file(struct verify_policy *policy, struct sig_db *db, const 
 	return 0;
 }
 
-int policy_list_file_bytes(const char *path, uint8_t **esl, size_t *size)
+/* The file as a list; @only_cert: a certificate or nothing. */
+static int file_bytes(const char *path, bool only_cert, uint8_t **esl, size_t *size)
 {
 	unsigned char *der = NULL;
 	size_t file_size;
@@ -105,6 +107,11 @@ int policy_list_file_bytes(const char *path, uint8_t **esl, size_t *size)
 	if (read_file(path, &data, &file_size) < 0)
 		return -1;
 	cert = parse_certificate(data, file_size);
+	if (!cert && only_cert) {
+		say_error("%s: not a certificate (DER or PEM, as mokutil takes)", path);
+		free(data);
+		return -1;
+	}
 	if (!cert) {
 		r = buffer_append(esl, size, data, file_size);
 	} else if ((der_len = i2d_X509(cert, &der)) > 0) {
@@ -118,4 +125,14 @@ int policy_list_file_bytes(const char *path, uint8_t **esl, size_t *size)
 	X509_free(cert);
 	free(data);
 	return r;
+}
+
+int policy_list_file_bytes(const char *path, uint8_t **esl, size_t *size)
+{
+	return file_bytes(path, false, esl, size);
+}
+
+int policy_cert_file_bytes(const char *path, uint8_t **esl, size_t *size)
+{
+	return file_bytes(path, true, esl, size);
 }

@@ -29,4 +29,11 @@ int policy_add_list_file(struct verify_policy *policy, struct sig_db *db, const 
  */
 int policy_list_file_bytes(const char *path, uint8_t **esl, size_t *size);
 
+/*
+ * The certificate file at @path (DER or PEM, what mokutil --import and
+ * --delete take) as policy_list_file_bytes makes of it; anything else is
+ * refused ("not a certificate"). Returns 0, or -1 having said why.
+ */
+int policy_cert_file_bytes(const char *path, uint8_t **esl, size_t *size);
+
 #endif

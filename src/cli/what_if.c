@@ -104,7 +104,7 @@ static int apply_sbat_level(const char *arg, struct machine_state *m)
 	return 0;
 }
 
-/* The certificates to delete: a signature list as policy_list_file_bytes makes of a file. */
+/* The certificates to delete: a signature list as policy_cert_file_bytes makes of a file. */
 struct mok_delete {
 	const uint8_t *esl;
 	size_t size;
@@ -154,7 +154,7 @@ static int apply_mok_delete(const char *path, struct machine_state *m)
 	const char *reason = "";
 	int rejected = 0;
 
-	if (policy_list_file_bytes(path, &certs, &size) < 0)
+	if (policy_cert_file_bytes(path, &certs, &size) < 0)
 		return -1;
 	r.del = (struct mok_delete){ certs, size };
 	if (m->mok_list.present)
@@ -185,7 +185,7 @@ int what_if_apply(const struct what_if *a, struct machine_state *m)
 	if (a->sbat_level && apply_sbat_level(a->sbat_level, m) < 0)
 		return -1;
 	for (size_t i = 0; i < a->n_import; i++) {
-		if (policy_list_file_bytes(a->mok_import[i], &m->mok_list.data, &m->mok_list.size) <
+		if (policy_cert_file_bytes(a->mok_import[i], &m->mok_list.data, &m->mok_list.size) <
 		    0)
 			return -1;
 		m->mok_list.present = true;

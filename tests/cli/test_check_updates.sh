@@ -143,4 +143,18 @@ check --kek-update "$pki/db.esl"
 check --kek-replace "$pki/db.esl"
 [[ $out =~ "KEK holds:"$'\n'"  /CN=lockshim test db"[^$'\n']*$'\n'"db holds:" ]] &&
 	ok "check updates: --kek-replace replaces KEK" || not_ok "check updates: KEK replaced ($out)"
+
+# inputs that are not what the option needs: said, exit 2, never an answer
+run_cli check --efivars "$work/vars" --esp "$work/esp" --mok-import /dev/null
+[[ $rc -eq 2 && $out == *"/dev/null: not a certificate"* ]] &&
+	ok "check updates: --mok-import of a file that is no certificate: exit 2, said" ||
+	not_ok "check updates: --mok-import /dev/null (exit $rc: $out)"
+run_cli check --efivars "$work/vars" --esp "$work/esp" --mok-delete "$work/db.esl"
+[[ $rc -eq 2 && $out == *"db.esl: not a certificate"* ]] &&
+	ok "check updates: --mok-delete of a signature list: exit 2, said" ||
+	not_ok "check updates: --mok-delete ESL (exit $rc: $out)"
+run_cli check --efivars "$work/vars" --esp "$work/esp" --mok-variables "$work/no-such-dir"
+[[ $rc -eq 2 && $out == *"no-such-dir: No such file or directory"* ]] &&
+	ok "check updates: --mok-variables naming no directory: exit 2, said" ||
+	not_ok "check updates: missing --mok-variables (exit $rc: $out)"
 exit $failed
