@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "file.h"
 #include "json.h"
@@ -90,6 +91,11 @@ static int write_component(const char *dir, const char *name, const struct chain
 
 int pcrlock_write(const char *dir, const struct chain_pcrs *pcrs)
 {
+	/* as systemd-pcrlock makes its own: a directory that is not there yet is created */
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		say_error("%s: %s", dir, strerror(errno));
+		return -1;
+	}
 	return write_component(dir, "630-lockshim-mok-state", pcrs, EVENT_MOK_STATE) < 0 ||
 			       write_component(dir, "640-lockshim-authority", pcrs,
 					       EVENT_AUTHORITY) < 0 ||

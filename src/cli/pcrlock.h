@@ -23,7 +23,8 @@ void chain_pcrs_print_json(const struct chain_pcrs *pcrs);
  * one kind in the order lockshim extends them: 630-lockshim-mok-state
  * (PCR 14, and PCR 7's MokSBState and SbatLevel, before anything runs),
  * 640-lockshim-authority (PCR 7), 650-lockshim-images (PCR 4), each
- * NAME.pcrlock. Returns 0, or -1 having said why.
+ * NAME.pcrlock; @dir is created when it is not there. Returns 0, or -1
+ * having said why.
  */
 int pcrlock_write(const char *dir, const struct chain_pcrs *pcrs);
 
