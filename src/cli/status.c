@@ -9,10 +9,13 @@
  * a copy, and with --efivars only then). Prints the record lines, then the image lockshim started and
  * its verdict, the Secure Boot state and the lockdown asked of the kernel
  * beside the kernel's own; --json prints one JSON document instead.
- * Exit status: 0 when the record was read; 2 when it is missing,
- * unreadable, not lockshim's (attributes other than BS|RT: an OS wrote it)
- * or not a record lockshim writes, or an argument cannot be used: never a
- * guess.
+ * Without a record (shim, systemd-boot or an OS loader started this
+ * boot), what mokutil --sb-state and bootctl status say: Secure Boot, MOK
+ * validation, the option the firmware started, the loader, the lockdown.
+ * Exit status: 0 when the record or the machine was read; 2 when the
+ * record is unreadable, not lockshim's (attributes other than BS|RT: an
+ * OS wrote it) or not a record lockshim writes, or an argument cannot be
+ * used: never a guess.
  */
 #include "status.h"
 
@@ -24,10 +27,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "boot_option.h"
 #include "boot_record.h"
 #include "efivars.h"
 #include "file.h"
 #include "json.h"
+#include "loader_interface.h"
 #include "variable_data.h"
 
 #define EXIT_USAGE 2
@@ -240,6 +245,139 @@ static void print_text(const struct efivar *var, const struct boot_record_view *
 		printf("the kernel's is not read for a copy (--securityfs DIR)\n");
 }
 
+/*
+ * The machine as mokutil --sb-state and bootctl status show it, for a boot
+ * lockshim did not record (shim, systemd-boot or an OS loader started it):
+ * Secure Boot, MokSBState's mirror, the option the firmware started
+ * (BootCurrent) and the Boot Loader Interface's loader, each read with the
+ * attributes its writer gives it (efivar_read_var).
+ */
+struct machine_view {
+	const char *secure_boot;            /* "enabled", "disabled", "setup-mode" */
+	int mok_validation;                 /* 1, 0 (MokSBStateRT 1), -1 unknown */
+	char boot_current[9];               /* "Boot0001"; empty when unknown */
+	struct boot_option option;          /* its option, when boot_current */
+	char loader_info[LOADER_TEXT_MAX];  /* LoaderInfo; empty when none */
+	char loader_image[LOADER_TEXT_MAX]; /* LoaderImageIdentifier */
+};
+
+/* A one-byte variable's value; -1 when absent or of another size. */
+static int read_byte_var(const char *efivars, enum variable_id id, int *value)
+{
+	struct efivar v;
+
+	*value = -1;
+	if (efivar_read_var(efivars, id, NULL, &v) < 0)
+		return -1;
+	if (v.present && v.size == 1)
+		*value = v.data[0];
+	efivar_free(&v);
+	return 0;
+}
+
+/* A UTF-16 variable as ASCII into @out; empty when absent or not ASCII. */
+static int read_text_var(const char *efivars, enum variable_id id, char *out, size_t size)
+{
+	struct efivar v;
+
+	out[0] = '\0';
+	if (efivar_read_var(efivars, id, NULL, &v) < 0)
+		return -1;
+	if (v.present && !efivar_ascii(&v, out, size))
+		out[0] = '\0';
+	efivar_free(&v);
+	return 0;
+}
+
+static int read_machine(const char *efivars, struct machine_view *m)
+{
+	int secure_boot, setup_mode, mok_sb_state;
+	const char *reason;
+	struct efivar v;
+
+	memset(m, 0, sizeof(*m));
+	if (read_byte_var(efivars, VAR_SECURE_BOOT, &secure_boot) < 0 ||
+	    read_byte_var(efivars, VAR_SETUP_MODE, &setup_mode) < 0 ||
+	    read_byte_var(efivars, VAR_MOK_SB_STATE_RT, &mok_sb_state) < 0 ||
+	    read_text_var(efivars, VAR_LOADER_INFO, m->loader_info, sizeof(m->loader_info)) < 0 ||
+	    read_text_var(efivars, VAR_LOADER_IMAGE_IDENTIFIER, m->loader_image,
+			  sizeof(m->loader_image)) < 0)
+		return -1;
+	m->secure_boot = setup_mode == 1 ? "setup-mode" : secure_boot == 1 ? "enabled" : "disabled";
+	m->mok_validation = mok_sb_state == 1 ? 0 : 1;
+	if (efivar_read_var(efivars, VAR_BOOT_CURRENT, NULL, &v) < 0)
+		return -1;
+	if (v.present && v.size == 2)
+		snprintf(m->boot_current, sizeof(m->boot_current), "Boot%04X",
+			 (unsigned int)(v.data[0] | v.data[1] << 8));
+	efivar_free(&v);
+	if (!m->boot_current[0])
+		return 0;
+	if (efivar_read_var(efivars, VAR_BOOT_OPTION, m->boot_current, &v) < 0)
+		return -1;
+	if (!v.present || boot_option_parse(v.data, v.size, &m->option, &reason) < 0)
+		memset(&m->option, 0, sizeof(m->option));
+	efivar_free(&v);
+	return 0;
+}
+
+static void print_machine_text(const struct machine_view *m, const char *securityfs,
+			       const char *lockdown)
+{
+	printf("Secure Boot: %s\n", m->secure_boot);
+	if (!m->mok_validation)
+		printf("MOK validation: disabled (MokSBState: the first stage verifies nothing)\n");
+	if (m->boot_current[0])
+		printf("booted: %s \"%s\" %s (BootCurrent)\n", m->boot_current,
+		       m->option.description,
+		       m->option.path[0] ? m->option.path : "(no file path)");
+	else
+		printf("booted: unknown (no BootCurrent)\n");
+	if (m->loader_info[0] || m->loader_image[0])
+		printf("boot loader: %s %s (LoaderInfo, LoaderImageIdentifier)\n",
+		       m->loader_info[0] ? m->loader_info : "(no LoaderInfo)", m->loader_image);
+	else
+		printf("boot loader: none set the Boot Loader Interface (shim, GRUB alone)\n");
+	if (*lockdown)
+		printf("lockdown: the kernel is at %s\n", lockdown);
+	else if (securityfs)
+		printf("lockdown: the kernel's is unknown (no %s/lockdown)\n", securityfs);
+	else
+		printf("lockdown: the kernel's is not read for a copy (--securityfs DIR)\n");
+}
+
+static void print_machine_json(const struct machine_view *m, const char *lockdown)
+{
+	printf("{\"record\": null");
+	json_print_key("secure_boot", true);
+	json_print_string(m->secure_boot);
+	printf(", \"mok_validation\": %s", m->mok_validation ? "true" : "false");
+	json_print_key("boot_current", true);
+	if (m->boot_current[0]) {
+		printf("{");
+		json_print_key("option", false);
+		json_print_string(m->boot_current);
+		json_print_key("description", true);
+		json_print_string(m->option.description);
+		json_print_key("path", true);
+		json_print_string(m->option.path);
+		printf("}");
+	} else {
+		printf("null");
+	}
+	json_print_key("loader", true);
+	printf("{");
+	print_json_value_or_null("info", m->loader_info[0] ? m->loader_info : NULL, false);
+	print_json_value_or_null("image", m->loader_image[0] ? m->loader_image : NULL, true);
+	printf("}");
+	json_print_key("lockdown", true);
+	printf("{");
+	print_json_value_or_null("asked", NULL, false);
+	print_json_value_or_null("reason", NULL, true);
+	print_json_value_or_null("kernel", *lockdown ? lockdown : NULL, true);
+	printf("}}\n");
+}
+
 int cmd_status(int argc, char **argv)
 {
 	struct status_args args = { 0 };
@@ -266,10 +404,21 @@ int cmd_status(int argc, char **argv)
 	if (efivar_read(args.efivars, variables[VAR_LOCKSHIM_BOOT_LOG].name, guid, &var) < 0)
 		return EXIT_USAGE; /* said */
 	if (!var.present) {
-		say_error("%s: no record of this boot: lockshim did not start this boot, or could "
-			  "not write %s (its console says why)",
-			  var.source, variables[VAR_LOCKSHIM_BOOT_LOG].name);
-		return EXIT_USAGE;
+		struct machine_view m;
+
+		/* another first stage started this boot: what the machine says of it */
+		if (read_machine(args.efivars, &m) < 0)
+			return EXIT_USAGE; /* said */
+		kernel_lockdown(args.securityfs, lockdown, sizeof(lockdown));
+		if (args.json) {
+			print_machine_json(&m, lockdown);
+		} else {
+			printf("no record of this boot (%s): lockshim did not start it, or could "
+			       "not write it (its console says why)\n",
+			       variables[VAR_LOCKSHIM_BOOT_LOG].name);
+			print_machine_text(&m, args.securityfs, lockdown);
+		}
+		return EXIT_SUCCESS;
 	}
 	if (var.attributes != BOOT_RECORD_ATTRIBUTES) {
 		say_error("%s: attributes 0x%x, not lockshim's volatile BS|RT (0x%x): not this "

@@ -154,6 +154,9 @@ const struct variable variables[VARIABLES] = {
 	/* Boot0000 to BootFFFF: the name is "Boot" and four hex digits */
 	[VAR_BOOT_OPTION] = { NAME("Boot####"), .vendor = VENDOR_GLOBAL, .attributes = NV_BS_RT,
 			      .otherwise = OTHERWISE_ANY, .role = ROLE_FIRMWARE },
+	/* the option the firmware started this boot (UEFI 2.10, 3.3): `lockshim status` */
+	[VAR_BOOT_CURRENT] = { NAME("BootCurrent"), .vendor = VENDOR_GLOBAL, .attributes = BS_RT,
+			       .otherwise = OTHERWISE_ANY, .role = ROLE_FIRMWARE },
 
 	/* lockshim sets them as systemd-boot 252 does (efi_loader_interface.c) */
 	[VAR_LOADER_TIME_INIT_USEC] = LOADER_SETS("LoaderTimeInitUSec"),

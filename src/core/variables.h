@@ -85,6 +85,7 @@ enum variable_id {
 	VAR_BOOT_NEXT,
 	VAR_BOOT_ORDER,
 	VAR_BOOT_OPTION,
+	VAR_BOOT_CURRENT,
 	/* systemd's Boot Loader Interface */
 	VAR_LOADER_TIME_INIT_USEC,
 	VAR_LOADER_INFO,

@@ -3,7 +3,8 @@
 # read from an efivarfs copy built here (tests/cli/mkefivars.py: 4 bytes of
 # attributes, then the data) and a securityfs copy: a normal record, its
 # --json, and each record it must refuse with exit 2 and the reason: a
-# truncated or malformed one, one an OS wrote (non-volatile), a missing one.
+# truncated or malformed one, one an OS wrote (non-volatile); without a
+# record, the machine as mokutil --sb-state and bootctl status show it.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -106,8 +107,43 @@ expect_status 2 'attributes 0x7, not lockshim.s volatile BS\|RT \(0x6\): not thi
 printf 'ab' >"$work/short" && mkdir -p "$work/short-var/vars" &&
 	cp "$work/short" "$work/short-var/vars/LockshimBootLog-$LG"
 expect_status 2 'LockshimBootLog-'$LG': .*shorter' "a file shorter than its attributes: exit 2" short-var
+# no record: another first stage started this boot (here Debian's shim, then
+# systemd-boot); status says what mokutil --sb-state and bootctl status say
+m=$work/other-loader/vars && mkdir -p "$m"
+$mk byte "$m" SecureBoot $GG 0x6 1
+$mk byte "$m" SetupMode $GG 0x6 0
+$mk option "$m" 3 debian '\EFI\debian\shimx64.efi'
+printf '\x03\x00' >"$work/boot-current" && $mk var "$m" BootCurrent $GG 0x6 "$work/boot-current"
+LD=4a67b082-0a4c-41cf-b6c7-440b29bb8c4f # systemd's Boot Loader Interface
+printf 'systemd-boot 252.39-1~deb12u2\0' | iconv -t UTF-16LE >"$work/loader-info"
+printf '\\EFI\\systemd\\systemd-bootx64.efi\0' | iconv -t UTF-16LE >"$work/loader-image"
+$mk var "$m" LoaderInfo $LD 0x6 "$work/loader-info"
+$mk var "$m" LoaderImageIdentifier $LD 0x6 "$work/loader-image"
+status other-loader
+want=$'no record of this boot (LockshimBootLog): lockshim did not start it, or could not write it (its console says why)
+Secure Boot: enabled
+booted: Boot0003 "debian" \\EFI\\debian\\shimx64.efi (BootCurrent)
+boot loader: systemd-boot 252.39-1~deb12u2 \\EFI\\systemd\\systemd-bootx64.efi (LoaderInfo, LoaderImageIdentifier)
+lockdown: the kernel is at integrity'
+[[ $rc -eq 0 && $out == "$want" ]] && ok "status: booted by another loader: the machine as mokutil and bootctl say it, exit 0" ||
+	not_ok "status: another loader (exit $rc: $out)"
+$mk byte "$m" MokSBStateRT $SG 0x6 1
+status other-loader --json
+if python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["record"] is None and d["secure_boot"] == "enabled" and d["mok_validation"] is False, d
+assert d["boot_current"] == {"option": "Boot0003", "description": "debian", "path": "\\EFI\\debian\\shimx64.efi"}, d
+assert d["loader"]["info"] == "systemd-boot 252.39-1~deb12u2", d
+assert d["lockdown"] == {"asked": None, "reason": None, "kernel": "integrity"}, d
+' "$out"; then ok "status: another loader, --json"; else not_ok "status: another loader --json (exit $rc: $out)"; fi
+status other-loader
+[[ $out == *"MOK validation: disabled"* ]] && ok "status: MokSBState's mirror said, as mokutil --sb-state" ||
+	not_ok "status: MokSBState ($out)"
 mkdir -p "$work/missing/vars"
-expect_status 2 "no record of this boot: lockshim did not start this boot" "missing: exit 2, said" missing
+status missing
+[[ $rc -eq 0 && $out == *"Secure Boot: disabled"*"booted: unknown (no BootCurrent)"*"boot loader: none set"* ]] &&
+	ok "status: nothing at all recorded: said, exit 0" || not_ok "status: empty machine (exit $rc: $out)"
 expect 2 'not booted through UEFI' "status: no efivarfs: exit 2" -- status --efivars "$work/nowhere"
 expect 2 '^usage: lockshim status' "status: an unknown option: its usage, exit 2" -- status --frobnicate
 expect 0 '^usage: lockshim status \[--efivars DIR\] \[--securityfs DIR\] \[--json\]$' \
