@@ -6,7 +6,7 @@
 # and dbx holding either CA (tests/pki-ca.sh). The image is efitools'
 # HelloWorld.efi, signed here with sbsign and osslsigncode.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 
 . tests/cli/lib.sh
 work=$BUILD/cli-test-firmware
