@@ -289,7 +289,7 @@ static void decide_signed(struct firmware_check *fc)
 	char message[sizeof(fc->fv->verdict.message)];
 	const uint8_t *der;
 	const char *reason;
-	size_t der_len, cursor = 0;
+	size_t der_len, start, cursor = 0;
 	long s;
 	int r;
 
@@ -298,6 +298,20 @@ static void decide_signed(struct firmware_check *fc)
 		     "no signature in the certificate table");
 	for (s = 0; (r = authenticode_next_entry(&fc->img, &cursor, &der, &der_len, &reason)) == 1;
 	     s++) {
+		/*
+		 * EDK2 wants every entry's padding to 8 bytes inside the table, the
+		 * last one's too (lockshim's reader lets that one go without).
+		 */
+		/* the entry is inside the table (authenticode_next_entry): no overflow */
+		start = (size_t)(der - fc->img.data) - fc->img.cert_table_offset - 8;
+		if (((der_len + 8 + 7) & ~(size_t)7) > fc->img.cert_table_size - start) {
+			BIO_snprintf(message, sizeof(message),
+				     "signature %ld: its certificate table entry is not padded to "
+				     "8 bytes within the table",
+				     s);
+			decide(fc, VERDICT_MALFORMED_SIGNATURE, NULL, s, "", message);
+			return;
+		}
 		if (authenticode_signature_parse(der, der_len, &sig, &reason) < 0) {
 			BIO_snprintf(message, sizeof(message), "signature %ld: %s", s, reason);
 			decide(fc, VERDICT_MALFORMED_SIGNATURE, NULL, s, "", message);

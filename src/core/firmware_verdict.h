@@ -25,6 +25,9 @@
  * signed (EDK2's PassTimestampCheck); dbt is not read here, as it is absent
  * on OVMF and nearly every machine, where such an entry always revokes.
  *
+ * EDK2 refuses a certificate table whose last entry lacks its padding to 8
+ * bytes, which lockshim's own reader lets go: so does this.
+ *
  * What this does not follow of EDK2: a certificate table entry lockshim's
  * reader refuses (another WIN_CERTIFICATE revision or type, which EDK2
  * skips or reads) and signatures by SHA-1 (which EDK2 verifies) make the

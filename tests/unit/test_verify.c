@@ -1279,6 +1279,32 @@ static void test_firmware_single(const struct fw_pki *k)
 
 	fw(k->old_img, 100, &p, &fv);
 	CHECK_EQ(fv.verdict.reason, VERDICT_BAD_IMAGE, "firmware: truncated: bad-image");
+
+	/* the last entry without its padding in the table: EDK2 refuses, lockshim's reader not */
+	uint8_t *unpadded = malloc(k->old_size);
+	uint32_t entry_len;
+
+	if (!CHECK(unpadded != NULL, "firmware: a copy of the image"))
+		return;
+	memcpy(unpadded, k->old_img, k->old_size);
+	entry_len = unpadded[UNSIGNED_SIZE] | unpadded[UNSIGNED_SIZE + 1] << 8 |
+		    unpadded[UNSIGNED_SIZE + 2] << 16 | (uint32_t)unpadded[UNSIGNED_SIZE + 3] << 24;
+	verify_policy_init(&p);
+	sig_db_add_cert(&p.db, k->old_ca, NULL);
+	if (CHECK_NE(entry_len % 8, 0u, "firmware: the signature's entry needs padding")) {
+		put32(unpadded + IMG_OPT + 112 + 4 * 8 + 4, entry_len);
+		fw(unpadded, UNSIGNED_SIZE + entry_len, &p, &fv);
+		CHECK_EQ(fv.verdict.reason, VERDICT_MALFORMED_SIGNATURE,
+			 "firmware: the last entry unpadded: refused");
+		CHECK_STRSTR(fv.verdict.message, "not padded", "firmware: unpadded: said");
+		verify(unpadded, UNSIGNED_SIZE + entry_len, &p, VERIFY_FOR_LOADER, &v);
+		CHECK(v.allowed, "firmware: ... where lockshim's reader lets it go");
+		put32(unpadded + IMG_OPT + 112 + 4 * 8 + 4, (uint32_t)(k->old_size - UNSIGNED_SIZE));
+		fw(unpadded, k->old_size, &p, &fv);
+		CHECK(fv.verdict.allowed, "firmware: the same entry padded: allowed (the control)");
+	}
+	verify_policy_free(&p);
+	free(unpadded);
 }
 
 /* Two signatures: in two certificate table entries, and nested. */
