@@ -12,7 +12,9 @@
 #   DB     db holds the old CA, the new one or both (then the test db
 #          certificate, which signs none of these): old, new, both
 #   DBX    dbx revokes neither, the old CA or the new (as an X.509 entry,
-#          then the test PKI's revoked certificate): none, old, new
+#          then the test PKI's revoked certificate): none, old, new; or by
+#          TBS digest (X509_SHA256, no revocation time) the old CA,
+#          old-ca-tbs, or the new CA's signer, new-signer-tbs
 # The firmware (OVMF, Secure Boot on, the variant store made by
 # tests/qemu/vars.sh --variant fw-db-DB-dbx-DBX, cached by its contents)
 # starts the image itself as Boot0000, the store's only BootOrder entry
@@ -30,6 +32,7 @@
 FWM_IMAGES=(old new both nested)
 FWM_DBS=(old new both)
 FWM_DBXS=(none old new)
+FWM_TBS_DBXS=(old-ca-tbs new-signer-tbs)
 FWM_WORK=$QEMU_BUILD/firmware
 FWM_PKI=$LOCKSHIM_ROOT/build/pki
 FWM_CA=$LOCKSHIM_ROOT/build/pki-ca
@@ -64,6 +67,12 @@ fwm_prepare() {
 		_fwm "CA PKI" tests/pki-ca.sh "$FWM_CA" &&
 		_fwm "OVMF variable stores" tests/qemu/vars.sh "$FWM_PKI" &&
 		_fwm "guest programs" tests/guest/build.sh build/guest &&
+		_fwm "new signer DER" openssl x509 -in "$FWM_CA/new-signer.crt" -outform DER \
+			-out "$FWM_WORK/new-signer.der" &&
+		_fwm "old CA TBS list" python3 tests/cli/mkesl.py X509_SHA256 "$FWM_WORK/old-ca-tbs.esl" \
+			"$FWM_CA/old-ca.der" &&
+		_fwm "new signer TBS list" python3 tests/cli/mkesl.py X509_SHA256 \
+			"$FWM_WORK/new-signer-tbs.esl" "$FWM_WORK/new-signer.der" &&
 		_fwm "old-signed image" _fwm_sign old build/guest/load_marker.efi "$FWM_WORK/old.efi" &&
 		_fwm "new-signed image" _fwm_sign new build/guest/load_marker.efi "$FWM_WORK/new.efi" &&
 		_fwm "image signed twice" _fwm_sign new "$FWM_WORK/old.efi" "$FWM_WORK/both.efi" &&
@@ -72,10 +81,18 @@ fwm_prepare() {
 			-in "$FWM_WORK/old.efi" -out "$FWM_WORK/nested.efi"
 }
 
+# _fwm_dbx DBX: the list dbx holds first for DBX (not none).
+_fwm_dbx() {
+	case $1 in
+	*-tbs) echo "$FWM_WORK/$1.esl" ;;
+	*) echo "$FWM_CA/$1-ca.esl" ;;
+	esac
+}
+
 # _fwm_lists DB DBX: the --db/--dbx files the cell's store holds, in FWM_LISTS.
 _fwm_lists() {
 	FWM_LISTS=(--db "$FWM_CA/$1-ca.esl" --db "$FWM_PKI/db.esl")
-	[[ $2 == none ]] || FWM_LISTS+=(--dbx "$FWM_CA/$2-ca.esl")
+	[[ $2 == none ]] || FWM_LISTS+=(--dbx "$(_fwm_dbx "$2")")
 	FWM_LISTS+=(--dbx "$FWM_PKI/revoked.esl")
 }
 
@@ -83,7 +100,7 @@ fwm_variant() {
 	local name=fw-db-$1-dbx-$2 args=(--db-esl "$FWM_CA/$1-ca.esl"
 		--var "Boot0000:$GLOBAL_GUID:0x7:$FWM_WORK/Boot0000.bin"
 		--var "BootOrder:$GLOBAL_GUID:0x7:$FWM_WORK/BootOrder.bin")
-	[[ $2 == none ]] || args+=(--dbx-esl "$FWM_CA/$2-ca.esl")
+	[[ $2 == none ]] || args+=(--dbx-esl "$(_fwm_dbx "$2")")
 	FWM_VARS=
 	_fwm "variant $name" tests/qemu/vars.sh --variant "$name" "${args[@]}" "$FWM_PKI" &&
 		FWM_VARS=$QEMU_BUILD/vars-$name.fd
