@@ -9,6 +9,10 @@
 #                        boot, and power cuts during a MokList write
 #                        (tests/qemu/faults.sh; long: not part of make check,
 #                        which runs a sample of it, tests/qemu/test_faults.sh)
+#   make firmware-matrix OVMF's own verdict on images signed by an old CA, a new
+#                        one, both, nested, against db/dbx holding either, beside
+#                        `lockshim verify --as-firmware` (tests/qemu/firmware-matrix-run;
+#                        a sample is in make check)
 #   make bench           figures: throughput, boot overhead and sizes beside
 #                        rhboot/shim 16.1 (build/bench.json); never a test
 #   make VENDOR_CERT=f   embed f (DER) as the vendor certificate instead of the test one
@@ -455,6 +459,12 @@ install: $(BUILD)/lockshim $(BUILD)/lockshimx64.efi $(BUILD)/mmx64.efi
 .PHONY: package
 package:
 	tests/package.sh
+
+# The firmware's verdict against lockshim's prediction in every cell of the
+# old/new CA matrix (a sample runs in make check: test_firmware_verdict.sh).
+.PHONY: firmware-matrix
+firmware-matrix: $(BUILD)/lockshim
+	tests/qemu/firmware-matrix-run
 
 # ---- the two commands --------------------------------------------------------
 bootstrap:

@@ -7,6 +7,7 @@
  *                   [--vendor-cert F]... [--vendor-dbx F]...
  *                   [--sbat-level LEVEL | --no-sbat] [--shim-lock] [--json | --record]
  *                   IMAGE
+ *   lockshim verify --as-firmware [--db F]... [--dbx F]... [--json | --record] IMAGE
  *   lockshim pcr --predict [--event-log LOG] [--db F]... [--dbx F]... [--mok F]...
  *                   [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...
  *                   [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted]
@@ -28,6 +29,9 @@
  * --record prints its record line (src/core/verdict_reason.h), the form the
  * firmware prints after its sentence: verdict=refused image=IMAGE
  * reason=not-signed.
+ * verify --as-firmware decides as the firmware itself does when it starts
+ * IMAGE (firmware_verdict.h: EDK2's rules, db and dbx only, nested
+ * signatures unseen) and names the signature it goes by.
  * pcr --predict prints the SHA-256 PCR 4, 7 and 14 values a Secure Boot
  * with that state (the MOK lists as the variables hold them, the vendor
  * certificate and dbx lockshim was built with, SbatLevel) gives when
@@ -59,6 +63,7 @@
 
 #include "check.h"
 #include "file.h"
+#include "firmware_verdict.h"
 #include "json.h"
 #include "macro.h"
 #include "measure.h"
@@ -86,7 +91,8 @@ static const char verify_usage[] =
 	"verify [--db F]... [--dbx F]... [--mok F]... [--mokx F]...\n"
 	"                [--vendor-cert F]... [--vendor-dbx F]...\n"
 	"                [--sbat-level LEVEL | --no-sbat] [--shim-lock]\n"
-	"                [--json | --record] IMAGE\n";
+	"                [--json | --record] IMAGE\n"
+	"       lockshim verify --as-firmware [--db F]... [--dbx F]... [--json | --record] IMAGE\n";
 static const char pcr_usage[] =
 	"pcr --predict [--event-log LOG] [--db F]... [--dbx F]... [--mok F]...\n"
 	"                [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...\n"
@@ -162,6 +168,7 @@ struct verify_args {
 	const char *level_path; /* --sbat-level; NULL for the built-in level */
 	bool no_sbat;
 	bool json, record;
+	bool as_firmware;            /* --as-firmware: the firmware's verdict, db and dbx only */
 	enum verify_request request; /* --shim-lock: VERIFY_FOR_LOADER */
 };
 
@@ -188,6 +195,8 @@ static int parse_verify_args(int argc, char **argv, struct verify_args *args)
 			args->record = true;
 		} else if (strcmp(argv[i], "--shim-lock") == 0) {
 			args->request = VERIFY_FOR_LOADER;
+		} else if (strcmp(argv[i], "--as-firmware") == 0) {
+			args->as_firmware = true;
 		} else if (strcmp(argv[i], "--sbat-level") == 0 && i + 1 < argc &&
 			   !args->level_path && !args->no_sbat) {
 			args->level_path = argv[++i];
@@ -201,6 +210,15 @@ static int parse_verify_args(int argc, char **argv, struct verify_args *args)
 		}
 	}
 	if (!args->image_path) {
+		usage();
+		return -1;
+	}
+	/* the firmware knows no MOK, vendor list or SBAT */
+	if (args->as_firmware &&
+	    (args->request != VERIFY_TO_START || args->level_path || args->no_sbat ||
+	     !sig_db_is_empty(&args->policy.vendor) || !sig_db_is_empty(&args->policy.vendor_dbx) ||
+	     !sig_db_is_empty(&args->policy.mok) || !sig_db_is_empty(&args->policy.mokx))) {
+		say_error("--as-firmware takes only --db, --dbx and --json or --record");
 		usage();
 		return -1;
 	}
@@ -238,6 +256,38 @@ static int load_sbat_level(const char *path, struct sbat *level, uint8_t **text)
 	return 0;
 }
 
+/* @v for `verify`: a JSON object, its record line, or a sentence after @extra's note. */
+static void print_verdict(const struct verify_args *args, const struct verdict *v,
+			  const char *extra)
+{
+	if (args->json) {
+		print_verdict_json(args->image_path, v);
+	} else if (args->record) {
+		char record[VERDICT_RECORD_SIZE];
+
+		verdict_record(record, sizeof(record), v->allowed ? "allowed" : "refused",
+			       args->image_path, v->reason, v->list, v->entry);
+		printf("%s\n", record);
+	} else {
+		printf("%s: %s: %s%s\n", v->allowed ? "allowed" : "refused", args->image_path,
+		       v->message, extra);
+	}
+}
+
+/* `verify --as-firmware`: the firmware's verdict on the image of @size bytes at @image. */
+static int verify_as_firmware(const struct verify_args *args, const uint8_t *image, size_t size)
+{
+	struct firmware_verdict fv;
+	char extra[96] = "";
+
+	firmware_verify_image(image, size, &args->policy.db, &args->policy.dbx, &fv);
+	if (fv.nested)
+		snprintf(extra, sizeof(extra),
+			 " (%zu nested signature(s) the firmware does not see)", fv.nested);
+	print_verdict(args, &fv.verdict, extra);
+	return fv.verdict.allowed ? EXIT_SUCCESS : EXIT_REFUSED;
+}
+
 static int cmd_verify(int argc, char **argv)
 {
 	struct verify_args args = { .request = VERIFY_TO_START };
@@ -250,7 +300,7 @@ static int cmd_verify(int argc, char **argv)
 	verify_policy_init(&args.policy);
 	if (parse_verify_args(argc, argv, &args) < 0)
 		goto out;
-	if (!args.no_sbat) {
+	if (!args.no_sbat && !args.as_firmware) {
 		if (load_sbat_level(args.level_path, &level, &level_text) < 0)
 			goto out;
 		args.policy.sbat_level = &level;
@@ -258,20 +308,14 @@ static int cmd_verify(int argc, char **argv)
 	if (read_file(args.image_path, &image, &size) < 0)
 		goto out;
 
+	if (args.as_firmware) {
+		r = verify_as_firmware(&args, image, size);
+		free(image);
+		goto out;
+	}
 	verify_image(image, size, &args.policy, args.request, &verdict);
 	free(image);
-	if (args.json) {
-		print_verdict_json(args.image_path, &verdict);
-	} else if (args.record) {
-		char record[VERDICT_RECORD_SIZE];
-
-		verdict_record(record, sizeof(record), verdict.allowed ? "allowed" : "refused",
-			       args.image_path, verdict.reason, verdict.list, verdict.entry);
-		printf("%s\n", record);
-	} else {
-		printf("%s: %s: %s\n", verdict.allowed ? "allowed" : "refused", args.image_path,
-		       verdict.message);
-	}
+	print_verdict(&args, &verdict, "");
 	r = verdict.allowed ? EXIT_SUCCESS : EXIT_REFUSED;
 out:
 	free(level_text);

@@ -95,13 +95,13 @@ static const enum esl_type cert_digest_types[3] = { ESL_X509_SHA256, ESL_X509_SH
  */
 static const enum esl_type signature_value_types[2] = { ESL_RSA2048_SHA256, ESL_RSA2048_SHA1 };
 
-static void subject_of(X509 *cert, char *out, size_t size)
+void verdict_subject(X509 *cert, char *out, size_t size)
 {
 	if (!X509_NAME_oneline(X509_get_subject_name(cert), out, (int)size))
 		BIO_snprintf(out, size, "(unprintable subject)");
 }
 
-static void hex_of(const uint8_t *data, size_t size, char *out, size_t out_size)
+void verdict_hex(const uint8_t *data, size_t size, char *out, size_t out_size)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t i;
@@ -113,8 +113,8 @@ static void hex_of(const uint8_t *data, size_t size, char *out, size_t out_size)
 	out[2 * i] = '\0';
 }
 
-static void decide(struct verdict *v, enum verdict_reason reason, const struct sig_db *list,
-		   const char *message)
+void verdict_decide(struct verdict *v, enum verdict_reason reason, const struct sig_db *list,
+		    const char *message)
 {
 	v->allowed = reason == VERDICT_ALLOWED_DIGEST || reason == VERDICT_ALLOWED_CERT;
 	v->reason = reason;
@@ -125,7 +125,7 @@ static void decide(struct verdict *v, enum verdict_reason reason, const struct s
 void verdict_refuse(struct verdict *verdict, enum verdict_reason reason, const char *message)
 {
 	memset(verdict, 0, sizeof(*verdict));
-	decide(verdict, reason, NULL, message);
+	verdict_decide(verdict, reason, NULL, message);
 }
 
 static bool has_digest_type(const struct sig_db *db, enum esl_type type)
@@ -146,7 +146,7 @@ static int image_digest(struct verification *ver, size_t k)
 	if (pe_authenticode_digest(&ver->img, esl_type_md(image_digest_types[k]),
 				   ver->digests->d[k].digest, &ver->digests->d[k].size,
 				   &reason) < 0) {
-		decide(ver->verdict, VERDICT_BAD_IMAGE, NULL, reason);
+		verdict_decide(ver->verdict, VERDICT_BAD_IMAGE, NULL, reason);
 		return -1;
 	}
 	return 0;
@@ -184,12 +184,12 @@ static int check_image_digest(struct verification *ver, const struct sig_db *db,
 			return -1;
 		if (index < 0)
 			continue;
-		hex_of(ver->digests->d[k].digest, ver->digests->d[k].size, ver->verdict->entry,
-		       sizeof(ver->verdict->entry));
+		verdict_hex(ver->digests->d[k].digest, ver->digests->d[k].size, ver->verdict->entry,
+			    sizeof(ver->verdict->entry));
 		BIO_snprintf(message, sizeof(message), "image %s digest is in %s", digest_names[k],
 			     db->name);
-		decide(ver->verdict, allow ? VERDICT_ALLOWED_DIGEST : VERDICT_DENY_DIGEST, db,
-		       message);
+		verdict_decide(ver->verdict, allow ? VERDICT_ALLOWED_DIGEST : VERDICT_DENY_DIGEST,
+			       db, message);
 		if (allow)
 			ver->verdict->authority =
 				(struct verdict_authority){ db, false, (size_t)index };
@@ -210,15 +210,16 @@ static int check_cert_key_denied(struct verification *ver, X509 *cert, const str
 	r = esl_cert_rsa2048_modulus(cert, modulus);
 	if (r < 0) {
 		/* it might be the one listed: refuse rather than guess */
-		decide(ver->verdict, VERDICT_BAD_CERT, NULL, "cannot read a certificate's RSA key");
+		verdict_decide(ver->verdict, VERDICT_BAD_CERT, NULL,
+			       "cannot read a certificate's RSA key");
 		return -1;
 	}
 	if (r == 0 || !sig_db_has_digest(db, ESL_RSA2048, modulus, 256))
 		return 0;
-	subject_of(cert, ver->verdict->entry, sizeof(ver->verdict->entry));
+	verdict_subject(cert, ver->verdict->entry, sizeof(ver->verdict->entry));
 	BIO_snprintf(message, sizeof(message), "certificate %s RSA-2048 key is in %s",
 		     ver->verdict->entry, db->name);
-	decide(ver->verdict, VERDICT_DENY_KEY, db, message);
+	verdict_decide(ver->verdict, VERDICT_DENY_KEY, db, message);
 	return 1;
 }
 
@@ -236,10 +237,10 @@ static int check_cert_denied(struct verification *ver, X509 *cert)
 		for (int i = 0; i < sk_X509_num(db->certs); i++) {
 			if (X509_cmp(cert, sk_X509_value(db->certs, i)) != 0)
 				continue;
-			subject_of(cert, ver->verdict->entry, sizeof(ver->verdict->entry));
+			verdict_subject(cert, ver->verdict->entry, sizeof(ver->verdict->entry));
 			BIO_snprintf(message, sizeof(message), "certificate %s is in %s",
 				     ver->verdict->entry, db->name);
-			decide(ver->verdict, VERDICT_DENY_CERT, db, message);
+			verdict_decide(ver->verdict, VERDICT_DENY_CERT, db, message);
 			return 1;
 		}
 		for (size_t k = 0; k < 3; k++) {
@@ -250,17 +251,17 @@ static int check_cert_denied(struct verification *ver, X509 *cert)
 				continue;
 			if (esl_cert_tbs_digest(cert, esl_type_md(cert_digest_types[k]), digest,
 						&size) < 0) {
-				decide(ver->verdict, VERDICT_BAD_CERT, NULL,
-				       "cannot compute a certificate digest");
+				verdict_decide(ver->verdict, VERDICT_BAD_CERT, NULL,
+					       "cannot compute a certificate digest");
 				return -1;
 			}
 			if (!sig_db_has_digest(db, cert_digest_types[k], digest, size))
 				continue;
-			subject_of(cert, subject, sizeof(subject));
-			hex_of(digest, size, ver->verdict->entry, sizeof(ver->verdict->entry));
+			verdict_subject(cert, subject, sizeof(subject));
+			verdict_hex(digest, size, ver->verdict->entry, sizeof(ver->verdict->entry));
 			BIO_snprintf(message, sizeof(message), "certificate %s %s digest is in %s",
 				     subject, digest_names[k], db->name);
-			decide(ver->verdict, VERDICT_DENY_CERT_DIGEST, db, message);
+			verdict_decide(ver->verdict, VERDICT_DENY_CERT_DIGEST, db, message);
 			return 1;
 		}
 		r = check_cert_key_denied(ver, cert, db);
@@ -316,12 +317,12 @@ static int check_signature_value_denied(struct verification *ver,
 			    !sig_db_has_digest(deny[l], type, value, (unsigned int)size))
 				continue;
 			if (authenticode_signer(sig))
-				subject_of(authenticode_signer(sig), signer, sizeof(signer));
-			hex_of(value, size, ver->verdict->entry, sizeof(ver->verdict->entry));
+				verdict_subject(authenticode_signer(sig), signer, sizeof(signer));
+			verdict_hex(value, size, ver->verdict->entry, sizeof(ver->verdict->entry));
 			BIO_snprintf(message, sizeof(message),
 				     "signature value of signer %s is in %s (%s)", signer,
 				     deny[l]->name, esl_type_name(type));
-			decide(ver->verdict, VERDICT_DENY_SIGNATURE, deny[l], message);
+			verdict_decide(ver->verdict, VERDICT_DENY_SIGNATURE, deny[l], message);
 			return 1;
 		}
 	return 0;
@@ -355,19 +356,19 @@ static int check_signature_denied(struct verification *ver,
 			continue;
 		store = authenticode_trust_store(deny[l]->certs);
 		if (!store) {
-			decide(ver->verdict, VERDICT_OUT_OF_MEMORY, NULL, "out of memory");
+			verdict_decide(ver->verdict, VERDICT_OUT_OF_MEMORY, NULL, "out of memory");
 			return -1;
 		}
 		r = authenticode_check_signer(sig, store, &chain, &reason);
 		X509_STORE_free(store);
 		if (r < 0)
 			continue;
-		subject_of(first_listed(chain, deny[l], &index), ver->verdict->entry,
-			   sizeof(ver->verdict->entry));
+		verdict_subject(first_listed(chain, deny[l], &index), ver->verdict->entry,
+				sizeof(ver->verdict->entry));
 		sk_X509_pop_free(chain, X509_free);
 		BIO_snprintf(message, sizeof(message), "certificate %s is in %s",
 			     ver->verdict->entry, deny[l]->name);
-		decide(ver->verdict, VERDICT_DENY_CERT, deny[l], message);
+		verdict_decide(ver->verdict, VERDICT_DENY_CERT, deny[l], message);
 		return 1;
 	}
 	return 0;
@@ -390,7 +391,7 @@ static int check_signature_allowed(struct verification *ver,
 		return 0;
 	store = authenticode_trust_store(db->certs);
 	if (!store) {
-		decide(ver->verdict, VERDICT_OUT_OF_MEMORY, NULL, "out of memory");
+		verdict_decide(ver->verdict, VERDICT_OUT_OF_MEMORY, NULL, "out of memory");
 		return -1;
 	}
 	r = authenticode_check_signer(sig, store, &chain, reason);
@@ -400,13 +401,13 @@ static int check_signature_allowed(struct verification *ver,
 	/* the chain as built may reach a certificate the signature did not carry */
 	r = check_chain_denied(ver, chain);
 	if (r == 0) {
-		subject_of(sk_X509_value(chain, 0), signer, sizeof(signer));
-		subject_of(first_listed(chain, db, &index), ver->verdict->entry,
-			   sizeof(ver->verdict->entry));
+		verdict_subject(sk_X509_value(chain, 0), signer, sizeof(signer));
+		verdict_subject(first_listed(chain, db, &index), ver->verdict->entry,
+				sizeof(ver->verdict->entry));
 		BIO_snprintf(message, sizeof(message),
 			     "signed by %s, trusted through %s certificate %s", signer, db->name,
 			     ver->verdict->entry);
-		decide(ver->verdict, VERDICT_ALLOWED_CERT, db, message);
+		verdict_decide(ver->verdict, VERDICT_ALLOWED_CERT, db, message);
 		if (index >= 0)
 			ver->verdict->authority =
 				(struct verdict_authority){ db, true, (size_t)index };
@@ -437,8 +438,8 @@ static int check_sbat(struct verification *ver)
 
 	/* shim's rule (verify_buffer_sbat), whatever the level: which one would count? */
 	if (pe_count_sections(&ver->img, ".sbat") > 1) {
-		decide(ver->verdict, VERDICT_SBAT_MULTIPLE, NULL,
-		       "image has more than one .sbat section");
+		verdict_decide(ver->verdict, VERDICT_SBAT_MULTIPLE, NULL,
+			       "image has more than one .sbat section");
 		return 1;
 	}
 	if (!ver->policy->sbat_level)
@@ -446,26 +447,26 @@ static int check_sbat(struct verification *ver)
 	if (!sec) {
 		if (!verify_sbat_required(ver->policy, ver->request))
 			return 0;
-		decide(ver->verdict, VERDICT_SBAT_MISSING, NULL,
-		       "image has no .sbat section (SBAT is required)");
+		verdict_decide(ver->verdict, VERDICT_SBAT_MISSING, NULL,
+			       "image has no .sbat section (SBAT is required)");
 		return 1;
 	}
 	size = sec->raw_size;
 	if (sec->virtual_size && sec->virtual_size < size)
 		size = sec->virtual_size; /* the rest is file alignment padding */
 	if (!range_inside(sec->raw_offset, size, ver->img.size)) {
-		decide(ver->verdict, VERDICT_SBAT_MALFORMED, NULL,
-		       ".sbat section lies outside the file");
+		verdict_decide(ver->verdict, VERDICT_SBAT_MALFORMED, NULL,
+			       ".sbat section lies outside the file");
 		return 1;
 	}
 	if (sbat_parse(ver->img.data + sec->raw_offset, size, SBAT_SECTION, &image, &why,
 		       &why_buf) < 0) {
 		BIO_snprintf(message, sizeof(message), "malformed .sbat section: %s", why);
-		decide(ver->verdict, VERDICT_SBAT_MALFORMED, NULL, message);
+		verdict_decide(ver->verdict, VERDICT_SBAT_MALFORMED, NULL, message);
 		return 1;
 	}
 	if (sbat_check(&image, ver->policy->sbat_level, &why, &why_buf) < 0) {
-		decide(ver->verdict, VERDICT_SBAT_REVOKED, NULL, why);
+		verdict_decide(ver->verdict, VERDICT_SBAT_REVOKED, NULL, why);
 		ver->verdict->list = variables[VAR_SBAT_LEVEL].name;
 		return 1;
 	}
@@ -513,7 +514,7 @@ static void verify_loaded(struct verification *ver)
 				return;
 		}
 	}
-	decide(ver->verdict, code, NULL, reason);
+	verdict_decide(ver->verdict, code, NULL, reason);
 }
 
 /*
@@ -530,22 +531,22 @@ static int check_mok_manager(struct verification *ver)
 	const char *reason;
 
 	if (!ver->policy->mok_manager_sha256) {
-		decide(ver->verdict, VERDICT_NO_MOK_MANAGER, NULL,
-		       "no MOK manager digest is built in");
+		verdict_decide(ver->verdict, VERDICT_NO_MOK_MANAGER, NULL,
+			       "no MOK manager digest is built in");
 		return -1;
 	}
 	if (pe_authenticode_digest(&ver->img, EVP_sha256(), digest, &size, &reason) < 0) {
-		decide(ver->verdict, VERDICT_BAD_IMAGE, NULL, reason);
+		verdict_decide(ver->verdict, VERDICT_BAD_IMAGE, NULL, reason);
 		return -1;
 	}
 	if (size == MOK_MANAGER_DIGEST_SIZE &&
 	    memcmp(digest, ver->policy->mok_manager_sha256, MOK_MANAGER_DIGEST_SIZE) == 0)
 		return 0;
-	hex_of(digest, size, ver->verdict->entry, sizeof(ver->verdict->entry));
+	verdict_hex(digest, size, ver->verdict->entry, sizeof(ver->verdict->entry));
 	BIO_snprintf(message, sizeof(message),
 		     "not lockshim's MOK manager: SHA-256 digest %s is not the one built in",
 		     ver->verdict->entry);
-	decide(ver->verdict, VERDICT_NOT_MOK_MANAGER, NULL, message);
+	verdict_decide(ver->verdict, VERDICT_NOT_MOK_MANAGER, NULL, message);
 	return -1;
 }
 
@@ -564,13 +565,13 @@ void verify_image_digests(const uint8_t *data, size_t size, const struct verify_
 
 	memset(verdict, 0, sizeof(*verdict));
 	if (policy->unusable[0] && request != VERIFY_MOK_MANAGER) {
-		decide(verdict, VERDICT_DENY_LIST_UNUSABLE, NULL, policy->unusable);
+		verdict_decide(verdict, VERDICT_DENY_LIST_UNUSABLE, NULL, policy->unusable);
 		return;
 	}
 	/* a few KiB: keep it off the firmware's small stack */
 	ver = OPENSSL_zalloc(sizeof(*ver));
 	if (!ver) {
-		decide(verdict, VERDICT_OUT_OF_MEMORY, NULL, "out of memory");
+		verdict_decide(verdict, VERDICT_OUT_OF_MEMORY, NULL, "out of memory");
 		return;
 	}
 	ver->policy = policy;
@@ -578,9 +579,9 @@ void verify_image_digests(const uint8_t *data, size_t size, const struct verify_
 	ver->verdict = verdict;
 	ver->digests = digests ? digests : &ver->own;
 	if (pe_parse(data, size, &ver->img, &reason) < 0)
-		decide(verdict, VERDICT_BAD_IMAGE, NULL, reason);
+		verdict_decide(verdict, VERDICT_BAD_IMAGE, NULL, reason);
 	else if (authenticode_collect(&ver->img, &ver->sigs, &reason) < 0)
-		decide(verdict, VERDICT_MALFORMED_SIGNATURE, NULL, reason);
+		verdict_decide(verdict, VERDICT_MALFORMED_SIGNATURE, NULL, reason);
 	else if (request != VERIFY_MOK_MANAGER || check_mok_manager(ver) == 0)
 		verify_loaded(ver);
 	authenticode_signatures_free(&ver->sigs);

@@ -133,6 +133,19 @@ enum verify_request {
  */
 bool verify_sbat_required(const struct verify_policy *policy, enum verify_request request);
 
+/*
+ * Set @v's decision to @reason (allowed when it is an ALLOWED_ one), decided
+ * by an entry of @list (or NULL), saying @message; the other fields are left.
+ */
+void verdict_decide(struct verdict *v, enum verdict_reason reason, const struct sig_db *list,
+		    const char *message);
+
+/* @cert's subject as one line, for verdicts (truncated to @size). */
+void verdict_subject(X509 *cert, char *out, size_t size);
+
+/* @size bytes at @data as lower-case hex, truncated to what @out_size holds with its NUL. */
+void verdict_hex(const uint8_t *data, size_t size, char *out, size_t out_size);
+
 /* A refusal decided outside the policy (the loader cannot build its lists), for @reason. */
 void verdict_refuse(struct verdict *verdict, enum verdict_reason reason, const char *message);
 

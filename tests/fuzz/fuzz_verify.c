@@ -16,6 +16,11 @@
  * whose SHA-256 Authenticode digest is in dbx. Each input is decided twice: without SBAT, and with a fixed
  * SbatLevel; SBAT only ever refuses, so an image allowed with it is allowed
  * without it, and carries a .sbat section.
+ *
+ * Each input is also decided as the firmware would (firmware_verify_image)
+ * with the vendor list as db and the same dbx: every field set, and an
+ * allowed image allowed by a signature (db holds no digest) whose signer
+ * is named, through db's one certificate.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,6 +32,7 @@
 
 #include "fuzz.h"
 #include "fuzz_cert.h"
+#include "firmware_verdict.h"
 #include "pe.h"
 #include "sbat.h"
 #include "signature_list.h"
@@ -152,8 +158,36 @@ static bool decide_checked(const uint8_t *data, size_t size, const struct verify
 	return v.allowed;
 }
 
+/* The firmware's verdict, db the vendor list: checked for its form and what allows. */
+static void firmware_checked(const uint8_t *data, size_t size)
+{
+	struct firmware_verdict fv;
+
+	memset(&fv, 0xa5, sizeof(fv)); /* firmware_verify_image must set every field */
+	firmware_verify_image(data, size, &policy.vendor, &policy.dbx, &fv);
+	FUZZ_ASSERT(fv.verdict.allowed == true || fv.verdict.allowed == false);
+	FUZZ_ASSERT(fv.verdict.reason != VERDICT_UNSET && fv.verdict.reason < VERDICT_REASON_COUNT);
+	FUZZ_ASSERT(fv.verdict.allowed == (fv.verdict.reason == VERDICT_ALLOWED_CERT ||
+					   fv.verdict.reason == VERDICT_ALLOWED_DIGEST));
+	FUZZ_ASSERT(terminated(fv.verdict.entry, sizeof(fv.verdict.entry)));
+	FUZZ_ASSERT(terminated(fv.verdict.message, sizeof(fv.verdict.message)));
+	FUZZ_ASSERT(terminated(fv.signer, sizeof(fv.signer)));
+	FUZZ_ASSERT(fv.verdict.message[0] != '\0');
+	FUZZ_ASSERT(fv.signature >= -1 && fv.signatures <= size && fv.nested <= size);
+	sink ^= (uint8_t)(strlen(fv.verdict.entry) + strlen(fv.verdict.message) + strlen(fv.signer));
+	if (fv.verdict.allowed) {
+		FUZZ_ASSERT(fv.verdict.reason == VERDICT_ALLOWED_CERT);
+		FUZZ_ASSERT(fv.verdict.list && strcmp(fv.verdict.list, policy.vendor.name) == 0);
+		FUZZ_ASSERT(fv.signature >= 0 && (size_t)fv.signature < fv.signatures);
+		FUZZ_ASSERT(fv.signer[0] != '\0');
+		FUZZ_ASSERT(fv.verdict.authority.db == &policy.vendor && fv.verdict.authority.cert &&
+			    fv.verdict.authority.index == 0);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	firmware_checked(data, size);
 	bool allowed = decide_checked(data, size, &policy, VERIFY_TO_START);
 
 	/* what lockshim would start, a second stage may load: never the reverse of a refusal */

@@ -13,7 +13,7 @@
 #
 #   tests/qemu/vars.sh --variant NAME [--var VNAME:GUID:ATTRS:FILE]...
 #                      [--dbx-esl FILE]... [--dbx-hash IMAGE]... [--db-hash IMAGE]...
-#                      [PKI_DIR]
+#                      [--db-esl FILE]... [PKI_DIR]
 #
 #   build/qemu/vars-NAME.fd     (only this file is written; NAME is letters,
 #                               digits, '.', '_', '-', not secboot or setup)
@@ -35,6 +35,9 @@
 #                   PKI_DIR/revoked.esl, signed the same way.
 #     --db-hash IMAGE    likewise for db: IMAGE's hash, then PKI_DIR/db.esl
 #                   (the db certificate), so IMAGE runs unsigned.
+#     --db-esl FILE    put FILE's signature lists (a CA's certificate, say)
+#                   first in db, before any --db-hash hashes and
+#                   PKI_DIR/db.esl, signed the same way.
 #   Prints the path of build/qemu/vars-NAME.fd on stdout.
 #
 # Enrollment: a blank OVMF_VARS_4M.fd boots (setup mode, no boot entries)
@@ -63,11 +66,11 @@ cd "$(dirname "$0")/../.."
 
 die() { echo "vars.sh: $*" >&2; exit 1; }
 usage() {
-	die "usage: vars.sh [PKI_DIR] | vars.sh --variant NAME [--var VNAME:GUID:ATTRS:FILE]... [--dbx-esl FILE]... [--dbx-hash IMAGE]... [--db-hash IMAGE]... [PKI_DIR]"
+	die "usage: vars.sh [PKI_DIR] | vars.sh --variant NAME [--var VNAME:GUID:ATTRS:FILE]... [--dbx-esl FILE]... [--dbx-hash IMAGE]... [--db-hash IMAGE]... [--db-esl FILE]... [PKI_DIR]"
 }
 
 pki='' variant=''
-var_specs=() dbx_esls=() dbx_images=() db_images=()
+var_specs=() dbx_esls=() dbx_images=() db_images=() db_esls=()
 while (( $# )); do
 	case $1 in
 	--variant) (( $# >= 2 )) || usage; variant=$2; shift 2 ;;
@@ -75,13 +78,14 @@ while (( $# )); do
 	--dbx-esl) (( $# >= 2 )) || usage; dbx_esls+=("$2"); shift 2 ;;
 	--dbx-hash) (( $# >= 2 )) || usage; dbx_images+=("$2"); shift 2 ;;
 	--db-hash) (( $# >= 2 )) || usage; db_images+=("$2"); shift 2 ;;
+	--db-esl) (( $# >= 2 )) || usage; db_esls+=("$2"); shift 2 ;;
 	-*) usage ;;
 	*) [[ -z $pki ]] || usage; pki=$1; shift ;;
 	esac
 done
 pki=${pki:-build/pki}
-if [[ -z $variant ]] && (( ${#var_specs[@]} + ${#dbx_esls[@]} + ${#dbx_images[@]} + ${#db_images[@]} )); then
-	die "--var, --dbx-esl, --dbx-hash and --db-hash need --variant NAME"
+if [[ -z $variant ]] && (( ${#var_specs[@]} + ${#dbx_esls[@]} + ${#dbx_images[@]} + ${#db_images[@]} + ${#db_esls[@]} )); then
+	die "--var, --dbx-esl, --dbx-hash, --db-hash and --db-esl need --variant NAME"
 fi
 if [[ -n $variant ]]; then
 	[[ $variant =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || die "bad variant name '$variant'"
@@ -245,7 +249,8 @@ hashes_auth() {
 }
 
 # dbx: the base payload, or the --dbx-esl lists, the image hashes then the
-# revoked certificate; db: the image hashes then the db certificate.
+# revoked certificate; db likewise: the --db-esl lists, the image hashes
+# then the db certificate.
 dbx_auth=$pki/dbx.auth db_auth=$pki/db.auth
 if (( ${#dbx_esls[@]} + ${#dbx_images[@]} )); then
 	first=()
@@ -253,8 +258,10 @@ if (( ${#dbx_esls[@]} + ${#dbx_images[@]} )); then
 	hashes_auth dbx "$pki/revoked.esl" "${first[@]}" "${dbx_images[@]}"
 	dbx_auth=$work/dbx.auth
 fi
-if (( ${#db_images[@]} )); then
-	hashes_auth db "$pki/db.esl" "${db_images[@]}"
+if (( ${#db_esls[@]} + ${#db_images[@]} )); then
+	first=()
+	for f in "${db_esls[@]}"; do first+=(--first "$f"); done
+	hashes_auth db "$pki/db.esl" "${first[@]}" "${db_images[@]}"
 	db_auth=$work/db.auth
 fi
 

@@ -29,6 +29,7 @@
  * record's form and its quoting.
  */
 #include "authenticode.h"
+#include "firmware_verdict.h"
 #include "macro.h"
 #include "pe.h"
 #include "sbat.h"
@@ -1065,6 +1066,336 @@ static void test_record(void)
 	CHECK_STREQ(small, "verdict=refused", "record: cut to its buffer, terminated");
 }
 
+/* ---- the firmware's verdict (firmware_verdict.h) ------------------------------------------- */
+
+/*
+ * An "old" and a "new" CA, each with a signer, and a third CA whose signer
+ * is issued through an intermediate the signatures carry; the unsigned test
+ * image signed once by each, twice in two certificate table entries (old
+ * first, as Debian combines them, and new first), and once with the new
+ * signature nested inside the old (osslsigncode -nest).
+ */
+struct fw_pki {
+	X509 *old_ca, *new_ca, *old_signer, *new_signer, *root, *intermediate, *leaf;
+	EVP_PKEY *keys[7];
+	uint8_t *unsigned_img, *old_img, *new_img, *both, *both_new_first, *nested, *chained;
+	size_t old_size, new_size, both_size, both_new_first_size, nested_size, chained_size;
+};
+
+static void make_fw_pki(struct fw_pki *k)
+{
+	const char *const none[2] = { NULL, NULL };
+	X509_EXTENSION *ca;
+
+	k->old_ca = unit_issue_cert("unit old CA", 2048, NULL, NULL, &k->keys[0]);
+	k->new_ca = unit_issue_cert("unit new CA", 2048, NULL, NULL, &k->keys[1]);
+	k->old_signer = unit_issue_cert("unit old signer", 2048, k->old_ca, k->keys[0], &k->keys[2]);
+	k->new_signer = unit_issue_cert("unit new signer", 2048, k->new_ca, k->keys[1], &k->keys[3]);
+	k->root = unit_issue_cert("unit chain root", 2048, NULL, NULL, &k->keys[4]);
+	k->intermediate =
+		unit_issue_cert("unit intermediate", 2048, k->root, k->keys[4], &k->keys[5]);
+	ca = X509V3_EXT_conf_nid(NULL, NULL, NID_basic_constraints, "critical,CA:TRUE");
+	X509_add_ext(k->intermediate, ca, -1);
+	X509_EXTENSION_free(ca);
+	X509_sign(k->intermediate, k->keys[4], EVP_sha256());
+	k->leaf = unit_issue_cert("unit leaf", 2048, k->intermediate, k->keys[5], &k->keys[6]);
+
+	const struct unit_signer old_s = { k->old_signer, k->keys[2], NULL };
+	const struct unit_signer new_s = { k->new_signer, k->keys[3], NULL };
+	const struct unit_signer leaf_s = { k->leaf, k->keys[6], k->intermediate };
+	const struct unit_signer nest[2] = { old_s, new_s };
+	const struct unit_signer *const on[2] = { &old_s, &new_s }, *const no[2] = { &new_s, &old_s };
+	const size_t ones[2] = { 1, 1 };
+
+	k->unsigned_img = image_with(none);
+	k->old_img = unit_sign_image(k->unsigned_img, UNSIGNED_SIZE, &old_s, 1, &k->old_size);
+	k->new_img = unit_sign_image(k->unsigned_img, UNSIGNED_SIZE, &new_s, 1, &k->new_size);
+	k->both = unit_sign_image_entries(k->unsigned_img, UNSIGNED_SIZE, on, ones, 2,
+					  &k->both_size);
+	k->both_new_first = unit_sign_image_entries(k->unsigned_img, UNSIGNED_SIZE, no, ones, 2,
+						    &k->both_new_first_size);
+	k->nested = unit_sign_image(k->unsigned_img, UNSIGNED_SIZE, nest, 2, &k->nested_size);
+	k->chained = unit_sign_image(k->unsigned_img, UNSIGNED_SIZE, &leaf_s, 1, &k->chained_size);
+	CHECK(k->old_img && k->new_img && k->both && k->both_new_first && k->nested && k->chained,
+	      "firmware: the test images are signed");
+}
+
+static void free_fw_pki(struct fw_pki *k)
+{
+	X509 *certs[] = { k->old_ca,	 k->new_ca,	    k->old_signer, k->new_signer,
+			  k->root,	 k->intermediate, k->leaf };
+
+	for (size_t i = 0; i < ARRAY_SIZE(certs); i++)
+		X509_free(certs[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(k->keys); i++)
+		EVP_PKEY_free(k->keys[i]);
+	free(k->unsigned_img);
+	free(k->old_img);
+	free(k->new_img);
+	free(k->both);
+	free(k->both_new_first);
+	free(k->nested);
+	free(k->chained);
+}
+
+/* The TBS digest of @cert by @type's algorithm, added to @db as an entry of @type. */
+static void add_tbs(struct sig_db *db, enum esl_type type, X509 *cert)
+{
+	uint8_t digest[EVP_MAX_MD_SIZE];
+	unsigned int len = 0;
+
+	CHECK(esl_cert_tbs_digest(cert, esl_type_md(type), digest, &len) == 0,
+	      "firmware: a TBS digest");
+	add_entry(db, type, digest, len);
+}
+
+/* The firmware's verdict, with db and dbx the policy's; checks its code agrees with allowed. */
+static void fw(const uint8_t *img, size_t size, const struct verify_policy *p,
+	       struct firmware_verdict *fv)
+{
+	firmware_verify_image(img, size, &p->db, &p->dbx, fv);
+	if (fv->verdict.reason == VERDICT_UNSET ||
+	    (fv->verdict.reason == VERDICT_ALLOWED_DIGEST ||
+	     fv->verdict.reason == VERDICT_ALLOWED_CERT) != fv->verdict.allowed) {
+		printf("# firmware verdict with code %d, allowed %d: %s\n", (int)fv->verdict.reason,
+		       (int)fv->verdict.allowed, fv->verdict.message);
+		bad_codes++;
+	}
+}
+
+/* An image by its digest alone, and a single signature against db and dbx. */
+static void test_firmware_single(const struct fw_pki *k)
+{
+	struct verify_policy p;
+	struct firmware_verdict fv;
+	struct verdict v;
+	uint8_t digest[EVP_MAX_MD_SIZE];
+	unsigned int len;
+	uint8_t *tampered;
+
+	verify_policy_init(&p);
+	fw(k->unsigned_img, UNSIGNED_SIZE, &p, &fv);
+	CHECK(!fv.verdict.allowed, "firmware: an unsigned image, db empty: refused");
+	CHECK_EQ(fv.verdict.reason, VERDICT_NOT_SIGNED, "firmware: unsigned: not-signed");
+	trust_digest(&p.db, k->unsigned_img);
+	fw(k->unsigned_img, UNSIGNED_SIZE, &p, &fv);
+	CHECK(fv.verdict.allowed, "firmware: an unsigned image whose digest is in db: allowed");
+	CHECK_EQ(fv.verdict.reason, VERDICT_ALLOWED_DIGEST, "firmware: by db digest");
+	CHECK_EQ(fv.signature, -1L, "firmware: no signature decided");
+	CHECK_PTR_EQ(fv.verdict.authority.db, &p.db, "firmware: the authority is db");
+	CHECK(!fv.verdict.authority.cert && fv.verdict.authority.index == 0,
+	      "firmware: the authority is db's digest 0");
+	trust_digest(&p.dbx, k->unsigned_img);
+	fw(k->unsigned_img, UNSIGNED_SIZE, &p, &fv);
+	CHECK(!fv.verdict.allowed, "firmware: unsigned, digest in db and dbx: refused");
+	CHECK_EQ(fv.verdict.reason, VERDICT_DENY_DIGEST, "firmware: unsigned in dbx: deny-digest");
+	CHECK_STREQ(fv.verdict.list, "dbx", "firmware: unsigned in dbx: dbx named");
+	verify_policy_free(&p);
+
+	verify_policy_init(&p);
+	sig_db_add_cert(&p.db, k->new_ca, NULL);
+	fw(k->old_img, k->old_size, &p, &fv);
+	CHECK(!fv.verdict.allowed, "firmware: old-signed, db holds new: refused");
+	CHECK_EQ(fv.verdict.reason, VERDICT_UNTRUSTED_SIGNER, "firmware: old-signed: untrusted");
+	sig_db_add_cert(&p.db, k->old_ca, NULL);
+	fw(k->old_img, k->old_size, &p, &fv);
+	CHECK(fv.verdict.allowed, "firmware: old-signed, db holds new and old: allowed");
+	CHECK_EQ(fv.verdict.reason, VERDICT_ALLOWED_CERT, "firmware: by a db certificate");
+	CHECK_EQ(fv.signature, 0L, "firmware: by signature 0");
+	CHECK_STREQ(fv.signer, "/CN=unit old signer", "firmware: its signer named");
+	CHECK_STREQ(fv.verdict.entry, "/CN=unit old CA", "firmware: the db entry named");
+	CHECK(fv.verdict.authority.cert && fv.verdict.authority.index == 1,
+	      "firmware: the authority is db's certificate 1");
+	CHECK_EQ(fv.signatures, (size_t)1, "firmware: one signature seen");
+
+	/* dbx by certificate: the CA, or the signer itself (a partial chain) */
+	sig_db_add_cert(&p.dbx, k->old_ca, NULL);
+	fw(k->old_img, k->old_size, &p, &fv);
+	CHECK(!fv.verdict.allowed, "firmware: old CA in dbx: refused");
+	CHECK_EQ(fv.verdict.reason, VERDICT_DENY_CERT, "firmware: old CA in dbx: deny-cert");
+	CHECK_STREQ(fv.verdict.entry, "/CN=unit old CA", "firmware: old CA in dbx: named");
+	CHECK_EQ(fv.signature, 0L, "firmware: old CA in dbx: signature 0 named");
+	verify_policy_free(&p);
+	verify_policy_init(&p);
+	sig_db_add_cert(&p.db, k->old_ca, NULL);
+	sig_db_add_cert(&p.dbx, k->old_signer, NULL);
+	fw(k->old_img, k->old_size, &p, &fv);
+	CHECK_EQ(fv.verdict.reason, VERDICT_DENY_CERT, "firmware: the signer in dbx: deny-cert");
+
+	/* a tampered image: no signature signs it, and a dbx certificate does not apply */
+	tampered = malloc(k->old_size);
+	memcpy(tampered, k->old_img, k->old_size);
+	tampered[IMG_HEADERS + 7] ^= 1;
+	fw(tampered, k->old_size, &p, &fv);
+	CHECK_EQ(fv.verdict.reason, VERDICT_BAD_SIGNATURE, "firmware: tampered: bad-signature");
+	free(tampered);
+	verify_policy_free(&p);
+
+	/* dbx by TBS digest: the signer's; the db certificate's refuses by that signature */
+	verify_policy_init(&p);
+	sig_db_add_cert(&p.db, k->old_ca, NULL);
+	add_tbs(&p.dbx, ESL_X509_SHA256, k->old_signer);
+	fw(k->old_img, k->old_size, &p, &fv);
+	CHECK_EQ(fv.verdict.reason, VERDICT_DENY_CERT_DIGEST,
+		 "firmware: the signer's TBS digest in dbx: deny-cert-digest");
+	CHECK_EQ(fv.signature, 0L, "firmware: the signer's TBS digest: signature 0 named");
+	verify_policy_free(&p);
+	verify_policy_init(&p);
+	sig_db_add_cert(&p.db, k->old_ca, NULL);
+	add_tbs(&p.dbx, ESL_X509_SHA384, k->old_ca);
+	fw(k->old_img, k->old_size, &p, &fv);
+	CHECK(!fv.verdict.allowed, "firmware: the db CA's TBS digest in dbx: refused");
+	CHECK_EQ(fv.verdict.reason, VERDICT_DENY_CERT_DIGEST,
+		 "firmware: the db CA's TBS digest in dbx: deny-cert-digest");
+	CHECK_STRSTR(fv.verdict.message, "whose TBS digest is in dbx",
+		     "firmware: the db CA's TBS digest in dbx: said");
+
+	/* what EDK2 does not look at: another digest type, an RSA-2048 key */
+	verify_policy_free(&p);
+	verify_policy_init(&p);
+	sig_db_add_cert(&p.db, k->old_ca, NULL);
+	len = image_digest(k->old_img, k->old_size, EVP_sha1(), digest);
+	add_entry(&p.dbx, ESL_SHA1, digest, len);
+	uint8_t modulus[ESL_MAX_FIXED_SIZE];
+	CHECK_EQ(esl_cert_rsa2048_modulus(k->old_signer, modulus), 1, "firmware: the key");
+	add_entry(&p.dbx, ESL_RSA2048, modulus, 256);
+	fw(k->old_img, k->old_size, &p, &fv);
+	CHECK(fv.verdict.allowed, "firmware: SHA-1 digest and RSA key in dbx: the firmware allows");
+	verify(k->old_img, k->old_size, &p, VERIFY_FOR_LOADER, &v);
+	CHECK(!v.allowed, "firmware: ... where lockshim refuses");
+
+	/* the image digest of the signature's algorithm */
+	len = image_digest(k->old_img, k->old_size, EVP_sha256(), digest);
+	add_entry(&p.dbx, ESL_SHA256, digest, len);
+	fw(k->old_img, k->old_size, &p, &fv);
+	CHECK_EQ(fv.verdict.reason, VERDICT_DENY_DIGEST, "firmware: signed, SHA-256 in dbx");
+	verify_policy_free(&p);
+	verify_policy_init(&p);
+	add_entry(&p.db, ESL_SHA256, digest, len);
+	fw(k->old_img, k->old_size, &p, &fv);
+	CHECK_EQ(fv.verdict.reason, VERDICT_ALLOWED_DIGEST, "firmware: signed, SHA-256 in db");
+	CHECK_EQ(fv.signature, -1L, "firmware: signed, allowed by digest: no signature named");
+	verify_policy_free(&p);
+
+	fw(k->old_img, 100, &p, &fv);
+	CHECK_EQ(fv.verdict.reason, VERDICT_BAD_IMAGE, "firmware: truncated: bad-image");
+
+	/* the last entry without its padding in the table: EDK2 refuses, lockshim's reader not */
+	uint8_t *unpadded = malloc(k->old_size);
+	uint32_t entry_len;
+
+	if (!CHECK(unpadded != NULL, "firmware: a copy of the image"))
+		return;
+	memcpy(unpadded, k->old_img, k->old_size);
+	entry_len = unpadded[UNSIGNED_SIZE] | unpadded[UNSIGNED_SIZE + 1] << 8 |
+		    unpadded[UNSIGNED_SIZE + 2] << 16 | (uint32_t)unpadded[UNSIGNED_SIZE + 3] << 24;
+	verify_policy_init(&p);
+	sig_db_add_cert(&p.db, k->old_ca, NULL);
+	if (CHECK_NE(entry_len % 8, 0u, "firmware: the signature's entry needs padding")) {
+		put32(unpadded + IMG_OPT + 112 + 4 * 8 + 4, entry_len);
+		fw(unpadded, UNSIGNED_SIZE + entry_len, &p, &fv);
+		CHECK_EQ(fv.verdict.reason, VERDICT_MALFORMED_SIGNATURE,
+			 "firmware: the last entry unpadded: refused");
+		CHECK_STRSTR(fv.verdict.message, "not padded", "firmware: unpadded: said");
+		verify(unpadded, UNSIGNED_SIZE + entry_len, &p, VERIFY_FOR_LOADER, &v);
+		CHECK(v.allowed, "firmware: ... where lockshim's reader lets it go");
+		put32(unpadded + IMG_OPT + 112 + 4 * 8 + 4, (uint32_t)(k->old_size - UNSIGNED_SIZE));
+		fw(unpadded, k->old_size, &p, &fv);
+		CHECK(fv.verdict.allowed, "firmware: the same entry padded: allowed (the control)");
+	}
+	verify_policy_free(&p);
+	free(unpadded);
+}
+
+/* Two signatures: in two certificate table entries, and nested. */
+static void test_firmware_several(const struct fw_pki *k)
+{
+	struct verify_policy p;
+	struct firmware_verdict fv;
+	struct verdict v;
+
+	verify_policy_init(&p);
+	sig_db_add_cert(&p.db, k->new_ca, NULL);
+	fw(k->both, k->both_size, &p, &fv);
+	CHECK(fv.verdict.allowed, "firmware: old+new entries, db holds new: allowed");
+	CHECK_EQ(fv.signature, 1L, "firmware: old+new entries: by signature 1");
+	CHECK_STREQ(fv.signer, "/CN=unit new signer", "firmware: old+new: the new signer named");
+	CHECK_EQ(fv.signatures, (size_t)2, "firmware: old+new entries: two seen");
+	CHECK_EQ(fv.nested, (size_t)0, "firmware: old+new entries: none nested");
+
+	fw(k->nested, k->nested_size, &p, &fv);
+	CHECK(!fv.verdict.allowed, "firmware: new nested in old, db holds new: refused");
+	CHECK_EQ(fv.verdict.reason, VERDICT_UNTRUSTED_SIGNER, "firmware: nested: untrusted");
+	CHECK_EQ(fv.signatures, (size_t)1, "firmware: nested: one signature seen");
+	CHECK_EQ(fv.nested, (size_t)1, "firmware: nested: one not seen");
+	verify(k->nested, k->nested_size, &p, VERIFY_FOR_LOADER, &v);
+	CHECK(v.allowed, "firmware: nested: lockshim's own rule sees it and allows");
+
+	/* any signature in dbx refuses, before or after the one db trusts */
+	sig_db_add_cert(&p.db, k->old_ca, NULL);
+	sig_db_add_cert(&p.dbx, k->old_ca, NULL);
+	fw(k->both, k->both_size, &p, &fv);
+	CHECK(!fv.verdict.allowed, "firmware: old+new, both in db, old in dbx: refused");
+	CHECK_EQ(fv.signature, 0L, "firmware: old in dbx: signature 0 named");
+	fw(k->both_new_first, k->both_new_first_size, &p, &fv);
+	CHECK(!fv.verdict.allowed, "firmware: new+old, old in dbx: refused after new allowed");
+	CHECK_EQ(fv.signature, 1L, "firmware: new+old, old in dbx: signature 1 named");
+	CHECK_EQ(fv.verdict.reason, VERDICT_DENY_CERT, "firmware: new+old: deny-cert");
+	fw(k->nested, k->nested_size, &p, &fv);
+	CHECK(!fv.verdict.allowed, "firmware: nested, old outer in dbx: refused");
+	verify_policy_free(&p);
+
+	verify_policy_init(&p);
+	sig_db_add_cert(&p.db, k->old_ca, NULL);
+	sig_db_add_cert(&p.dbx, k->new_ca, NULL);
+	fw(k->nested, k->nested_size, &p, &fv);
+	CHECK(fv.verdict.allowed, "firmware: nested new in dbx, db holds old: allowed");
+	verify(k->nested, k->nested_size, &p, VERIFY_FOR_LOADER, &v);
+	CHECK(!v.allowed, "firmware: ... where lockshim refuses it");
+	verify_policy_free(&p);
+
+	/* the db CA's TBS digest in dbx stops only the signature that chains to it */
+	verify_policy_init(&p);
+	sig_db_add_cert(&p.db, k->old_ca, NULL);
+	sig_db_add_cert(&p.db, k->new_ca, NULL);
+	add_tbs(&p.dbx, ESL_X509_SHA256, k->old_ca);
+	fw(k->both, k->both_size, &p, &fv);
+	CHECK(fv.verdict.allowed, "firmware: old CA's TBS digest in dbx: new signature allows");
+	CHECK_EQ(fv.signature, 1L, "firmware: ... signature 1");
+	CHECK(fv.verdict.authority.cert && fv.verdict.authority.index == 1,
+	      "firmware: ... through db's certificate 1");
+	verify_policy_free(&p);
+
+	/* TBS digests: only the signer's; a carried intermediate's is not looked up */
+	verify_policy_init(&p);
+	sig_db_add_cert(&p.db, k->root, NULL);
+	fw(k->chained, k->chained_size, &p, &fv);
+	CHECK(fv.verdict.allowed, "firmware: leaf through a carried intermediate: allowed");
+	add_tbs(&p.dbx, ESL_X509_SHA256, k->intermediate);
+	fw(k->chained, k->chained_size, &p, &fv);
+	CHECK(fv.verdict.allowed, "firmware: the intermediate's TBS digest in dbx: still allowed");
+	verify(k->chained, k->chained_size, &p, VERIFY_FOR_LOADER, &v);
+	CHECK(!v.allowed, "firmware: ... where lockshim refuses");
+	sig_db_add_cert(&p.dbx, k->intermediate, NULL);
+	fw(k->chained, k->chained_size, &p, &fv);
+	CHECK_EQ(fv.verdict.reason, VERDICT_DENY_CERT,
+		 "firmware: the intermediate itself in dbx: deny-cert");
+	CHECK_STREQ(fv.verdict.entry, "/CN=unit intermediate", "firmware: the intermediate named");
+	verify_policy_free(&p);
+}
+
+static void test_firmware(void)
+{
+	struct fw_pki k = { 0 };
+
+	make_fw_pki(&k);
+	if (k.old_img && k.new_img && k.both && k.both_new_first && k.nested && k.chained) {
+		test_firmware_single(&k);
+		test_firmware_several(&k);
+	}
+	free_fw_pki(&k);
+}
+
 int main(void)
 {
 	test_sbat_sections();
@@ -1075,6 +1406,7 @@ int main(void)
 	test_digests_kept();
 	test_reason_names();
 	test_record();
+	test_firmware();
 	CHECK_EQ(bad_codes, 0u, "every verdict carries a code, and it agrees with allowed");
 	return unit_failed;
 }

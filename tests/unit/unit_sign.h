@@ -126,6 +126,85 @@ static inline int unit_add_nested(PKCS7 *p7, const uint8_t *nested, int len)
 }
 
 /*
+ * The DER SignedData (OPENSSL_malloc'd, its length returned; 0 on failure)
+ * by @signers[0] over @content, with @signers[1..n-1] nested in it in turn.
+ */
+static inline int unit_signature_der(const struct unit_signer *signers, size_t n,
+				     const uint8_t *content, size_t content_len, uint8_t **out)
+{
+	uint8_t *der = NULL;
+	int der_len = 0;
+
+	for (size_t i = n; i-- > 0;) {
+		PKCS7 *outer = unit_signed_data(&signers[i], content, content_len);
+
+		if (!outer || (der && unit_add_nested(outer, der, der_len) < 0)) {
+			PKCS7_free(outer);
+			OPENSSL_free(der);
+			return 0;
+		}
+		OPENSSL_free(der);
+		der = NULL;
+		der_len = i2d_PKCS7(outer, &der);
+		PKCS7_free(outer);
+		if (der_len <= 0)
+			return 0;
+	}
+	*out = der;
+	return der_len;
+}
+
+/*
+ * The image of @size bytes at @img (it must have no certificate table) with
+ * a certificate table of @n_entries entries: entry e a SignedData by
+ * @signers[e][0] with @signers[e][1..counts[e]-1] nested. A new exact-size
+ * heap block of *@signed_size bytes, or NULL.
+ */
+static inline uint8_t *unit_sign_image_entries(const uint8_t *img, size_t size,
+					       const struct unit_signer *const *signers,
+					       const size_t *counts, size_t n_entries,
+					       size_t *signed_size)
+{
+	struct pe_image *pe = calloc(1, sizeof(*pe));
+	uint8_t digest[EVP_MAX_MD_SIZE], content[128], *der[4] = { NULL }, *out = NULL;
+	int der_len[4] = { 0 };
+	unsigned int digest_len;
+	const char *reason;
+	size_t content_len, table = 0, at;
+
+	if (n_entries > 4 || !pe || pe_parse(img, size, pe, &reason) < 0 ||
+	    pe_authenticode_digest(pe, EVP_sha256(), digest, &digest_len, &reason) < 0)
+		goto out;
+	content_len = unit_indirect_data(digest, content);
+	for (size_t e = 0; e < n_entries; e++) {
+		der_len[e] = unit_signature_der(signers[e], counts[e], content, content_len, &der[e]);
+		if (!der_len[e])
+			goto out;
+		table += (8 + (size_t)der_len[e] + 7) & ~(size_t)7;
+	}
+	out = calloc(1, size + table);
+	if (!out)
+		goto out;
+	memcpy(out, img, size);
+	at = size;
+	for (size_t e = 0; e < n_entries; e++) {
+		put32(out + at, (uint32_t)(8 + der_len[e]));
+		put16(out + at + 4, 0x0200);
+		put16(out + at + 6, 0x0002);
+		memcpy(out + at + 8, der[e], (size_t)der_len[e]);
+		at += (8 + (size_t)der_len[e] + 7) & ~(size_t)7;
+	}
+	put32(out + IMG_OPT + 112 + 4 * 8, (uint32_t)size); /* the security directory */
+	put32(out + IMG_OPT + 112 + 4 * 8 + 4, (uint32_t)table);
+	*signed_size = size + table;
+out:
+	for (size_t e = 0; e < 4; e++)
+		OPENSSL_free(der[e]);
+	free(pe);
+	return out;
+}
+
+/*
  * The image of @size bytes at @img (it must have no certificate table),
  * signed by @signers[0], with @signers[1..n-1] as nested signatures: a new
  * exact-size heap block of *@signed_size bytes, or NULL.
@@ -134,50 +213,7 @@ static inline uint8_t *unit_sign_image(const uint8_t *img, size_t size,
 				       const struct unit_signer *signers, size_t n,
 				       size_t *signed_size)
 {
-	struct pe_image *pe = calloc(1, sizeof(*pe));
-	uint8_t digest[EVP_MAX_MD_SIZE], content[128], *der = NULL, *out = NULL;
-	unsigned int digest_len;
-	const char *reason;
-	PKCS7 *p7 = NULL;
-	size_t content_len, table;
-	int der_len = 0;
-
-	if (!pe || pe_parse(img, size, pe, &reason) < 0 ||
-	    pe_authenticode_digest(pe, EVP_sha256(), digest, &digest_len, &reason) < 0)
-		goto out;
-	content_len = unit_indirect_data(digest, content);
-	for (size_t i = n; i-- > 0;) {
-		PKCS7 *outer = unit_signed_data(&signers[i], content, content_len);
-
-		if (!outer || (der && unit_add_nested(outer, der, der_len) < 0)) {
-			PKCS7_free(outer);
-			goto out;
-		}
-		OPENSSL_free(der);
-		der = NULL;
-		der_len = i2d_PKCS7(outer, &der);
-		PKCS7_free(p7);
-		p7 = outer;
-		if (der_len <= 0)
-			goto out;
-	}
-	table = (8 + (size_t)der_len + 7) & ~(size_t)7;
-	out = calloc(1, size + table);
-	if (!out)
-		goto out;
-	memcpy(out, img, size);
-	put32(out + size, (uint32_t)(8 + der_len));
-	put16(out + size + 4, 0x0200);
-	put16(out + size + 6, 0x0002);
-	memcpy(out + size + 8, der, (size_t)der_len);
-	put32(out + IMG_OPT + 112 + 4 * 8, (uint32_t)size); /* the security directory */
-	put32(out + IMG_OPT + 112 + 4 * 8 + 4, (uint32_t)table);
-	*signed_size = size + table;
-out:
-	PKCS7_free(p7);
-	OPENSSL_free(der);
-	free(pe);
-	return out;
+	return unit_sign_image_entries(img, size, &signers, &n, 1, signed_size);
 }
 
 #endif
