@@ -16,6 +16,7 @@
 #include "esp.h"
 #include "fallback.h"
 #include "file.h"
+#include "firmware_verdict.h"
 #include "image_cache.h"
 #include "load_options.h"
 #include "measure.h"
@@ -462,6 +463,7 @@ static int decide(const struct chain_files *files, const struct machine_state *m
 {
 	struct chain_step *s = chain_add_step(out, name, role);
 	unsigned int times = fs && fs->measure ? fs->measure->times : 0;
+	struct firmware_verdict *fv;
 	struct verify_policy fw;
 	struct verdict *v;
 	int r;
@@ -479,19 +481,23 @@ static int decide(const struct chain_files *files, const struct machine_state *m
 					  img->why);
 		return r < 0 ? -1 : 0;
 	}
-	v = malloc(sizeof(*v));
-	if (!v || (!fs && firmware_policy(m, &fw) < 0)) {
-		free(v);
+	fv = malloc(sizeof(*fv));
+	if (!fv || (!fs && firmware_policy(m, &fw) < 0)) {
+		free(fv);
 		image_free(img);
 		say_error("out of memory");
 		return -1;
 	}
-	verify_image_digests(img->data, img->size, fs ? &fs->policy : &fw, request, img->digests,
-			     v);
+	v = &fv->verdict;
+	/* the firmware decides as EDK2 does (several signatures, nested ones unseen) */
+	if (fs)
+		verify_image_digests(img->data, img->size, &fs->policy, request, img->digests, v);
+	else
+		firmware_verify_image(img->data, img->size, &fw.db, &fw.dbx, fv);
 	step_from_verdict(s, v, fs ? fs->enforced : m->secure_boot);
 	if (times)
 		measure_decision(fs, img, request, v, times);
-	free(v);
+	free(fv);
 	if (!fs)
 		verify_policy_free(&fw);
 	if (!s->allowed || !img->pe) {

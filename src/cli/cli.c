@@ -256,9 +256,8 @@ static int load_sbat_level(const char *path, struct sbat *level, uint8_t **text)
 	return 0;
 }
 
-/* @v for `verify`: a JSON object, its record line, or a sentence after @extra's note. */
-static void print_verdict(const struct verify_args *args, const struct verdict *v,
-			  const char *extra)
+/* @v for `verify`: a JSON object, its record line, or a sentence. */
+static void print_verdict(const struct verify_args *args, const struct verdict *v)
 {
 	if (args->json) {
 		print_verdict_json(args->image_path, v);
@@ -269,8 +268,8 @@ static void print_verdict(const struct verify_args *args, const struct verdict *
 			       args->image_path, v->reason, v->list, v->entry);
 		printf("%s\n", record);
 	} else {
-		printf("%s: %s: %s%s\n", v->allowed ? "allowed" : "refused", args->image_path,
-		       v->message, extra);
+		printf("%s: %s: %s\n", v->allowed ? "allowed" : "refused", args->image_path,
+		       v->message);
 	}
 }
 
@@ -278,13 +277,9 @@ static void print_verdict(const struct verify_args *args, const struct verdict *
 static int verify_as_firmware(const struct verify_args *args, const uint8_t *image, size_t size)
 {
 	struct firmware_verdict fv;
-	char extra[96] = "";
 
 	firmware_verify_image(image, size, &args->policy.db, &args->policy.dbx, &fv);
-	if (fv.nested)
-		snprintf(extra, sizeof(extra),
-			 " (%zu nested signature(s) the firmware does not see)", fv.nested);
-	print_verdict(args, &fv.verdict, extra);
+	print_verdict(args, &fv.verdict);
 	return fv.verdict.allowed ? EXIT_SUCCESS : EXIT_REFUSED;
 }
 
@@ -315,7 +310,7 @@ static int cmd_verify(int argc, char **argv)
 	}
 	verify_image(image, size, &args.policy, args.request, &verdict);
 	free(image);
-	print_verdict(&args, &verdict, "");
+	print_verdict(&args, &verdict);
 	r = verdict.allowed ? EXIT_SUCCESS : EXIT_REFUSED;
 out:
 	free(level_text);

@@ -368,4 +368,10 @@ void firmware_verify_image(const uint8_t *data, size_t size, const struct sig_db
 	else
 		decide_signed(fc);
 	OPENSSL_free(fc);
+	if (fv->nested) {
+		size_t used = strlen(fv->verdict.message);
+
+		BIO_snprintf(fv->verdict.message + used, sizeof(fv->verdict.message) - used,
+			     " (%zu nested signature(s) the firmware does not see)", fv->nested);
+	}
 }

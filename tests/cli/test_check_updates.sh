@@ -4,7 +4,8 @@
 # they hold, named (the Microsoft 2011 and 2023 CAs by the SHA-256 of their
 # DER: src/cli/ca_names.c); KEK, db and dbx updates appended or replacing
 # (--{kek,db,dbx}-{update,replace}), among them a dbx revoking Microsoft's
-# UEFI CA 2011, which Debian's signed shim depends on; and whether an
+# UEFI CA 2011, which Debian's signed shim depends on; a first stage
+# signed twice, decided as EDK2 decides it; and whether an
 # update or a MokList enrollment fits the variable store, from the
 # VariableInfo the loader hands over (src/core/variable_store.c; the
 # figures Debian's OVMF gave in test_lockdown_table.sh's
@@ -143,6 +144,40 @@ check --kek-update "$pki/db.esl"
 check --kek-replace "$pki/db.esl"
 [[ $out =~ "KEK holds:"$'\n'"  /CN=lockshim test db"[^$'\n']*$'\n'"db holds:" ]] &&
 	ok "check updates: --kek-replace replaces KEK" || not_ok "check updates: KEK replaced ($out)"
+
+# the firmware's verdict on a first stage signed twice (tests/pki-ca.sh's
+# old and new CA, as Microsoft's 2011 and 2023): check decides it as EDK2
+# does (src/core/firmware_verdict.c), each certificate table entry one
+# signature, a nested one unseen, any signature in dbx refusing
+ca=$BUILD/pki-ca
+tests/pki-ca.sh "$ca" || not_ok "check updates: tests/pki-ca.sh"
+hello=/usr/lib/efitools/x86_64-linux-gnu/HelloWorld.efi
+sign_ca() { sbsign --key "$ca/$1-signer.key" --cert "$ca/$1-signer.crt" --output "$3" "$2" >/dev/null 2>&1; }
+sign_ca old "$hello" "$work/old.efi" && sign_ca new "$work/old.efi" "$work/both.efi" &&
+	osslsigncode sign -nest -h sha256 -certs "$ca/new-signer.crt" -key "$ca/new-signer.key" \
+		-in "$work/old.efi" -out "$work/nested.efi" >/dev/null ||
+	not_ok "check updates: the dual-signed images"
+d=$work/dual && mkdir -p "$d/vars" "$d/esp/EFI/dual"
+$mk byte "$d/vars" SecureBoot $GG 0x6 1
+$mk byte "$d/vars" SetupMode $GG 0x6 0
+$mk var "$d/vars" db $DG 0x27 "$ca/new-ca.esl"
+$mk order "$d/vars" 1
+$mk option "$d/vars" 1 dual '\EFI\dual\first.efi'
+first='\\EFI\\dual\\first.efi \(first stage\)'
+cp "$work/both.efi" "$d/esp/EFI/dual/first.efi"
+run_cli check --efivars "$d/vars" --esp "$d/esp"
+[[ $out =~ "allowed "$first": reason=allowed-cert list=db entry=/CN=lockshim test new CA: signature 1 " ]] &&
+	ok "check updates: a dual-signed first stage, db new: the firmware takes signature 1" ||
+	not_ok "check updates: dual-signed, db new ($out)"
+run_cli check --efivars "$d/vars" --esp "$d/esp" --dbx-update "$ca/old-ca.esl"
+[[ $out =~ "refused "$first": reason=deny-cert list=dbx entry=/CN=lockshim test old CA: signature 0 " ]] &&
+	ok "check updates: dbx revoking the old CA refuses the dual-signed first stage (EDK2's rule)" ||
+	not_ok "check updates: dual-signed, dbx old ($out)"
+cp "$work/nested.efi" "$d/esp/EFI/dual/first.efi"
+run_cli check --efivars "$d/vars" --esp "$d/esp"
+[[ $out == *"refused \\EFI\\dual\\first.efi (first stage): reason=untrusted-signer: "*"(1 nested signature(s) the firmware does not see)"* ]] &&
+	ok "check updates: the new CA's signature nested in the old's: unseen by the firmware, refused" ||
+	not_ok "check updates: nested, db new ($out)"
 
 # inputs that are not what the option needs: said, exit 2, never an answer
 run_cli check --efivars "$work/vars" --esp "$work/esp" --mok-import /dev/null
