@@ -87,7 +87,7 @@ early_window_simulate() {
 }
 
 # lockdown= sets the level in parse_early_param(), before setup_arch()
-# looks at the initrd: security_locked_down_early() sees it (patch 12), as
+# looks at the initrd: security_locked_down_early() sees it (patch 11), as
 # it would see a distribution's lock in Secure Boot mode.
 early_window_lockdown_param() {
 	local PROBE_INITRD=$ACPI_INITRD

@@ -149,7 +149,7 @@ sb_on_lockshim_locked() {
 # the table's trusted keys, so a MOK-signed module and kexec image are
 # refused; the vendor key still counts. The table, not the variables, is the
 # source of MOK trust while it locks: load_uefi.c does not read MokListRT,
-# so the MOK key is not even in .platform (it was, before patch 20); db is.
+# so the MOK key is not even in .platform (it was, before patch 17); db is.
 sb_on_lockshim_mok_untrusted() {
 	need_lockshim || return 1
 	lockdown_boot "${FUNCNAME[0]}" "$SB_MOK_UNTRUSTED_VARS" "$LD_WORK/lockshim-db.efi" \
@@ -165,9 +165,9 @@ sb_on_lockshim_mok_untrusted() {
 # certificate by its TBS digest (EFI_CERT_X509_SHA256): the denial wins, for
 # modules too, which are checked against the key already in a keyring. That
 # needs the entry blacklisted as the digest alone, without the EFI_TIME that
-# follows it in the list (patch 17; before it, 48 bytes that no digest
+# follows it in the list (patch 14; before it, 48 bytes that no digest
 # matches), and before the key is offered to .machine (the table's denials
-# load first, patch 20): the MOK key never reaches .machine (the table
+# load first, patch 17): the MOK key never reaches .machine (the table
 # offers it and the keyring refuses it: "2 trusted certificates" counts
 # what the table offers), the MOK-signed module and kexec image are refused.
 sb_on_mok_denied_by_tbs_digest() {
