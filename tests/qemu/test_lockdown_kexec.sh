@@ -69,7 +69,7 @@ SCENARIOS=(
 #                       MokListX (the kernel checks SHA-256 whatever the
 #                       signature's algorithm)
 #   mx_sbat_below       vendor-signed, linux.lockshim generation 4 (the series
-#                       before patch 22): SBAT revokes it
+#                       of an earlier round): SBAT revokes it
 #   mx_sbat_at          vendor-signed, linux.lockshim generation 5 (another
 #                       version string, so another digest)
 #   mx_rogue            rogue-signed
