@@ -450,9 +450,16 @@ def compare(state_path, d):
     tried = observe(lines)
     booted = next((o for o in tried if o["kernel"]), None)
     stuck = None if booted else (tried[-1] if tried else None)
+    outcome_file = os.path.join(d, "outcome")
+    outcome = open(outcome_file).read().strip() if os.path.exists(outcome_file) else "stopped"
     ended = "kernel" if booted else ("no-option" if any("No bootable option" in l for l in lines)
-                                     else "stopped")
+                                     else outcome)
     diffs, held = [], []
+    if ended == "timeout":
+        # a boot that neither reached a kernel nor gave up in DIFF_TIMEOUT:
+        # what it waits for is not modelled, said rather than compared away
+        diffs.append(("boot-timeout", f"the boot stopped at no kernel, error or end of "
+                      f"options (last tried: {tried[-1]['option'] if tried else 'none'})"))
     if prediction is None or rc == 2:
         diffs.append(("check-error", f"check exit status {rc}"))
         entries = {}

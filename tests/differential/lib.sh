@@ -37,7 +37,7 @@ DIFF_WORK=$QEMU_BUILD/differential
 DIFF_POOL=$DIFF_WORK/pool
 DIFF_VARS=
 DIFF_PY=$LOCKSHIM_ROOT/tests/differential/diffstate.py
-DIFF_TIMEOUT=${DIFF_TIMEOUT:-120}
+DIFF_TIMEOUT=${DIFF_TIMEOUT:-90}
 SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 # What ends a boot: a kernel started (its command line names the entry), the
 # firmware out of options, GRUB stopped on an error (it waits for a key
@@ -158,6 +158,7 @@ diff_run_state() {
 	run_qemu --esp "$d/esp.img" --vars "$d/vars.fd" --log "$d/boot.log" --timeout "$DIFF_TIMEOUT" \
 		--grace 1 "${stops[@]}" --send-on "$MM_YES_ENROLL" '\r'
 	local rc=$?
+	echo "$QEMU_OUTCOME" >"$d/outcome"
 	rm -f "$d/esp.img" "$d/boot.log.raw"
 	if [[ $QEMU_OUTCOME == error ]] || (( rc == 1 )); then
 		echo "not run $(basename "$d"): QEMU did not run"
