@@ -156,7 +156,7 @@ diff_run_state() {
 	for f in "${DIFF_STOPS[@]}"; do stops+=(--stop "$f"); done
 	# a pending request: the owner turns it down (Enter at the yes prompt)
 	run_qemu --esp "$d/esp.img" --vars "$d/vars.fd" --log "$d/boot.log" --timeout "$DIFF_TIMEOUT" \
-		--grace 1 "${stops[@]}" --send-on "$MM_YES_ENROLL" '\r'
+		--grace 0.3 "${stops[@]}" --send-on "$MM_YES_ENROLL" '\r'
 	local rc=$?
 	echo "$QEMU_OUTCOME" >"$d/outcome"
 	rm -f "$d/esp.img" "$d/boot.log.raw"
