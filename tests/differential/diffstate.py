@@ -476,6 +476,13 @@ def compare(state_path, d):
                               "check has no entry for it"))
                 continue
             diffs += [(k, f"{name}: {t}") for k, t in compare_option(entry, o, sizes, state["kernels"], held)]
+        for opt in state["options"]:
+            name = f"Boot{opt['num']:04X}"
+            entry = entries.get(name)
+            if (not opt["active"] and opt["num"] != state.get("boot_next") and entry
+                    and entry.get("boots") and name not in {o["option"] for o in tried}):
+                diffs.append(("inactive", f"{name}: predicted boots=true, the firmware passes "
+                              "over an inactive option"))
         machine_boots = booted is not None
         if (rc == 0) != machine_boots:
             diffs.append(("exit-status", f"check exit status {rc}, the machine "
