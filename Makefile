@@ -433,11 +433,11 @@ kexec-corpus: all kernel
 # tests/qemu/test_differential.sh): N machine states generated from SEED
 # (random unless given; the run prints it), each booted in QEMU through
 # lockshim, Debian's GRUB and systemd-boot and compared with check --json;
-# a state that differs is written out to build/qemu/differential/regressions/
-# (tests/differential/run --replay FILE boots it again).
+# a state that differs is written out to build/qemu/differential/regressions/,
+# which REPLAY="FILE..." boots and compares again instead.
 .PHONY: differential
 differential: all kernel
-	tests/differential/run $(or $(N),20) $(SEED)
+	tests/differential/run $(if $(REPLAY),--replay $(REPLAY),$(or $(N),20) $(SEED))
 
 clean:
 	rm -rf $(BUILD)
