@@ -497,6 +497,16 @@ demo: bootstrap
 kexec-corpus: all kernel
 	tests/qemu/kexec-corpus.sh $(KEXEC_CORPUS_ARGS)
 
+# The differential test of `lockshim check` (make check runs its sample,
+# tests/qemu/test_differential.sh): N machine states generated from SEED
+# (random unless given; the run prints it), each booted in QEMU through
+# lockshim, Debian's GRUB and systemd-boot and compared with check --json;
+# a state that differs is written out to build/qemu/differential/regressions/,
+# which REPLAY="FILE..." boots and compares again instead.
+.PHONY: differential
+differential: all kernel
+	tests/differential/run $(if $(REPLAY),--replay $(REPLAY),$(or $(N),20) $(SEED))
+
 clean:
 	rm -rf $(BUILD)
 

@@ -13,14 +13,15 @@
 # lockshim gives its own initrd only to a kernel it starts, never to GRUB
 # (test_debian_chain.sh lays a decoy initrd.img beside grubx64.efi to show it).
 #
-# debian_chain_lockshim DIR
+# debian_chain_lockshim DIR [EXTRA_DBX.esl]
 #     Build lockshim the way a Debian machine needs it: the vendor
 #     certificate and vendor dbx of Debian's signed shim (shim-signed,
 #     tests/qemu/debian-vendor-cert.sh) embedded, grubx64.efi as the default
 #     loader: `make variant VARIANT=DIR`, a link of build/'s objects (the
 #     test and the bench use DEBIAN_CHAIN_BUILD). DIR gets vendor.der,
 #     vendor-dbx.esl and lockshimx64.efi (unsigned); prints the path of
-#     lockshimx64.efi.
+#     lockshimx64.efi. EXTRA_DBX's lists are appended to the vendor dbx
+#     (tests/differential revokes one of its images there).
 # debian_chain_grub
 #     Prints the path of Debian's grubx64.efi.signed (grub-efi-amd64-signed).
 # debian_chain_grub_cfg OUT CMDLINE
@@ -47,13 +48,16 @@ DEBIAN_CHAIN_GRUB_DIR=EFI/debian
 DEBIAN_CHAIN_BUILD=$LOCKSHIM_ROOT/build/debian-chain
 
 debian_chain_lockshim() {
-	local dir shim_dir
+	local dir shim_dir extra=${2:-}
 	# absolute: make runs in the repository, the caller may not
 	dir=$(mkdir -p "$1" && cd "$1" && pwd) || return 1
 	shim_dir=$("$LOCKSHIM_ROOT/tests/qemu/debian-package.sh" shim-signed \
 		usr/lib/shim/shimx64.efi.signed) || return 1
 	"$LOCKSHIM_ROOT/tests/qemu/debian-vendor-cert.sh" "$shim_dir/shimx64.efi.signed" "$dir" >/dev/null ||
 		return 1
+	if [[ -n $extra ]]; then
+		cat "$extra" >>"$dir/vendor-dbx.esl" || return 1
+	fi
 	make -s -C "$LOCKSHIM_ROOT" variant VARIANT="$dir" VARIANT_CERT="$dir/vendor.der" \
 		VARIANT_DBX="$dir/vendor-dbx.esl" VARIANT_DEFAULT_LOADER=grubx64.efi >&2 ||
 		return 1
