@@ -533,16 +533,38 @@ static void chain_refused(struct chain *out)
 			 s->message);
 }
 
-/* A second stage's default entry is refused: it shows the error and keeps the machine. */
+/* The chain ends as @outcome says, why in @fmt's text: not a boot. */
+static void chain_not_booting(struct chain *out, enum boot_outcome outcome, const char *fmt,
+			      va_list ap)
+{
+	out->boots = false;
+	out->outcome = outcome;
+	vsnprintf(out->why, sizeof(out->why), fmt, ap);
+}
+
+/* GRUB's default entry is refused: it shows the error and keeps the machine. */
 static void __attribute__((format(printf, 2, 3)))
 chain_stops(struct chain *out, const char *fmt, ...)
 {
 	va_list ap;
 
-	out->boots = false;
-	out->outcome = BOOT_OUTCOME_STOPS;
 	va_start(ap, fmt);
-	vsnprintf(out->why, sizeof(out->why), fmt, ap);
+	chain_not_booting(out, BOOT_OUTCOME_STOPS, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * systemd-boot's default entry is refused: it returns the error, lockshim
+ * returns it, and the firmware goes on to the next option (seen on every
+ * such boot of the differential run).
+ */
+static void __attribute__((format(printf, 2, 3)))
+chain_falls_through(struct chain *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	chain_not_booting(out, BOOT_OUTCOME_FALLS_THROUGH, fmt, ap);
 	va_end(ap);
 }
 
@@ -694,9 +716,11 @@ static int systemd_boot_stage(const struct chain_files *files, const struct mach
 					   "systemd-boot's default entry starts %s, not a kernel: "
 					   "not followed",
 					   s->image);
-			else
-				chain_stops(out, "systemd-boot's default entry: %.200s: %.250s",
-					    s->image, s->message);
+			else /* 252's image_start failing ends run(): the firmware goes on */
+				chain_falls_through(out,
+						    "systemd-boot's default entry: %.180s: %.220s: "
+						    "systemd-boot returns the error",
+						    s->image, s->message);
 		}
 	}
 	r = 0;

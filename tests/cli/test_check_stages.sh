@@ -119,6 +119,11 @@ s=$work/sd-efi && sd "$s"
 entry "$s" debian.conf 'title Debian' 'linux /k-mok' 'efi /k-unsigned'
 expect_stage 1 "systemd-boot's default entry: /k-unsigned: image is not signed" \
 	"systemd-boot: of linux and efi the later line is the image" "$s"
+# systemd-boot 252 returns a refused entry's error (run() ends), lockshim
+# returns it, and the firmware goes on: OVMF tried the next option on every
+# such boot of the differential run (GRUB instead keeps the machine)
+expect_stage 1 "does not boot: systemd-boot's default entry: /k-unsigned: image is not signed: systemd-boot returns the error.*\\(the firmware goes on\\)" \
+	"systemd-boot: a refused default entry falls through to the next option" "$s"
 entry "$s" debian.conf 'title Debian' 'efi /k-unsigned' 'linux /k-mok'
 expect_stage 0 "systemd-boot's default entry boots /k-mok" "systemd-boot: linux after efi wins too" "$s"
 
