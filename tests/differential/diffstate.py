@@ -139,6 +139,7 @@ def sdboot_conf(rng, kernels, files):
             p2 = f"/EFI/kernels/efi-{i}-{k2}.efi"
             files[p2.lstrip("/")] = k2
             text.append(f"efi {p2}")
+            path = p2  # systemd-boot 252 loads the later of linux and efi
         text.append(f"options {CMDLINE}{eid}")
         kernels[eid] = path
         entries[f"{eid}.conf"] = "\n".join(text) + "\n"
@@ -464,13 +465,19 @@ def compare(state_path, d):
         diffs.append(("check-error", f"check exit status {rc}"))
         entries = {}
     else:
-        entries = {e["option"]: e for e in prediction.get("entries", [])}
+        # check lists the options in the order the firmware tries them: BootNext's
+        # first, then again in BootOrder's place; the tries take them in that order
+        entries = {}
+        for e in prediction.get("entries", []):
+            entries.setdefault(e["option"], []).append(e)
     if entries:
+        pending = {name: list(es) for name, es in entries.items()}
         for o in tried:
             name = option_name(o)
             if name is None:
                 continue
-            entry = entries.get(name)
+            left = pending.get(name)
+            entry = left.pop(0) if left else (entries[name][-1] if name in entries else None)
             if entry is None:
                 diffs.append(("unpredicted", f"{name} \"{o['desc']}\": the firmware tried it, "
                               "check has no entry for it"))
@@ -478,7 +485,7 @@ def compare(state_path, d):
             diffs += [(k, f"{name}: {t}") for k, t in compare_option(entry, o, sizes, state["kernels"], held)]
         for opt in state["options"]:
             name = f"Boot{opt['num']:04X}"
-            entry = entries.get(name)
+            entry = entries[name][-1] if name in entries else None  # BootOrder's, not BootNext's
             if (not opt["active"] and opt["num"] != state.get("boot_next") and entry
                     and entry.get("boots") and name not in {o["option"] for o in tried}):
                 diffs.append(("inactive", f"{name}: predicted boots=true, the firmware passes "
