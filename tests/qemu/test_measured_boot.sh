@@ -89,7 +89,7 @@ tpm_mok_kernel() {
 	boot_tpm "$name" "$VARS_ENROLLED" "$BOOT_WORK/companion-mok.efi" || return 1
 	expect_replay "$name" &&
 		expect_kernel_measured "$name" "$BOOT_WORK/companion-mok.efi" &&
-		expect_authority "$name" "$(build/lockshim esl "$PKI/mok.esl" | awk '/^X509 / { print $2 }')" \
+		expect_authority "$name" "$(build/lockshim esl "$PKI/mok.esl" | awk '/^[^ #]/ { print $2; exit }')" \
 			"$PKI/mok.der" &&
 		expect_mok_list "$name" "$MOK_WORK/vendor.esl" "$PKI/mok.esl" &&
 		expect_prediction "$name" --mok "$PKI/mok.esl" "$BOOT_WORK/companion-mok.efi"
@@ -107,7 +107,7 @@ hash_kernel_boots() {
 	build/lockshim hash "$kernel" | xxd -r -p >"$MOK_WORK/kernel.sha256" || return 1
 	expect_replay "$name" &&
 		expect_kernel_measured "$name" "$kernel" &&
-		expect_authority "$name" "$(build/lockshim esl "$esl" | awk '/^X509 / { print $2 }')" \
+		expect_authority "$name" "$(build/lockshim esl "$esl" | awk '/^[^ #]/ { print $2; exit }')" \
 			"$MOK_WORK/kernel.sha256" "$variable" "$guid" &&
 		expect_mok_list "$name" "${mok[@]}" &&
 		expect_prediction "$name" "${predict[@]}" "$kernel"
@@ -149,7 +149,7 @@ tpm_sdboot_mok_kernel() {
 		expect_kernel_measured "$name" "$w/systemd-boot.efi" &&
 		expect_kernel_measured "$name" "$w/kernel-mok.efi" &&
 		expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" &&
-		expect_authority "$name" "$(build/lockshim esl "$PKI/mok.esl" | awk '/^X509 / { print $2 }')" \
+		expect_authority "$name" "$(build/lockshim esl "$PKI/mok.esl" | awk '/^[^ #]/ { print $2; exit }')" \
 			"$PKI/mok.der" &&
 		expect_mok_list "$name" "$MOK_WORK/vendor.esl" "$PKI/mok.esl" &&
 		expect_prediction "$name" --mok "$PKI/mok.esl" "$w/systemd-boot.efi" "$w/kernel-mok.efi"
@@ -168,7 +168,7 @@ tpm_mok_manager() {
 		expect_kernel_measured "$name" "$MOK_WORK/mmx64-db.efi" &&
 		expect_kernel_measured "$name" "$BOOT_WORK/companion-vendor.efi" &&
 		# db for lockshim (the firmware's) and for the manager (lockshim's): the same entry
-		expect_authority "$name" "$(build/lockshim esl "$PKI/db.esl" | awk '/^X509 / { print $2 }')" \
+		expect_authority "$name" "$(build/lockshim esl "$PKI/db.esl" | awk '/^[^ #]/ { print $2; exit }')" \
 			"$PKI/db.der" db "$DB_GUID" 2 &&
 		expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" &&
 		expect_prediction "$name" --db "$PKI/db.esl" "$MOK_WORK/mmx64-db.efi" \
@@ -214,7 +214,7 @@ tpm_launch_loads_kernel() {
 			"$BOOT_LOGS/$name.events" &&
 		# db for lockshim (firmware), SbatLevel, vendor for launch.efi, db for the kernel
 		expect_event "$name" 7 "$EV_AUTHORITY" - - 4 &&
-		expect_authority "$name" "$(build/lockshim esl "$PKI/db.esl" | awk '/^X509 / { print $2 }')" \
+		expect_authority "$name" "$(build/lockshim esl "$PKI/db.esl" | awk '/^[^ #]/ { print $2; exit }')" \
 			"$PKI/db.der" db "$DB_GUID" 2 &&
 		expect_prediction "$name" --db "$PKI/db.esl" "$MOK_WORK/launch-vendor.efi" "$kernel"
 }
