@@ -61,7 +61,39 @@ const struct well_known_ca *well_known_ca_find(const uint8_t digest[32])
 struct listing {
 	bool json;
 	size_t certs, others;
+	const struct ca_dependent *dependents;
+	size_t n_dependents;
 };
+
+/* The first stages @subject allows: indented lines, or the JSON array. */
+static void print_dependents(const struct listing *l, const char *subject)
+{
+	bool first = true;
+
+	if (l->json) {
+		json_print_key("first_stages", true);
+		printf("[");
+	}
+	for (size_t i = 0; i < l->n_dependents; i++) {
+		const struct ca_dependent *d = &l->dependents[i];
+
+		if (strcmp(d->subject, subject) != 0)
+			continue;
+		if (l->json) {
+			printf("%s{", first ? "" : ", ");
+			json_print_key("option", false);
+			json_print_string(d->option);
+			json_print_key("image", true);
+			json_print_string(d->image);
+			printf("}");
+		} else {
+			printf("    allows the first stage of %s: %s\n", d->option, d->image);
+		}
+		first = false;
+	}
+	if (l->json)
+		printf("]");
+}
 
 static int print_entry(const struct esl_entry *e, void *ctx)
 {
@@ -95,19 +127,24 @@ static int print_entry(const struct esl_entry *e, void *ctx)
 		json_print_string(known ? known->signs : "");
 		json_print_key("not_after", true);
 		json_print_string(known ? known->not_after : "");
+		print_dependents(l, subject);
 		printf("}");
-	} else if (known) {
-		printf("  %s (%s; until %s)\n", known->name, known->signs, known->not_after);
 	} else {
-		printf("  %s (sha256 %s)\n", subject, text);
+		if (known)
+			printf("  %s (%s; until %s)\n", known->name, known->signs,
+			       known->not_after);
+		else
+			printf("  %s (sha256 %s)\n", subject, text);
+		print_dependents(l, subject);
 	}
 	l->certs++;
 	return 0;
 }
 
-int ca_names_print(const char *name, const uint8_t *esl, size_t size, bool json)
+int ca_names_print(const char *name, const uint8_t *esl, size_t size,
+		   const struct ca_dependent *dependents, size_t n, bool json)
 {
-	struct listing l = { json, 0, 0 };
+	struct listing l = { json, 0, 0, dependents, n };
 	const char *reason = NULL;
 
 	if (!json)

@@ -24,13 +24,23 @@ struct well_known_ca {
 /* The well-known CA whose DER has SHA-256 @digest; NULL when none is. */
 const struct well_known_ca *well_known_ca_find(const uint8_t digest[32]);
 
+/* A first stage the firmware allows through a certificate of the list (its subject). */
+struct ca_dependent {
+	const char *subject; /* the entry that allowed it, as its verdict names it */
+	const char *option;  /* Boot0001, or "removable" */
+	const char *image;   /* its path on the ESP */
+};
+
 /*
  * Print the certificates of the signature list @esl (@size bytes; the
  * variable @name, e.g. "db"): as text, one line each under a heading, or
  * as the JSON array of objects {"name", "sha256", "well_known", "signs",
- * "not_after"}. Entries that are not certificates (hashes) are counted,
- * not listed. Returns 0, or -1 when the list does not parse (said).
+ * "not_after", "first_stages": [{"option", "image"}]}, the first stages
+ * among @dependents (@n) that the certificate allows. Entries that are
+ * not certificates (hashes) are counted, not listed. Returns 0, or -1
+ * when the list does not parse (said).
  */
-int ca_names_print(const char *name, const uint8_t *esl, size_t size, bool json);
+int ca_names_print(const char *name, const uint8_t *esl, size_t size,
+		   const struct ca_dependent *dependents, size_t n, bool json);
 
 #endif

@@ -665,27 +665,46 @@ static void answer_free(struct answer *a)
 	a->chains = NULL;
 }
 
-/* The CAs of KEK and db (ca_names.h), as text or the "cas" object. */
-static int print_cas(const struct machine_state *m, bool json)
+/* The CAs of KEK and db (ca_names.h), as text or the "cas" object: which first stage each allows. */
+static int print_cas(const struct machine_state *m, const struct answer *a, bool json)
 {
+	struct ca_dependent *dependents = calloc(a->n ? a->n : 1, sizeof(*dependents));
+	size_t n = 0;
+	int r = -1;
+
+	if (!dependents) {
+		say_error("out of memory");
+		return -1;
+	}
+	/* the firmware's verdict on each option's first stage, when db allowed it */
+	for (size_t i = 0; i < a->n; i++) {
+		const struct chain *c = &a->chains[i];
+
+		if (c->n_steps && c->steps[0].allowed && strcmp(c->steps[0].list, "db") == 0)
+			dependents[n++] = (struct ca_dependent){ c->steps[0].entry, c->option,
+								 c->steps[0].image };
+	}
 	if (json) {
 		json_print_key("cas", true);
 		printf("{");
 		json_print_key("kek", false);
 		printf("[");
 	}
-	if (ca_names_print(variables[VAR_KEK].name, m->kek.data, m->kek.size, json) < 0)
-		return -1;
+	if (ca_names_print(variables[VAR_KEK].name, m->kek.data, m->kek.size, NULL, 0, json) < 0)
+		goto out;
 	if (json) {
 		printf("], ");
 		json_print_key("db", false);
 		printf("[");
 	}
-	if (ca_names_print(variables[VAR_DB].name, m->db.data, m->db.size, json) < 0)
-		return -1;
+	if (ca_names_print(variables[VAR_DB].name, m->db.data, m->db.size, dependents, n, json) < 0)
+		goto out;
 	if (json)
 		printf("]}");
-	return 0;
+	r = 0;
+out:
+	free(dependents);
+	return r;
 }
 
 int cmd_check(int argc, char **argv)
@@ -760,7 +779,7 @@ int cmd_check(int argc, char **argv)
 		printf("]");
 		if (what_if_given(&args.what_if))
 			what_if_store_print(&today, &after, true);
-		if (print_cas(final_state, true) < 0)
+		if (print_cas(final_state, final, true) < 0)
 			goto out;
 		printf("}\n");
 	} else {
@@ -771,7 +790,8 @@ int cmd_check(int argc, char **argv)
 		for (size_t i = 0; i < final->n; i++)
 			print_chain_text(&final->chains[i], &options[i]);
 		print_next_boot(final, false);
-		if (mok_pending_print(args.efivars, false) < 0 || print_cas(final_state, false) < 0)
+		if (mok_pending_print(args.efivars, false) < 0 ||
+		    print_cas(final_state, final, false) < 0)
 			goto out;
 	}
 	r = final->result == BOOT_RESULT_BOOTS         ? EXIT_SUCCESS :

@@ -124,6 +124,17 @@ check
 [[ $out =~ "allowed "$shim_first": reason=allowed-cert list=db entry=".*"Microsoft Corporation UEFI CA 2011" ]] &&
 	ok "check updates: Debian's shim allowed through Microsoft's UEFI CA 2011" ||
 	not_ok "check updates: Debian's shim through the 2011 CA ($out)"
+[[ $out == *$'  Microsoft Corporation UEFI CA 2011 ('*$')\n    allows the first stage of Boot0001: \\EFI\\debian\\shimx64.efi'* ]] &&
+	ok "check updates: the CA each first stage depends on, named under it" ||
+	not_ok "check updates: first stage under its CA ($out)"
+check --json
+if python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+db = {c["name"]: c for c in d["cas"]["db"]}
+assert db["Microsoft Corporation UEFI CA 2011"]["first_stages"] == [{"option": "Boot0001", "image": "\\EFI\\debian\\shimx64.efi"}], db
+assert db["Microsoft Windows Production PCA 2011"]["first_stages"] == [], db
+' "$out"; then ok "check updates: --json: each CA's first stages"; else not_ok "check updates: --json first_stages ($out)"; fi
 check --dbx-update "$work/ca2011.esl"
 [[ $out =~ "refused "$shim_first": reason=deny-cert list=dbx entry=".*"Microsoft Corporation UEFI CA 2011" ]] &&
 	ok "check updates: --dbx-update revoking the UEFI CA 2011 refuses Debian's shim" ||
