@@ -533,38 +533,22 @@ static void chain_refused(struct chain *out)
 			 s->message);
 }
 
-/* The chain ends as @outcome says, why in @fmt's text: not a boot. */
-static void chain_not_booting(struct chain *out, enum boot_outcome outcome, const char *fmt,
-			      va_list ap)
+/*
+ * A second stage's default entry is refused, and the chain ends as
+ * @outcome says, why in @fmt's text: GRUB shows the error and keeps the
+ * machine (BOOT_OUTCOME_STOPS); systemd-boot 252 returns it, lockshim
+ * returns it, and the firmware goes on (BOOT_OUTCOME_FALLS_THROUGH, seen on
+ * every such boot of the differential run).
+ */
+static void __attribute__((format(printf, 3, 4)))
+chain_entry_refused(struct chain *out, enum boot_outcome outcome, const char *fmt, ...)
 {
+	va_list ap;
+
 	out->boots = false;
 	out->outcome = outcome;
+	va_start(ap, fmt);
 	vsnprintf(out->why, sizeof(out->why), fmt, ap);
-}
-
-/* GRUB's default entry is refused: it shows the error and keeps the machine. */
-static void __attribute__((format(printf, 2, 3)))
-chain_stops(struct chain *out, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	chain_not_booting(out, BOOT_OUTCOME_STOPS, fmt, ap);
-	va_end(ap);
-}
-
-/*
- * systemd-boot's default entry is refused: it returns the error, lockshim
- * returns it, and the firmware goes on to the next option (seen on every
- * such boot of the differential run).
- */
-static void __attribute__((format(printf, 2, 3)))
-chain_falls_through(struct chain *out, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	chain_not_booting(out, BOOT_OUTCOME_FALLS_THROUGH, fmt, ap);
 	va_end(ap);
 }
 
@@ -654,8 +638,10 @@ static int grub_stage(const struct chain_files *files, const struct machine_stat
 				chain_ends(out, BOOT_OUTCOME_BOOTS, "GRUB's default entry boots %s",
 					   out->steps[i].image);
 			else if (!out->steps[i].allowed)
-				chain_stops(out, "GRUB's default entry: %.200s is refused: %.250s",
-					    out->steps[i].image, out->steps[i].message);
+				chain_entry_refused(
+					out, BOOT_OUTCOME_STOPS,
+					"GRUB's default entry: %.200s is refused: %.250s",
+					out->steps[i].image, out->steps[i].message);
 			else
 				chain_ends(
 					out, BOOT_OUTCOME_NOT_FOLLOWED,
@@ -717,7 +703,7 @@ static int systemd_boot_stage(const struct chain_files *files, const struct mach
 					   "not followed",
 					   s->image);
 			else /* 252's image_start failing ends run(): the firmware goes on */
-				chain_falls_through(out,
+				chain_entry_refused(out, BOOT_OUTCOME_FALLS_THROUGH,
 						    "systemd-boot's default entry: %.180s: %.220s: "
 						    "systemd-boot returns the error",
 						    s->image, s->message);
