@@ -533,6 +533,14 @@ static void chain_refused(struct chain *out)
 			 s->message);
 }
 
+/* What a second stage's reader noted of its entries, after why the chain ends. */
+static void chain_add_note(struct chain *out, const char *note)
+{
+	size_t used = strlen(out->why);
+
+	snprintf(out->why + used, sizeof(out->why) - used, "%s", note);
+}
+
 /*
  * A second stage's default entry is refused, and the chain ends as
  * @outcome says, why in @fmt's text: GRUB shows the error and keeps the
@@ -651,9 +659,7 @@ static int grub_stage(const struct chain_files *files, const struct machine_stat
 		}
 	if (!out->why[0] && entries->none[0]) /* entries, but which one boots is not known */
 		chain_ends(out, false, "%s", entries->none);
-	if (entries->note[0])
-		snprintf(out->why + strlen(out->why), sizeof(out->why) - strlen(out->why), "%s",
-			 entries->note);
+	chain_add_note(out, entries->note);
 out:
 	free(entries);
 	return r;
@@ -710,9 +716,7 @@ static int systemd_boot_stage(const struct chain_files *files, const struct mach
 		}
 	}
 	r = 0;
-	if (entries->note[0])
-		snprintf(out->why + strlen(out->why), sizeof(out->why) - strlen(out->why), "%s",
-			 entries->note);
+	chain_add_note(out, entries->note);
 out:
 	free(entries);
 	return r;
