@@ -26,6 +26,6 @@ if cmp -s "$dir/sbat.csv.tmp" "$dir/sbat.csv" 2>/dev/null; then
 else
 	mv "$dir/sbat.csv.tmp" "$dir/sbat.csv"
 fi
-make -s BUILD="${BUILD:-build}" variant VARIANT="$dir" VARIANT_CERT="$cert" \
+tests/make-locked.sh -s BUILD="${BUILD:-build}" variant VARIANT="$dir" VARIANT_CERT="$cert" \
 	VARIANT_SBAT_CSV="$dir/sbat.csv" >&2
 echo $((gen - 1))

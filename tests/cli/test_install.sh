@@ -29,7 +29,7 @@ want=$(
 )
 for prefix in /usr /usr/local; do
 	d=$tmp/root$prefix
-	if ! out=$(make -s install DESTDIR="$d" PREFIX="$prefix" BUILD="$BUILD" 2>&1); then
+	if ! out=$(tests/make-locked.sh -s install DESTDIR="$d" PREFIX="$prefix" BUILD="$BUILD" 2>&1); then
 		not_ok "install: make install PREFIX=$prefix failed: $out"
 		continue
 	fi

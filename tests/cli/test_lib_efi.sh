@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 failed=0
 for t in libefi-relocate-test libefi-cpu-test; do
-	if out=$(make -s "$t" 2>&1); then
+	if out=$(tests/make-locked.sh -s "$t" 2>&1); then
 		echo "ok - $t"
 	else
 		echo "not ok - $t"

@@ -58,7 +58,7 @@ debian_chain_lockshim() {
 	if [[ -n $extra ]]; then
 		cat "$extra" >>"$dir/vendor-dbx.esl" || return 1
 	fi
-	make -s -C "$LOCKSHIM_ROOT" variant VARIANT="$dir" VARIANT_CERT="$dir/vendor.der" \
+	"$LOCKSHIM_ROOT/tests/make-locked.sh" -s variant VARIANT="$dir" VARIANT_CERT="$dir/vendor.der" \
 		VARIANT_DBX="$dir/vendor-dbx.esl" VARIANT_DEFAULT_LOADER=grubx64.efi >&2 ||
 		return 1
 	echo "$dir/lockshimx64.efi"

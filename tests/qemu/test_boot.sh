@@ -77,7 +77,7 @@ outside_vendor_prepare() {
 		openssl x509 -in "$OUTSIDE/vendor.crt" -outform DER -out "$OUTSIDE/vendor.der" &&
 		expired_signer_prepare "$OUTSIDE" &&
 		sign_efi db "$BOOT_WORK/kernel-unsigned.efi" "$OUTSIDE/kernel-db.efi" &&
-		make -s variant VARIANT="$OUTSIDE/build" VARIANT_CERT="$OUTSIDE/vendor.der" \
+		tests/make-locked.sh -s variant VARIANT="$OUTSIDE/build" VARIANT_CERT="$OUTSIDE/vendor.der" \
 			VARIANT_DBX="$PKI/db.esl" &&
 		sign_efi db "$OUTSIDE/build/lockshimx64.efi" "$OUTSIDE/lockshim-db.efi" &&
 		PKI_DIR=$OUTSIDE sign_efi expired "$BOOT_WORK/kernel-unsigned.efi" "$OUTSIDE/kernel.efi"

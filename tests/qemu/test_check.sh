@@ -69,7 +69,7 @@ check_prepare() {
 		>"$w/level-next.csv"
 	echo s1 >"$w/phase-s1"
 	_prep "rogue-signed companion kernel" sign_efi rogue "$BOOT_WORK/companion-unsigned.efi" "$w/rogue.efi" &&
-		_prep "lockshim update (make variant)" make -s variant VARIANT="$w/next" \
+		_prep "lockshim update (make variant)" tests/make-locked.sh -s variant VARIANT="$w/next" \
 			VARIANT_CERT="$PKI/vendor.der" VARIANT_SBAT_LEVEL_LATEST="$w/level-next.csv" &&
 		_prep "db-signed lockshim update" sign_efi db "$w/next/lockshimx64.efi" "$w/data/lockshimx64-next.efi" &&
 		_prep "dbx update: the MOK-signed companion's digest" \
