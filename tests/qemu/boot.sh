@@ -26,14 +26,7 @@
 # _expect_kernel_refused REASON [RECORD]
 #     lockshim refused the kernel at $KPATH with REASON (and the record
 #     RECORD), the kernel never ran, and the firmware got
-#     EFI_SECURITY_VIOLATION back (expect_lockshim_returned).
-#
-# expect_lockshim_returned STATUS [LOG]
-#     The boot option the firmware started lockshim as (the last "BdsDxe:
-#     starting BootNNNN" before lockshim's first banner) came back with
-#     STATUS ("Security Violation"): its own "failed to start" line, not
-#     any option's (OVMF's EFI Internal Shell, tried next under Secure
-#     Boot, fails with a Security Violation of its own).
+#     EFI_SECURITY_VIOLATION back (expect_lockshim_returned, lib.sh).
 #
 # options_in VARS
 #     "NNNN description|node|node|data" for each Boot#### in the store VARS
@@ -138,20 +131,6 @@ _expect_kernel_refused() {
 		expect_no_log -F 'EFI stub:' &&
 		expect_no_log -F "$MARKER" &&
 		expect_lockshim_returned 'Security Violation'
-}
-
-expect_lockshim_returned() {
-	local status=$1 log=${2:-$LOG} said
-	said=$(awk '
-		!banner && /^BdsDxe: starting Boot[0-9A-F][0-9A-F][0-9A-F][0-9A-F] / { option = $3 }
-		!banner && /^lockshim [0-9]/ { banner = 1; if (option == "") exit }
-		banner && index($0, "BdsDxe: failed to start " option " ") == 1 { print; exit }
-		END { if (!banner || option == "") print "no boot option started lockshim"
-			else print "lockshim ran as " option ", which the firmware never said came back" }
-	' "$log" | head -n 1)
-	[[ $said == "BdsDxe: failed to start "*": $status" ]] && return 0
-	echo "FAIL: wanted lockshim's own option back with $status; $said (log: $log)" >&2
-	return 1
 }
 
 options_in() {

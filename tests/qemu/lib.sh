@@ -68,6 +68,13 @@
 #     LOG defaults to $LOG (the last run_qemu). On failure they print what was
 #     (not) expected and the tail of the log to stderr, and return 1.
 #
+# expect_lockshim_returned STATUS [LOG]
+#     The boot option the firmware started lockshim as (the last "BdsDxe:
+#     starting BootNNNN" before lockshim's first banner) came back with
+#     STATUS ("Security Violation"): its own "failed to start" line, not
+#     any option's (OVMF's EFI Internal Shell, tried next under Secure
+#     Boot, fails with a Security Violation of its own).
+#
 # clean_serial [--live]       filter: strip ANSI escapes and CRs (stdin->stdout)
 # sign_efi KEYNAME IN OUT      sign IN with build/pki/KEYNAME.{key,crt}
 #                              (scripts/sign.sh: any old signature removed)
@@ -256,6 +263,20 @@ expect_order() {
 		_log_tail "$log"
 		return 1
 	fi
+}
+
+expect_lockshim_returned() {
+	local status=$1 log=${2:-$LOG} said
+	said=$(awk '
+		!banner && /^BdsDxe: starting Boot[0-9A-F][0-9A-F][0-9A-F][0-9A-F] / { option = $3 }
+		!banner && /^lockshim [0-9]/ { banner = 1; if (option == "") exit }
+		banner && index($0, "BdsDxe: failed to start " option " ") == 1 { print; exit }
+		END { if (!banner || option == "") print "no boot option started lockshim"
+			else print "lockshim ran as " option ", which the firmware never said came back" }
+	' "$log" | head -n 1)
+	[[ $said == "BdsDxe: failed to start "*": $status" ]] && return 0
+	echo "FAIL: wanted lockshim's own option back with $status; $said (log: $log)" >&2
+	return 1
 }
 
 # ---- QEMU --------------------------------------------------------------------

@@ -384,6 +384,7 @@ sb_on_revoked_kernel_kexec_refused() {
 	expect_log -F 'lockshim: refusing \EFI\BOOT\vmlinuz.efi: image SHA-256 digest is in MokListX' &&
 		expect_log -F 'lockshim: verdict=refused image=\EFI\BOOT\vmlinuz.efi reason=deny-digest list=MokListX' &&
 		expect_order -F 'lockshim: verdict=refused image=\EFI\BOOT\vmlinuz.efi' 'Security Violation' &&
+		expect_lockshim_returned 'Security Violation' &&
 		expect_no_log -F 'Linux version' || return 1
 	lockdown_boot "$name" "$SB_MOK_REVOKED_VARS" "$LD_WORK/lockshim-db.efi" \
 		"$LD_WORK/kernel-vendor.efi" || return 1
