@@ -517,6 +517,8 @@ void efi_fallback_run(EFI_HANDLE image, const struct efi_verifier *verifier,
 	vendor_dirs_walk(&fb);
 	if (fb.state == 0)
 		return; /* no CSV: nothing said */
+	if (fb.state < 0)
+		return; /* csv_found() said why it stopped */
 	if (fb.first_count == 0) {
 		log_info("fallback: no boot option created; booting as without it");
 		return;

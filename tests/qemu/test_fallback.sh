@@ -346,6 +346,7 @@ fallback_once_a_boot() {
 		expect_order -F 'lockshim: booting \EFI\BOOT\BOOTX64.EFI: ' \
 			'lockshim: fallback: already ran this boot; not again' &&
 		expect_order -F 'lockshim: fallback: already ran this boot; not again' "lockshim: booting $KPATH: " &&
+		expect_no_log -F 'lockshim: fallback: no boot option created' &&
 		expect_order -F "lockshim: booting $KPATH: " 'Linux version'
 }
 
