@@ -20,12 +20,7 @@ static int describe_entry(const struct esl_entry *e, void *ctx)
 	char subject[200] = "";
 
 	if (e->type == ESL_X509) {
-		const unsigned char *p = e->data;
-		X509 *cert = d2i_X509(NULL, &p, (long)e->size);
-
-		if (cert)
-			X509_NAME_oneline(X509_get_subject_name(cert), subject, sizeof(subject));
-		X509_free(cert);
+		esl_entry_subject(e, subject, sizeof(subject));
 	} else {
 		for (size_t i = 0; i < e->size && i < 32; i++)
 			snprintf(subject + 2 * i, sizeof(subject) - 2 * i, "%02x", e->data[i]);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <openssl/asn1.h>
+#include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -400,6 +401,16 @@ static int add_entry(const struct esl_entry *e, void *ctx)
 	r = sig_db_add_cert(db, cert, e->owner);
 	X509_free(cert);
 	return r;
+}
+
+void esl_entry_subject(const struct esl_entry *e, char *out, size_t size)
+{
+	const unsigned char *p = e->data;
+	X509 *cert = d2i_X509(NULL, &p, (long)e->size);
+
+	if (!cert || !X509_NAME_oneline(X509_get_subject_name(cert), out, (int)size))
+		BIO_snprintf(out, size, "(undecodable)");
+	X509_free(cert);
 }
 
 int sig_db_add_esl(struct sig_db *db, const uint8_t *data, size_t size, const char **reason)

@@ -105,6 +105,12 @@ size_t esl_count_unknown(const uint8_t *data, size_t size, const uint8_t **first
 #define ESL_GUID_TEXT_SIZE 37
 void esl_guid_text(const uint8_t *guid, char out[ESL_GUID_TEXT_SIZE]);
 
+/*
+ * The subject of X509 entry @e as one line (OpenSSL's "/CN=..." form) in
+ * @out, or "(undecodable)" when its DER does not decode: for listings.
+ */
+void esl_entry_subject(const struct esl_entry *e, char *out, size_t size);
+
 /* "X509", "SHA256", ... for listings */
 const char *esl_type_name(enum esl_type type);
 
