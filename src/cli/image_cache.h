@@ -21,7 +21,7 @@ void image_cache_free(struct image_cache *cache);
 /*
  * What one run of `lockshim check` holds of the files it reads: each at
  * most IMAGE_CACHE_FILE_MAX bytes, all of them together at most
- * IMAGE_CACHE_TOTAL_MAX (README's "memory" says so); a file past either is
+ * IMAGE_CACHE_TOTAL_MAX (docs/check.md, "Memory", says so); a file past either is
  * refused before it is read.
  */
 #define IMAGE_CACHE_FILE_MAX  (512UL * 1024 * 1024)

@@ -2,7 +2,7 @@
 /*
  * Measured boot: the TPM events lockshim logs, built as rhboot/shim 16.1
  * builds them, so that disk keys sealed to PCR 4, 7 and 14 under shim and
- * event-log attestation keep working (README, "Measured boot"):
+ * event-log attestation keep working (docs/measured-boot.md):
  *
  *  - PCR 4, EV_EFI_BOOT_SERVICES_APPLICATION: every image lockshim lets
  *    run, digest its Authenticode hash (the firmware computes it: PE/COFF

@@ -464,7 +464,7 @@ static EFI_STATUS boot_order_update(const struct fallback *fb)
 /*
  * Whether @device is on a medium the firmware calls removable (a USB
  * stick, a CD): the fallback writes boot options only for the machine's
- * own disk (README, "The fallback").
+ * own disk (docs/fallback.md).
  */
 static BOOLEAN on_removable_medium(EFI_HANDLE device)
 {

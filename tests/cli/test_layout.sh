@@ -45,7 +45,7 @@ fi
 
 # The MOK manager's own objects export only names with its prefix, mm_
 # (besides efi_main and log_prefix, which each firmware program defines):
-# README, Style.
+# docs/style.md.
 if ! ls build/efi/mm/*.o >/dev/null 2>&1; then
 	not_ok "layout: the MOK manager's objects are not built (make)"
 else

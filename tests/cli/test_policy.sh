@@ -291,7 +291,7 @@ expect 1 '^refused: [^:]*: image SHA-1 digest is in dbx$' \
 	$v --shim-lock --dbx "$work/hash-sha1.esl" "$work/vendor.efi"
 
 # Structure: a bad certificate table entry after a good vendor signature could
-# hide a revoked certificate, so it refuses the image (README: "stricter about
+# hide a revoked certificate, so it refuses the image (docs/policy.md: "stricter about
 # structure").
 for m in garbage truncated-pkcs7 x509-type bad-revision overlong header-only; do
 	python3 tests/cli/mkwincert.py "$work/vendor+$m.efi" "$work/vendor.efi" "$m" "$pki/vendor.der"

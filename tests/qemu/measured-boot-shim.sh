@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The same boot measured twice, for comparing lockshim's events with
-# rhboot/shim 16.1's (README, "Measured boot"): Debian's chain
+# rhboot/shim 16.1's (docs/measured-boot.md): Debian's chain
 # (tests/qemu/debian-chain.sh), Secure Boot on, swtpm attached, first stage
 # lockshim (Debian's vendor certificate) and then Debian's shim 16.1
 # (shim-unsigned, signed with the test db key as make bench does), each

@@ -14,7 +14,7 @@
 # expect_event, expect_kernel_measured, expect_authority, expect_mok_list,
 # expect_prediction, count_events: below
 #
-# Beside shim 16.1 (README, "Measured boot"): Debian's chain (firmware,
+# Beside shim 16.1 (docs/measured-boot.md): Debian's chain (firmware,
 # first stage, Debian's signed GRUB, Debian's signed kernel, the guest
 # above) with lockshim (Debian's vendor certificate and dbx) or Debian's
 # shim 16.1 (shim-unsigned, db-signed) as the first stage:

@@ -39,7 +39,7 @@
 #   sb_vendor_kernel_boots and sb_unsigned_kernel_refused also check that
 #   lockshim says nothing of a TPM, having none; sb_vendor_kernel_boots,
 #   that it says Debian 12's OVMF has no memory attributes protocol (no
-#   firmware here enforces NX_COMPAT: README, "Building for production"),
+#   firmware here enforces NX_COMPAT: docs/building.md),
 #   and which of systemd's Boot Loader Interface variables it set before
 #   the kernel started: not the times (QEMU's CPU reports a hypervisor) nor
 #   LoaderDevicePartUUID (the ESP here has no partition table)
@@ -139,7 +139,7 @@ boot_tests_prepare() {
 }
 
 # The kernel is signed by $EXPIRED_SUBJECT, which the outside vendor issued
-# and which expired in 2020: README, "neither expiry nor key usage is
+# and which expired in 2020: docs/policy.md, "neither expiry nor key usage is
 # checked", as in firmware and shim.
 outside_vendor_kernel_boots() {
 	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
@@ -179,7 +179,7 @@ sb_vendor_kernel_boots() {
 		expect_log -F 'lockshim: Boot Loader Interface: no LoaderTimeInitUSec, LoaderTimeExecUSec: the CPU reports a hypervisor' &&
 		expect_order -F "lockshim: verdict=allowed image=$KPATH" "$BLI_SET" &&
 		expect_order -F "$BLI_SET" 'EFI stub: ' &&
-		# no TPM here: nothing measured, nothing said (README, Measured boot)
+		# no TPM here: nothing measured, nothing said (docs/measured-boot.md)
 		expect_no_log "$TPM_SAID"
 }
 

@@ -219,7 +219,7 @@ tpm_launch_loads_kernel() {
 		expect_prediction "$name" --db "$PKI/db.esl" "$MOK_WORK/launch-vendor.efi" "$kernel"
 }
 
-# Beside shim 16.1 (README, "Measured boot"). The two boots with the
+# Beside shim 16.1 (docs/measured-boot.md). The two boots with the
 # grub.cfg that asks about the rogue kernel first stand for the plain pair
 # too: their PCR 4 holds the plain boot's events (GRUB, then Debian's kernel
 # twice, as GRUB asks Verify twice) with the rogue kernel's between, and a
