@@ -23,8 +23,8 @@ static bool parse_revocation(const char *line, size_t len, struct dbx_revocation
 
 	memset(r, 0, sizeof(*r));
 	for (size_t f = 0; f < ARRAY_SIZE(outs); f++) {
-		const char *comma = f + 1 < ARRAY_SIZE(outs) ? memchr(field, ',', (size_t)(end - field)) :
-							       end;
+		const char *comma =
+			f + 1 < ARRAY_SIZE(outs) ? memchr(field, ',', (size_t)(end - field)) : end;
 		size_t n;
 
 		if (!comma)
@@ -60,8 +60,8 @@ int dbx_revocation_each(int (*visit)(const struct dbx_revocation *r, void *ctx),
 		int stop;
 
 		if (len && !parse_revocation(at, len, &r)) {
-			say_error("certs/dbx-revocations.csv: a line does not parse: %.*s", (int)len,
-				  at);
+			say_error("certs/dbx-revocations.csv: a line does not parse: %.*s",
+				  (int)len, at);
 		} else if (len && (stop = visit(&r, ctx)) != 0) {
 			return stop;
 		}

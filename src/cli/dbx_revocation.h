@@ -17,10 +17,10 @@
 
 /* A dbx update recorded in certs/dbx-revocations.csv: it adds one CA to dbx. */
 struct dbx_revocation {
-	char name[32];          /* what --dbx-update takes for it: "uefi-ca-2011" */
-	uint8_t ca_sha256[32];  /* the CA's DER */
-	char status[40];        /* "published 2024-04-09", "not published" */
-	char what[200];         /* the update, and where it comes from */
+	char name[32];         /* what --dbx-update takes for it: "uefi-ca-2011" */
+	uint8_t ca_sha256[32]; /* the CA's DER */
+	char status[40];       /* "published 2024-04-09", "not published" */
+	char what[200];        /* the update, and where it comes from */
 };
 
 /* Each recorded revocation in order, until @visit returns nonzero, which is returned. */

@@ -79,8 +79,8 @@ static int depends_on(const uint8_t *img, size_t size, X509 *ca, const struct si
 }
 
 /* Whether any signature of @img, nested ones too, signs it and chains to @ca. */
-static bool any_signature_chains(const struct pe_image *pe, const struct authenticode_signatures *all,
-				 X509 *ca)
+static bool any_signature_chains(const struct pe_image *pe,
+				 const struct authenticode_signatures *all, X509 *ca)
 {
 	STACK_OF(X509) *one = sk_X509_new_null();
 	X509_STORE *store = NULL;
@@ -164,26 +164,30 @@ static void say_warning(struct warnings *ws, const struct chain *c, const struct
 	else
 		snprintf(label, sizeof(label), "%s", u->label);
 	if (d->n_revoked == d->n_depends && d->n_nested_only)
-		snprintf(message, sizeof(message),
-			 "%s's first stage %s is dual-signed, but its signature under %s is nested "
-			 "inside the one under %s, which is all the firmware sees (EDK2 checks the "
-			 "outer signer of each certificate table entry): it depends only on %s, which "
-			 "%s revokes: %s",
-			 c->option, c->steps[0].image, nested, revoked, revoked, label,
-			 refused ? "the firmware will refuse it" : "yet the firmware would allow it");
+		snprintf(
+			message, sizeof(message),
+			"%s's first stage %s is dual-signed, but its signature under %s is nested "
+			"inside the one under %s, which is all the firmware sees (EDK2 checks the "
+			"outer signer of each certificate table entry): it depends only on %s, which "
+			"%s revokes: %s",
+			c->option, c->steps[0].image, nested, revoked, revoked, label,
+			refused ? "the firmware will refuse it" :
+				  "yet the firmware would allow it");
 	else if (d->n_revoked == d->n_depends)
 		snprintf(message, sizeof(message),
 			 "%s's first stage %s depends only on %s, which %s revokes: %s", c->option,
 			 c->steps[0].image, revoked, label,
-			 refused ? "the firmware will refuse it" : "yet the firmware would allow it");
-	else
-		snprintf(message, sizeof(message),
-			 "%s's first stage %s is signed under %s and under %s; %s revokes %s and "
-			 "leaves %s, but EDK2 refuses an image when any of its signatures chains to "
-			 "dbx: %s",
-			 c->option, c->steps[0].image, revoked, kept, label, revoked, kept,
-			 refused ? "the firmware will refuse it, dual-signed as it is" :
+			 refused ? "the firmware will refuse it" :
 				   "yet the firmware would allow it");
+	else
+		snprintf(
+			message, sizeof(message),
+			"%s's first stage %s is signed under %s and under %s; %s revokes %s and "
+			"leaves %s, but EDK2 refuses an image when any of its signatures chains to "
+			"dbx: %s",
+			c->option, c->steps[0].image, revoked, kept, label, revoked, kept,
+			refused ? "the firmware will refuse it, dual-signed as it is" :
+				  "yet the firmware would allow it");
 	if (!ws->json) {
 		printf("warning: %s\n", message);
 		ws->count++;
@@ -217,16 +221,15 @@ static int weigh_first_stage(struct warnings *ws, const struct chain *c, const s
 	const uint8_t *img;
 	struct pe_image pe;
 	const char *reason;
-	char host[4096];
+	char host[4096], why[200];
 	size_t size;
 	int ncerts = sk_X509_num(ws->db->certs), r = -1;
 
 	if (!fv)
 		goto oom;
-	/* images that cannot be read are the chain's verdict, said there */
+	/* an image that cannot be read or parsed is the chain's verdict, said there */
 	if (esp_resolve(ws->files->esp, c->steps[0].image, host, sizeof(host)) != 1 ||
-	    image_cache_load(ws->files->cache, host, &img, &size, fv->verdict.message,
-			     sizeof(fv->verdict.message)) != 1 ||
+	    image_cache_load(ws->files->cache, host, &img, &size, why, sizeof(why)) != 1 ||
 	    pe_parse(img, size, &pe, &reason) < 0) {
 		free(fv);
 		return 0;
@@ -244,7 +247,8 @@ static int weigh_first_stage(struct warnings *ws, const struct chain *c, const s
 		if (dep < 0)
 			goto oom;
 		d->depends[i] = dep;
-		d->revoked[i] = dep && ca_revoked(ca, u->dbx_after) && !ca_revoked(ca, u->dbx_before);
+		d->revoked[i] = dep && ca_revoked(ca, u->dbx_after) &&
+				!ca_revoked(ca, u->dbx_before);
 		d->kept[i] = dep && !d->revoked[i];
 		d->nested_only[i] = false;
 		d->n_depends += d->depends[i];
@@ -255,10 +259,12 @@ static int weigh_first_stage(struct warnings *ws, const struct chain *c, const s
 		return 0;
 	}
 	if (authenticode_collect(&pe, &all, &reason) == 0) {
-		for (int i = 0; i < ncerts; i++)
-			if (!d->depends[i] && any_signature_chains(&pe, &all,
-								   sk_X509_value(ws->db->certs, i)))
-				d->nested_only[i] = true, d->n_nested_only++;
+		for (int i = 0; i < ncerts; i++) {
+			X509 *ca = sk_X509_value(ws->db->certs, i);
+
+			d->nested_only[i] = !d->depends[i] && any_signature_chains(&pe, &all, ca);
+			d->n_nested_only += d->nested_only[i];
+		}
 		authenticode_signatures_free(&all);
 	}
 	firmware_verify_image(img, size, ws->db, u->dbx_after, fv);
