@@ -147,4 +147,19 @@ assert w["update"] == "uefi-ca-2011" and w["update_status"] == "not published", 
 assert w["depends_on"] == w["revoked"] == ["Microsoft Corporation UEFI CA 2011"], w
 assert w["refused"] is True, w
 ' "$out"; then ok "dbx warning: --json: the recorded revocation"; else not_ok "dbx warning: --json recorded ($out)"; fi
+# the published PCA 2011 revocation adds that CA (one list of 28 + 16 +
+# 1,499 bytes of DER) and leaves the shim, which does not depend on it
+run_cli check --efivars "$m/vars" --esp "$m/esp" --dbx-update windows-pca-2011
+[[ $out == *"after this update every option boots as it does today"* &&
+	$out == *"dbx: 0 -> 1543 bytes"* && $out == *"allowed $shim (first stage)"* &&
+	$(grep -c '^warning:' <<<"$out") -eq 1 && $out == *"which uefi-ca-2011 ("* ]] &&
+	ok "dbx warning: --dbx-update windows-pca-2011: the PCA 2011 added, the shim still allowed" ||
+	not_ok "dbx warning: --dbx-update windows-pca-2011 ($out)"
+# each recorded revocation names a CA src/cli/ca_names.c knows, by its fingerprint
+while IFS=, read -r name sha256 status what; do
+	[[ $name =~ ^[a-z0-9-]+$ && $status =~ ^(published\ [0-9]{4}-[0-9]{2}-[0-9]{2}|not\ published)$ &&
+		-n $what ]] && grep -q "\"$sha256\"" src/cli/ca_names.c &&
+		ok "dbx warning: certs/dbx-revocations.csv: $name revokes a well-known CA" ||
+		not_ok "dbx warning: certs/dbx-revocations.csv: $name,$sha256,$status"
+done <certs/dbx-revocations.csv
 exit $failed
