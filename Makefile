@@ -284,6 +284,12 @@ $(BUILD)/host/cli/sbat_level_windows.o: src/cli/sbat_level_windows.S $(SBAT_LEVE
 	@mkdir -p $(@D)
 	$(HOST_CC) -c -DSBAT_LEVEL_WINDOWS_FILE='"$(abspath $(SBAT_LEVEL_WINDOWS))"' $< -o $@
 
+# The dbx updates that revoke a CA (certs/README.md), for check's warnings.
+DBX_REVOCATIONS := certs/dbx-revocations.csv
+$(BUILD)/host/cli/dbx_revocations.o: src/cli/dbx_revocations.S $(DBX_REVOCATIONS)
+	@mkdir -p $(@D)
+	$(HOST_CC) -c -DDBX_REVOCATIONS_FILE='"$(abspath $(DBX_REVOCATIONS))"' $< -o $@
+
 # One link for every firmware program: $(1) is the .so, $(2) the variable
 # holding its objects.
 # Linked beside and renamed: a reader (the build tests, a variant's make
@@ -373,7 +379,8 @@ $(TEST_VENDOR_CERT): | $(BUILD)/pki/.complete
 # ---- host: CLI and unit tests ----------------------------------------------
 HOST_OBJS := $(CORE_SRCS:src/%.c=$(BUILD)/host/%.o)
 SAN_OBJS  := $(CORE_SRCS:src/%.c=$(BUILD)/host-san/%.o)
-CLI_OBJS  := $(CLI_SRCS:src/%.c=$(BUILD)/host/%.o) $(BUILD)/host/cli/sbat_level_windows.o
+CLI_OBJS  := $(CLI_SRCS:src/%.c=$(BUILD)/host/%.o) $(BUILD)/host/cli/sbat_level_windows.o \
+             $(BUILD)/host/cli/dbx_revocations.o
 
 HOST_COMPILE = $(CCACHE) $(HOST_CC) $(HOST_CFLAGS)
 SAN_COMPILE  = $(CCACHE) $(HOST_CC) $(HOST_CFLAGS) $(SANITIZE)
@@ -398,7 +405,7 @@ $(BUILD)/lockshim: $(CLI_OBJS) $(HOST_OBJS) $(BUILD)/host/core/sbat_data.o
 
 # The CLI with ASan/UBSan, for the CLI tests' hostile inputs.
 $(BUILD)/lockshim-san: $(CLI_SRCS:src/%.c=$(BUILD)/host-san/%.o) $(SAN_OBJS) $(BUILD)/host/core/sbat_data.o \
-		$(BUILD)/host/cli/sbat_level_windows.o
+		$(BUILD)/host/cli/sbat_level_windows.o $(BUILD)/host/cli/dbx_revocations.o
 	$(HOST_CC) $(HOST_CFLAGS) $(SANITIZE) $^ $(HOST_LIBS) -o $@
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c)) \

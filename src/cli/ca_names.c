@@ -58,6 +58,23 @@ const struct well_known_ca *well_known_ca_find(const uint8_t digest[32])
 	return NULL;
 }
 
+void ca_name(X509 *cert, char *out, size_t size)
+{
+	const struct well_known_ca *known;
+	unsigned char *der = NULL;
+	uint8_t digest[32];
+	int len = i2d_X509(cert, &der);
+
+	known = len > 0 && EVP_Digest(der, (size_t)len, digest, NULL, EVP_sha256(), NULL) ?
+			well_known_ca_find(digest) :
+			NULL;
+	OPENSSL_free(der);
+	if (known)
+		snprintf(out, size, "%s", known->name);
+	else if (!X509_NAME_oneline(X509_get_subject_name(cert), out, (int)size))
+		snprintf(out, size, "(unprintable subject)");
+}
+
 struct listing {
 	bool json;
 	size_t certs, others;

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <openssl/x509.h>
+
 /* One well-known CA. */
 struct well_known_ca {
 	const char *name;      /* its subject's CN */
@@ -23,6 +25,9 @@ struct well_known_ca {
 
 /* The well-known CA whose DER has SHA-256 @digest; NULL when none is. */
 const struct well_known_ca *well_known_ca_find(const uint8_t digest[32]);
+
+/* @cert's name: a well-known CA's, else its subject, into @out (@size bytes). */
+void ca_name(X509 *cert, char *out, size_t size);
 
 /* A first stage the firmware allows through a certificate of the list (its subject). */
 struct ca_dependent {

@@ -43,6 +43,7 @@
 #include "boot_plan.h"
 #include "buffer.h"
 #include "ca_names.h"
+#include "dbx_warning.h"
 #include "efivars.h"
 #include "esp.h"
 #include "file.h"
@@ -779,7 +780,9 @@ int cmd_check(int argc, char **argv)
 		printf("]");
 		if (what_if_given(&args.what_if))
 			what_if_store_print(&today, &after, true);
-		if (print_cas(final_state, final, true) < 0)
+		if (print_cas(final_state, final, true) < 0 ||
+		    dbx_warnings_print(&files, final->chains, final->n, &today, final_state,
+				       &args.what_if, true) < 0)
 			goto out;
 		printf("}\n");
 	} else {
@@ -791,7 +794,9 @@ int cmd_check(int argc, char **argv)
 			print_chain_text(&final->chains[i], &options[i]);
 		print_next_boot(final, false);
 		if (mok_pending_print(args.efivars, false) < 0 ||
-		    print_cas(final_state, final, false) < 0)
+		    print_cas(final_state, final, false) < 0 ||
+		    dbx_warnings_print(&files, final->chains, final->n, &today, final_state,
+				       &args.what_if, false) < 0)
 			goto out;
 	}
 	r = final->result == BOOT_RESULT_BOOTS         ? EXIT_SUCCESS :

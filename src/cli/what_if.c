@@ -8,6 +8,7 @@
 #include <openssl/crypto.h>
 
 #include "buffer.h"
+#include "dbx_revocation.h"
 #include "file.h"
 #include "json.h"
 #include "policy_args.h"
@@ -33,6 +34,36 @@ static struct blob *updated_list(struct machine_state *m, enum variable_id id)
 	}
 }
 
+/*
+ * A recorded dbx update given by its name (dbx_warning.h): what it adds,
+ * the revoked CA's certificate as this machine's db holds it. Without it
+ * in db, it revokes nothing db trusts: dbx as it is, said.
+ */
+static int apply_revocation(const struct dbx_revocation *r, bool replace, struct machine_state *m)
+{
+	uint8_t *payload = NULL;
+	size_t size = 0;
+
+	if (dbx_revocation_payload(r, &m->db, &payload, &size) < 0)
+		return -1;
+	if (!size) {
+		say_error("%s: db holds no certificate it revokes: dbx stays as it is", r->name);
+		return 0;
+	}
+	if (replace) {
+		OPENSSL_free(m->dbx.data);
+		m->dbx = (struct blob){ 0 };
+	}
+	m->dbx.present = true;
+	if (buffer_append(&m->dbx.data, &m->dbx.size, payload, size) < 0) {
+		OPENSSL_free(payload);
+		say_error("out of memory");
+		return -1;
+	}
+	OPENSSL_free(payload);
+	return 0;
+}
+
 /* An update (struct list_update), appended to its list or replacing it. */
 static int apply_list_update(const struct list_update *u, struct machine_state *m)
 {
@@ -41,12 +72,15 @@ static int apply_list_update(const struct list_update *u, struct machine_state *
 	const uint8_t *payload;
 	size_t size, payload_size;
 	struct reason_buf why_buf;
+	struct dbx_revocation revocation;
 	enum list_form form;
 	uint32_t attributes;
 	const char *reason;
 	uint8_t *data;
 	int r = -1;
 
+	if (u->variable == VAR_DBX && dbx_revocation_find(path, &revocation) == 1)
+		return apply_revocation(&revocation, u->replace, m);
 	if (read_file(path, &data, &size) < 0)
 		return -1;
 	if (signature_lists_in(data, size, &form, &payload, &payload_size, &attributes, &reason,
