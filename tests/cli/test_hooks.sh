@@ -59,39 +59,52 @@ run_cli check --efivars "$m/vars" --esp "$m/esp" --boot "$m/boot"
 [[ $rc -eq 0 && $out == *"GRUB's default entry boots /boot/vmlinuz-$old"* ]] &&
 	ok "hooks: the machine boots before any update" || not_ok "hooks: machine (exit $rc: $out)"
 
-# run-parts runs the hook after the menu is updated (zz-update-grub, zz-systemd-boot)
+# run-parts (--exit-on-error, as Debian's kernel postinst runs it) runs the
+# hook after the initramfs is built and before the menu is updated
+# (zz-systemd-boot, zz-update-grub): a refusal leaves the menu as it was.
 parts=$work/postinst.d
 mkdir -p "$parts"
-for f in dracut zz-update-grub zz-systemd-boot; do printf '#!/bin/sh\n' >"$parts/$f" && chmod +x "$parts/$f"; done
-cp hooks/zzz-lockshim "$parts/"
-[[ $(run-parts --test "$parts" | tail -n 1) == "$parts/zzz-lockshim" ]] &&
-	ok "hooks: run-parts runs zzz-lockshim last, after zz-update-grub" ||
+for f in dracut initramfs-tools zz-update-grub zz-systemd-boot; do
+	printf '#!/bin/sh\necho %s >>"%s"\n' "$f" "$work/parts-ran" >"$parts/$f" && chmod +x "$parts/$f"
+done
+cp hooks/zz-lockshim "$parts/"
+[[ $(run-parts --test "$parts" | sed 's,.*/,,' | tr '\n' ' ') == "dracut initramfs-tools zz-lockshim zz-systemd-boot zz-update-grub " ]] &&
+	ok "hooks: run-parts runs zz-lockshim after the initramfs, before the menu's update" ||
 	not_ok "hooks: run-parts order: $(run-parts --test "$parts")"
 
-# the kernel's postinst.d and kernel-install: the kernel already in /boot,
-# the menu already updated (zz-update-grub; 90-loaderentry.install)
+# the kernel's postinst.d: the kernel already in /boot, the menu not yet
+# updated; kernel-install: its entry already written (90-loaderentry.install)
 install_kernel() { # IMAGE
-	cp "$1" "$m/boot/vmlinuz-$new" && grub_cfg "$new"
+	cp "$1" "$m/boot/vmlinuz-$new"
 }
-rogue_reason="refused /boot/vmlinuz-$new .*reason=untrusted-signer"
+# the incoming kernel in place of every one in /boot: the default is refused
+rogue_reason="refused /boot/vmlinuz-$old .*reason=untrusted-signer"
 install_kernel "$work/kernel-rogue.efi"
+rm -f "$work/parts-ran"
 hook "postinst.d stops a kernel signed by an unrelated key, with check's reason" 1 \
-	"kernel $new.*would no longer.*$rogue_reason.*stopped" hooks/zzz-lockshim "$new" "/boot/vmlinuz-$new"
-hook "kernel-install plugin stops it too" 1 "$rogue_reason" \
+	"kernel $new.*would no longer.*incoming vmlinuz-$new.*$rogue_reason.*stopped" \
+	run-parts --exit-on-error --arg="$new" --arg="$m/boot/vmlinuz-$new" "$parts"
+[[ $(tr '\n' ' ' <"$work/parts-ran") == "dracut initramfs-tools " ]] &&
+	ok "hooks: refused, neither zz-systemd-boot nor zz-update-grub runs" ||
+	not_ok "hooks: after the refusal these ran: $(cat "$work/parts-ran")"
+grub_cfg "$new"
+hook "kernel-install plugin stops it too" 1 "refused /boot/vmlinuz-$new .*reason=untrusted-signer" \
 	hooks/95-lockshim.install add "$new" "/boot/efi/debian/$new" "/boot/vmlinuz-$new"
+grub_cfg "$old"
 hook "kernel-install plugin: removing a kernel is not checked" 0 '^$' \
 	hooks/95-lockshim.install remove "$new" "/boot/efi/debian/$new"
 hook "LOCKSHIM_HOOK_SKIP=1 lets it through, saying so" 0 "LOCKSHIM_HOOK_SKIP=1: not checking" \
-	env LOCKSHIM_HOOK_SKIP=1 hooks/zzz-lockshim "$new" "/boot/vmlinuz-$new"
+	env LOCKSHIM_HOOK_SKIP=1 hooks/zz-lockshim "$new" "$m/boot/vmlinuz-$new"
 install_kernel "$work/kernel-vendor.efi"
-hook "postinst.d lets a vendor-signed kernel through" 0 '^$' hooks/zzz-lockshim "$new" "/boot/vmlinuz-$new"
+hook "postinst.d lets a vendor-signed kernel through" 0 '^$' hooks/zz-lockshim "$new" "$m/boot/vmlinuz-$new"
+grub_cfg "$new"
 hook "kernel-install plugin lets it through" 0 '^$' \
 	hooks/95-lockshim.install add "$new" "/boot/efi/debian/$new" "/boot/vmlinuz-$new"
 # cannot tell (a copy of efivarfs that is not one): said; stops only when strict
 hook "cannot tell: said, and the update goes on" 0 "cannot tell whether.*going on" \
-	env LOCKSHIM_EFIVARS="$work/none" hooks/zzz-lockshim "$new"
+	env LOCKSHIM_EFIVARS="$work/none" hooks/zz-lockshim "$new" "$m/boot/vmlinuz-$new"
 hook "cannot tell: LOCKSHIM_HOOK_STRICT=1 stops" 1 "cannot tell whether.*stopped \\(LOCKSHIM_HOOK_STRICT=1\\)" \
-	env LOCKSHIM_EFIVARS="$work/none" LOCKSHIM_HOOK_STRICT=1 hooks/zzz-lockshim "$new"
+	env LOCKSHIM_EFIVARS="$work/none" LOCKSHIM_HOOK_STRICT=1 hooks/zz-lockshim "$new" "$m/boot/vmlinuz-$new"
 rm "$m/boot/vmlinuz-$new" && grub_cfg "$old"
 
 # apt: .deb files as apt hands them to DPkg::Pre-Install-Pkgs, before unpacking

@@ -15,7 +15,7 @@ pages=$(cd man && ls -- *.[17] | sort)
 [[ -n $pages ]] || not_ok "install: no pages in man/"
 want=$(
 	{
-		echo "755 etc/kernel/postinst.d/zzz-lockshim"
+		echo "755 etc/kernel/postinst.d/zz-lockshim"
 		echo "644 etc/apt/apt.conf.d/60lockshim"
 		echo "755 PREFIX/bin/lockshim"
 		echo "644 PREFIX/lib/lockshim/lockshimx64.efi"
@@ -45,7 +45,7 @@ for prefix in /usr /usr/local; do
 		ok "install: PREFIX=$prefix: the images and the CLI are the build's" ||
 		not_ok "install: PREFIX=$prefix: installed files differ from $BUILD's"
 	# the hooks find check-update where this PREFIX put it, and nothing else
-	refs=$(grep -ho '/usr[a-z/]*/lib/lockshim' "$d/etc/kernel/postinst.d/zzz-lockshim" \
+	refs=$(grep -ho '/usr[a-z/]*/lib/lockshim' "$d/etc/kernel/postinst.d/zz-lockshim" \
 		"$d$prefix/lib/kernel/install.d/95-lockshim.install" "$d/etc/apt/apt.conf.d/60lockshim" \
 		"$d$prefix/lib/lockshim/apt-hook" | sort -u)
 	[[ $refs == "$prefix/lib/lockshim" ]] && ok "install: PREFIX=$prefix: the hooks name $refs" ||
