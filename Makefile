@@ -24,6 +24,9 @@
 #   make install DESTDIR=d PREFIX=/usr   the CLI, pages, completion, EFI images, hooks
 #   make package         the Debian packages from a clean clone, then lintian
 #                        (tests/package.sh; minutes: not part of make check)
+#   make distro-test     those packages installed with dpkg in a Debian 12 guest
+#                        booted through lockshim (tests/distro/; minutes, three
+#                        QEMU boots: not part of make check; docs/distro-test.md)
 #
 # Where each artifact comes from:
 #   build/pki/             tests/pki.sh                 (test keys; never committed)
@@ -459,6 +462,12 @@ install: $(BUILD)/lockshim $(BUILD)/lockshimx64.efi $(BUILD)/mmx64.efi
 .PHONY: package
 package:
 	tests/package.sh
+
+# The packages make package built, end to end in a Debian 12 guest booted
+# through lockshim, Debian's GRUB and kernel (tests/distro/distro-test.sh).
+.PHONY: distro-test
+distro-test: package
+	tests/distro/distro-test.sh build/package
 
 # The firmware's verdict against lockshim's prediction in every cell of the
 # old/new CA matrix (a sample runs in make check: test_firmware_verdict.sh).
