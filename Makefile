@@ -450,10 +450,10 @@ install: $(BUILD)/lockshim $(BUILD)/lockshimx64.efi $(BUILD)/mmx64.efi
 	install -D -m 0644 -t $(DESTDIR)$(MANDIR)/man7 $(filter %.7,$(MAN_PAGES))
 	install -D -m 0644 completions/lockshim $(DESTDIR)$(BASHCOMPDIR)/lockshim
 	install -D -m 0755 hooks/zz-lockshim $(DESTDIR)$(SYSCONFDIR)/kernel/postinst.d/zz-lockshim
-	install -D -m 0755 hooks/95-lockshim.install $(DESTDIR)$(KERNELINSTALLDIR)/95-lockshim.install
+	install -D -m 0755 hooks/88-lockshim.install $(DESTDIR)$(KERNELINSTALLDIR)/88-lockshim.install
 	install -D -m 0644 hooks/60lockshim $(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d/60lockshim
 	sed -i '$(HOOK_LIBDIR_SED)' $(DESTDIR)$(SYSCONFDIR)/kernel/postinst.d/zz-lockshim \
-	    $(DESTDIR)$(KERNELINSTALLDIR)/95-lockshim.install $(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d/60lockshim \
+	    $(DESTDIR)$(KERNELINSTALLDIR)/88-lockshim.install $(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d/60lockshim \
 	    $(DESTDIR)$(PKGLIBDIR)/apt-hook
 
 # The Debian packages, built with dpkg-buildpackage in a clean clone of
