@@ -24,6 +24,9 @@
 #   make install DESTDIR=d PREFIX=/usr   the CLI, pages, completion, EFI images, hooks
 #   make package         the Debian packages from a clean clone, then lintian
 #                        (tests/package.sh; minutes: not part of make check)
+#   make distro-test     those packages installed with dpkg in a Debian 12 guest
+#                        booted through lockshim (tests/distro/; minutes, three
+#                        QEMU boots: not part of make check; docs/distro-test.md)
 #
 # Where each artifact comes from:
 #   build/pki/             tests/pki.sh                 (test keys; never committed)
@@ -453,11 +456,11 @@ install: $(BUILD)/lockshim $(BUILD)/lockshimx64.efi $(BUILD)/mmx64.efi
 	install -D -m 0644 -t $(DESTDIR)$(MANDIR)/man1 $(filter %.1,$(MAN_PAGES))
 	install -D -m 0644 -t $(DESTDIR)$(MANDIR)/man7 $(filter %.7,$(MAN_PAGES))
 	install -D -m 0644 completions/lockshim $(DESTDIR)$(BASHCOMPDIR)/lockshim
-	install -D -m 0755 hooks/zzz-lockshim $(DESTDIR)$(SYSCONFDIR)/kernel/postinst.d/zzz-lockshim
-	install -D -m 0755 hooks/95-lockshim.install $(DESTDIR)$(KERNELINSTALLDIR)/95-lockshim.install
+	install -D -m 0755 hooks/zz-lockshim $(DESTDIR)$(SYSCONFDIR)/kernel/postinst.d/zz-lockshim
+	install -D -m 0755 hooks/88-lockshim.install $(DESTDIR)$(KERNELINSTALLDIR)/88-lockshim.install
 	install -D -m 0644 hooks/60lockshim $(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d/60lockshim
-	sed -i '$(HOOK_LIBDIR_SED)' $(DESTDIR)$(SYSCONFDIR)/kernel/postinst.d/zzz-lockshim \
-	    $(DESTDIR)$(KERNELINSTALLDIR)/95-lockshim.install $(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d/60lockshim \
+	sed -i '$(HOOK_LIBDIR_SED)' $(DESTDIR)$(SYSCONFDIR)/kernel/postinst.d/zz-lockshim \
+	    $(DESTDIR)$(KERNELINSTALLDIR)/88-lockshim.install $(DESTDIR)$(SYSCONFDIR)/apt/apt.conf.d/60lockshim \
 	    $(DESTDIR)$(PKGLIBDIR)/apt-hook
 
 # The Debian packages, built with dpkg-buildpackage in a clean clone of
@@ -466,6 +469,12 @@ install: $(BUILD)/lockshim $(BUILD)/lockshimx64.efi $(BUILD)/mmx64.efi
 .PHONY: package
 package:
 	tests/package.sh
+
+# The packages make package built, end to end in a Debian 12 guest booted
+# through lockshim, Debian's GRUB and kernel (tests/distro/distro-test.sh).
+.PHONY: distro-test
+distro-test: package
+	tests/distro/distro-test.sh build/package
 
 # The firmware's verdict against lockshim's prediction in every cell of the
 # old/new CA matrix (a sample runs in make check: test_firmware_verdict.sh).

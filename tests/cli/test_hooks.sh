@@ -59,39 +59,49 @@ run_cli check --efivars "$m/vars" --esp "$m/esp" --boot "$m/boot"
 [[ $rc -eq 0 && $out == *"GRUB's default entry boots /boot/vmlinuz-$old"* ]] &&
 	ok "hooks: the machine boots before any update" || not_ok "hooks: machine (exit $rc: $out)"
 
-# run-parts runs the hook after the menu is updated (zz-update-grub, zz-systemd-boot)
+# run-parts (--exit-on-error, as Debian's kernel postinst runs it) runs the
+# hook after the initramfs is built and before the menu is updated
+# (zz-systemd-boot, zz-update-grub): a refusal leaves the menu as it was.
 parts=$work/postinst.d
 mkdir -p "$parts"
-for f in dracut zz-update-grub zz-systemd-boot; do printf '#!/bin/sh\n' >"$parts/$f" && chmod +x "$parts/$f"; done
-cp hooks/zzz-lockshim "$parts/"
-[[ $(run-parts --test "$parts" | tail -n 1) == "$parts/zzz-lockshim" ]] &&
-	ok "hooks: run-parts runs zzz-lockshim last, after zz-update-grub" ||
+for f in dracut initramfs-tools zz-update-grub zz-systemd-boot; do
+	printf '#!/bin/sh\necho %s >>"%s"\n' "$f" "$work/parts-ran" >"$parts/$f" && chmod +x "$parts/$f"
+done
+cp hooks/zz-lockshim "$parts/"
+[[ $(run-parts --test "$parts" | sed 's,.*/,,' | tr '\n' ' ') == "dracut initramfs-tools zz-lockshim zz-systemd-boot zz-update-grub " ]] &&
+	ok "hooks: run-parts runs zz-lockshim after the initramfs, before the menu's update" ||
 	not_ok "hooks: run-parts order: $(run-parts --test "$parts")"
 
 # the kernel's postinst.d and kernel-install: the kernel already in /boot,
-# the menu already updated (zz-update-grub; 90-loaderentry.install)
+# the menu not yet updated (zz-update-grub; 90-loaderentry.install)
 install_kernel() { # IMAGE
-	cp "$1" "$m/boot/vmlinuz-$new" && grub_cfg "$new"
+	cp "$1" "$m/boot/vmlinuz-$new"
 }
-rogue_reason="refused /boot/vmlinuz-$new .*reason=untrusted-signer"
+# the incoming kernel in place of every one in /boot: the default is refused
+rogue_reason="refused /boot/vmlinuz-$old .*reason=untrusted-signer"
 install_kernel "$work/kernel-rogue.efi"
+rm -f "$work/parts-ran"
 hook "postinst.d stops a kernel signed by an unrelated key, with check's reason" 1 \
-	"kernel $new.*would no longer.*$rogue_reason.*stopped" hooks/zzz-lockshim "$new" "/boot/vmlinuz-$new"
-hook "kernel-install plugin stops it too" 1 "$rogue_reason" \
-	hooks/95-lockshim.install add "$new" "/boot/efi/debian/$new" "/boot/vmlinuz-$new"
+	"kernel $new.*would no longer.*incoming vmlinuz-$new.*$rogue_reason.*stopped" \
+	run-parts --exit-on-error --arg="$new" --arg="$m/boot/vmlinuz-$new" "$parts"
+[[ $(tr '\n' ' ' <"$work/parts-ran") == "dracut initramfs-tools " ]] &&
+	ok "hooks: refused, neither zz-systemd-boot nor zz-update-grub runs" ||
+	not_ok "hooks: after the refusal these ran: $(cat "$work/parts-ran")"
+hook "kernel-install plugin stops it too" 1 "incoming vmlinuz-$new.*$rogue_reason" \
+	hooks/88-lockshim.install add "$new" "/boot/efi/debian/$new" "$m/boot/vmlinuz-$new"
 hook "kernel-install plugin: removing a kernel is not checked" 0 '^$' \
-	hooks/95-lockshim.install remove "$new" "/boot/efi/debian/$new"
+	hooks/88-lockshim.install remove "$new" "/boot/efi/debian/$new"
 hook "LOCKSHIM_HOOK_SKIP=1 lets it through, saying so" 0 "LOCKSHIM_HOOK_SKIP=1: not checking" \
-	env LOCKSHIM_HOOK_SKIP=1 hooks/zzz-lockshim "$new" "/boot/vmlinuz-$new"
+	env LOCKSHIM_HOOK_SKIP=1 hooks/zz-lockshim "$new" "$m/boot/vmlinuz-$new"
 install_kernel "$work/kernel-vendor.efi"
-hook "postinst.d lets a vendor-signed kernel through" 0 '^$' hooks/zzz-lockshim "$new" "/boot/vmlinuz-$new"
+hook "postinst.d lets a vendor-signed kernel through" 0 '^$' hooks/zz-lockshim "$new" "$m/boot/vmlinuz-$new"
 hook "kernel-install plugin lets it through" 0 '^$' \
-	hooks/95-lockshim.install add "$new" "/boot/efi/debian/$new" "/boot/vmlinuz-$new"
+	hooks/88-lockshim.install add "$new" "/boot/efi/debian/$new" "$m/boot/vmlinuz-$new"
 # cannot tell (a copy of efivarfs that is not one): said; stops only when strict
 hook "cannot tell: said, and the update goes on" 0 "cannot tell whether.*going on" \
-	env LOCKSHIM_EFIVARS="$work/none" hooks/zzz-lockshim "$new"
+	env LOCKSHIM_EFIVARS="$work/none" hooks/zz-lockshim "$new" "$m/boot/vmlinuz-$new"
 hook "cannot tell: LOCKSHIM_HOOK_STRICT=1 stops" 1 "cannot tell whether.*stopped \\(LOCKSHIM_HOOK_STRICT=1\\)" \
-	env LOCKSHIM_EFIVARS="$work/none" LOCKSHIM_HOOK_STRICT=1 hooks/zzz-lockshim "$new"
+	env LOCKSHIM_EFIVARS="$work/none" LOCKSHIM_HOOK_STRICT=1 hooks/zz-lockshim "$new" "$m/boot/vmlinuz-$new"
 rm "$m/boot/vmlinuz-$new" && grub_cfg "$old"
 
 # apt: .deb files as apt hands them to DPkg::Pre-Install-Pkgs, before unpacking
@@ -155,6 +165,37 @@ printf 'title Debian GNU/Linux\nversion %s\nlinux /%s/%s/linux\n' "$old" "$token
 run_cli check --efivars "$sd/vars" --esp "$sd/esp" --boot "$sd/boot"
 [[ $rc -eq 0 && $out == *"systemd-boot's default entry boots /$token/$old/linux"* ]] &&
 	ok "hooks: the systemd-boot machine boots before any update" || not_ok "hooks: sd machine (exit $rc: $out)"
+# Debian 12's kernel-install (systemd 252) with the plugins of Debian's
+# systemd (85-initrd, 90-loaderentry) and systemd-boot (90-uki-copy) as
+# stubs, in name order as it runs them: it stops at the refusal, before
+# the new kernel's entry is written.
+if command -v kernel-install >/dev/null; then
+	ki=$work/kernel-install
+	mkdir -p "$ki/plugins" "$ki/conf"
+	for f in 85-initrd 90-loaderentry 90-uki-copy; do
+		printf '#!/bin/sh\necho %s >>"%s"\n' "$f" "$ki/ran" >"$ki/plugins/$f.install" &&
+			chmod +x "$ki/plugins/$f.install"
+	done
+	cp hooks/88-lockshim.install "$ki/plugins/"
+	kernel_install() { # IMAGE
+		LOCKSHIM_EFIVARS=$sd/vars LOCKSHIM_ESP=$sd/esp LOCKSHIM_BOOT=$sd/boot \
+			KERNEL_INSTALL_CONF_ROOT=$ki/conf BOOT_ROOT=$ki/boot KERNEL_INSTALL_MACHINE_ID=$token \
+			KERNEL_INSTALL_PLUGINS="$(ls -d "$ki/plugins/"* | tr '\n' ' ')" kernel-install add "$new" "$1"
+	}
+	rm -f "$ki/ran"
+	hook "kernel-install stops a kernel signed by an unrelated key on systemd-boot" 1 \
+		"refused /$token/$old/linux .*reason=untrusted-signer" kernel_install "$work/kernel-rogue.efi"
+	[[ $(tr '\n' ' ' <"$ki/ran") == "85-initrd " ]] &&
+		ok "hooks: refused, kernel-install writes no entry (90-loaderentry, 90-uki-copy never run)" ||
+		not_ok "hooks: after the refusal these plugins ran: $(cat "$ki/ran")"
+	rm -f "$ki/ran"
+	hook "kernel-install lets a vendor-signed kernel through on systemd-boot" 0 '^$' \
+		kernel_install "$work/kernel-vendor.efi"
+	[[ $(tr '\n' ' ' <"$ki/ran") == "85-initrd 90-loaderentry 90-uki-copy " ]] &&
+		ok "hooks: kernel-install went on to every plugin" || not_ok "hooks: plugins ran: $(cat "$ki/ran")"
+else
+	not_ok "hooks: kernel-install missing (apt-get install systemd)"
+fi
 sd_hook() { printf '%s\n' "$@" | LOCKSHIM_EFIVARS=$sd/vars LOCKSHIM_ESP=$sd/esp LOCKSHIM_BOOT=$sd/boot hooks/apt-hook; }
 hook "apt stops a kernel package signed by an unrelated key on systemd-boot" 1 \
 	"refused /$token/$old/linux .*reason=untrusted-signer" sd_hook "$rogue_deb"

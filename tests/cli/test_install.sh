@@ -15,14 +15,14 @@ pages=$(cd man && ls -- *.[17] | sort)
 [[ -n $pages ]] || not_ok "install: no pages in man/"
 want=$(
 	{
-		echo "755 etc/kernel/postinst.d/zzz-lockshim"
+		echo "755 etc/kernel/postinst.d/zz-lockshim"
 		echo "644 etc/apt/apt.conf.d/60lockshim"
 		echo "755 PREFIX/bin/lockshim"
 		echo "644 PREFIX/lib/lockshim/lockshimx64.efi"
 		echo "644 PREFIX/lib/lockshim/mmx64.efi"
 		echo "755 PREFIX/lib/lockshim/check-update"
 		echo "755 PREFIX/lib/lockshim/apt-hook"
-		echo "755 PREFIX/lib/kernel/install.d/95-lockshim.install"
+		echo "755 PREFIX/lib/kernel/install.d/88-lockshim.install"
 		echo "644 PREFIX/share/bash-completion/completions/lockshim"
 		for p in $pages; do echo "644 PREFIX/share/man/man${p##*.}/$p"; done
 	} | sort
@@ -45,8 +45,8 @@ for prefix in /usr /usr/local; do
 		ok "install: PREFIX=$prefix: the images and the CLI are the build's" ||
 		not_ok "install: PREFIX=$prefix: installed files differ from $BUILD's"
 	# the hooks find check-update where this PREFIX put it, and nothing else
-	refs=$(grep -ho '/usr[a-z/]*/lib/lockshim' "$d/etc/kernel/postinst.d/zzz-lockshim" \
-		"$d$prefix/lib/kernel/install.d/95-lockshim.install" "$d/etc/apt/apt.conf.d/60lockshim" \
+	refs=$(grep -ho '/usr[a-z/]*/lib/lockshim' "$d/etc/kernel/postinst.d/zz-lockshim" \
+		"$d$prefix/lib/kernel/install.d/88-lockshim.install" "$d/etc/apt/apt.conf.d/60lockshim" \
 		"$d$prefix/lib/lockshim/apt-hook" | sort -u)
 	[[ $refs == "$prefix/lib/lockshim" ]] && ok "install: PREFIX=$prefix: the hooks name $refs" ||
 		not_ok "install: PREFIX=$prefix: the hooks name '$refs'"
