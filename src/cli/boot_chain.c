@@ -219,8 +219,7 @@ static void chain_step_refuse(struct chain_step *s, enum verdict_reason reason, 
 
 /* ---- policies ------------------------------------------------------------------- */
 
-/* Add @blob's signature lists to @db of @policy, as the loader does (deny lists fail closed). */
-static int policy_add_blob(struct verify_policy *policy, struct sig_db *db, const struct blob *b)
+int policy_add_blob(struct verify_policy *policy, struct sig_db *db, const struct blob *b)
 {
 	const char *reason = "";
 	int rejected;

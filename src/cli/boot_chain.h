@@ -44,6 +44,14 @@ struct machine_state {
 };
 
 struct pcr_bank;
+struct sig_db;
+struct verify_policy;
+
+/*
+ * Add @b's signature lists to @db of @policy, as the loader does (deny
+ * lists fail closed; verify_policy_list_loaded). Returns 0, or -1 said.
+ */
+int policy_add_blob(struct verify_policy *policy, struct sig_db *db, const struct blob *b);
 
 /* Where the files are on the host. */
 struct chain_files {

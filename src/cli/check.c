@@ -6,7 +6,7 @@
  *                [--dbx-replace FILE] [--db-replace FILE] [--kek-replace FILE]
  *                [--sbat-level FILE|windows|latest|automatic]
  *                [--mok-import CERT]... [--mok-delete CERT]...
- *                [--event-log LOG] [--pcrlock DIR] [--json]
+ *                [--event-log LOG] [--pcrlock DIR] [--json | -q]
  *
  * For every option the firmware's boot manager tries at the next boot
  * (boot_manager.h: BootNext, BootOrder's, the removable path), the chain it
@@ -24,7 +24,7 @@
  * Exit status: where the next boot ends, the first option that does not
  * fall through to the next: 0 it reaches a kernel, 1 it will not boot, 3
  * check cannot tell (an image it does not follow), 2 when an argument or
- * input cannot be used.
+ * input cannot be used. -q prints nothing: the exit status answers.
  */
 #include "check.h"
 
@@ -43,6 +43,7 @@
 #include "boot_plan.h"
 #include "buffer.h"
 #include "ca_names.h"
+#include "check_args.h"
 #include "dbx_warning.h"
 #include "efivars.h"
 #include "esp.h"
@@ -60,27 +61,6 @@
 #define EXIT_CANNOT_TELL 3
 
 #define MAX_OPTIONS (BOOT_ORDER_MAX + 2) /* BootNext, BootOrder's, the removable path */
-
-const char check_usage[] =
-	"check [--efivars DIR] [--mok-variables DIR] [--esp DIR] [--boot DIR]\n"
-	"                [--xbootldr DIR]\n"
-	"                [--dbx-update FILE] [--db-update FILE] [--kek-update FILE]\n"
-	"                [--dbx-replace FILE] [--db-replace FILE] [--kek-replace FILE]\n"
-	"                [--sbat-level FILE|windows|latest|automatic]\n"
-	"                [--mok-import CERT]... [--mok-delete CERT]...\n"
-	"                [--event-log LOG] [--pcrlock DIR] [--json]\n"
-	"exit status: 0 the next boot reaches a kernel, 1 it will not boot,\n"
-	"             3 check cannot tell (it starts an image check does not follow),\n"
-	"             2 an argument or input cannot be used\n";
-
-struct check_args {
-	const char *efivars, *mokvars, *esp, *boot, *xbootldr;
-	struct what_if what_if;
-	const char *event_log, *pcrlock; /* PCR prediction: this boot's log; where to write */
-	char esp_partuuid[64]; /* live: the ESP's partition GUID (LoaderDevicePartUUID); or empty */
-	bool json;
-	bool offline; /* --efivars given: no live defaults for the others */
-};
 
 /* One option the firmware may start. */
 struct option {
@@ -100,78 +80,6 @@ struct answer {
 	size_t next;             /* where the next boot ends (n: after every option) */
 	enum boot_result result; /* and what it comes to */
 };
-
-static int check_usage_error(void)
-{
-	fprintf(stderr, "usage: lockshim %s", check_usage);
-	return EXIT_USAGE;
-}
-
-/* The update an option names (--dbx-update, --db-replace...), its path unset; NULL: none. */
-static const struct list_update *list_update_option(const char *arg)
-{
-	static const struct {
-		const char *option;
-		struct list_update update;
-	} options[] = {
-		{ "--kek-update", { VAR_KEK, false, NULL } },
-		{ "--kek-replace", { VAR_KEK, true, NULL } },
-		{ "--db-update", { VAR_DB, false, NULL } },
-		{ "--db-replace", { VAR_DB, true, NULL } },
-		{ "--dbx-update", { VAR_DBX, false, NULL } },
-		{ "--dbx-replace", { VAR_DBX, true, NULL } },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
-		if (strcmp(arg, options[i].option) == 0)
-			return &options[i].update;
-	return NULL;
-}
-
-static int parse_check_args(int argc, char **argv, struct check_args *a)
-{
-	struct what_if *w = &a->what_if;
-
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-		const struct list_update *update;
-		const char **slot = NULL;
-
-		if (strcmp(arg, "--json") == 0) {
-			a->json = true;
-			continue;
-		}
-		if (strcmp(arg, "--efivars") == 0)
-			slot = &a->efivars;
-		else if (strcmp(arg, "--mok-variables") == 0)
-			slot = &a->mokvars;
-		else if (strcmp(arg, "--esp") == 0)
-			slot = &a->esp;
-		else if (strcmp(arg, "--boot") == 0)
-			slot = &a->boot;
-		else if (strcmp(arg, "--xbootldr") == 0)
-			slot = &a->xbootldr;
-		else if ((update = list_update_option(arg)) && w->n_updates < WHAT_IF_MAX_UPDATES) {
-			w->updates[w->n_updates] = *update;
-			slot = &w->updates[w->n_updates++].path;
-		} else if (strcmp(arg, "--sbat-level") == 0)
-			slot = &a->what_if.sbat_level;
-		else if (strcmp(arg, "--event-log") == 0)
-			slot = &a->event_log;
-		else if (strcmp(arg, "--pcrlock") == 0)
-			slot = &a->pcrlock;
-		else if (strcmp(arg, "--mok-import") == 0 && w->n_import < WHAT_IF_MAX_MOK)
-			slot = &w->mok_import[w->n_import++];
-		else if (strcmp(arg, "--mok-delete") == 0 && w->n_delete < WHAT_IF_MAX_MOK)
-			slot = &w->mok_delete[w->n_delete++];
-		if (!slot || !value || *slot)
-			return -1;
-		*slot = value;
-		i++;
-	}
-	a->offline = a->efivars != NULL;
-	return 0;
-}
 
 /* ---- the options ---------------------------------------------------------------- */
 
@@ -581,10 +489,10 @@ static int live_defaults(struct check_args *a, char *esp, size_t esp_size, char 
 		}
 		return readable_dirs(a);
 	}
-	a->efivars = "/sys/firmware/efi/efivars";
+	a->efivars = LIVE_EFIVARS;
 	/* no MokVar table at this boot (no loader installed one): none, not an error */
-	if (!a->mokvars && access("/sys/firmware/efi/mok-variables", F_OK) == 0)
-		a->mokvars = "/sys/firmware/efi/mok-variables";
+	if (!a->mokvars && access(LIVE_MOKVARS, F_OK) == 0)
+		a->mokvars = LIVE_MOKVARS;
 	if (readable_dirs(&(struct check_args){ .efivars = a->efivars }) < 0)
 		return -1; /* not booted through UEFI, or efivarfs not mounted */
 	if (!a->boot)
@@ -720,13 +628,16 @@ int cmd_check(int argc, char **argv)
 	struct pcr_bank firmware;
 	uint8_t first_stage[32];
 	char esp[4096], xbootldr[4096];
-	int log;
+	int log, parsed;
 	long n = 0;
 	int r = EXIT_USAGE;
 
-	if (!options || parse_check_args(argc, argv, &args) < 0) {
+	if (!options)
+		return EXIT_USAGE;
+	parsed = check_args_parse(argc, argv, &args);
+	if (parsed) {
 		free(options);
-		return check_usage_error();
+		return parsed > 0 ? EXIT_SUCCESS : EXIT_USAGE;
 	}
 	if (live_defaults(&args, esp, sizeof(esp), xbootldr, sizeof(xbootldr)) < 0 ||
 	    machine_state_read(args.efivars, args.mokvars, &today) < 0)

@@ -3,8 +3,6 @@
 #ifndef LOCKSHIM_CHECK_H
 #define LOCKSHIM_CHECK_H
 
-extern const char check_usage[];
-
 int cmd_check(int argc, char **argv);
 
 #endif

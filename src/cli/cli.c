@@ -5,9 +5,11 @@
  *
  *   lockshim verify [--db F]... [--dbx F]... [--mok F]... [--mokx F]...
  *                   [--vendor-cert F]... [--vendor-dbx F]...
- *                   [--sbat-level LEVEL | --no-sbat] [--shim-lock] [--json | --record]
- *                   IMAGE
- *   lockshim verify --as-firmware [--db F]... [--dbx F]... [--json | --record] IMAGE
+ *                   [--efivars DIR [--mok-variables DIR]]
+ *                   [--sbat-level LEVEL | --no-sbat] [--shim-lock]
+ *                   [--json | --record | -q] IMAGE
+ *   lockshim verify --as-firmware [--db F]... [--dbx F]... [--efivars DIR]
+ *                   [--json | --record | -q] IMAGE
  *   lockshim pcr --predict [--event-log LOG] [--db F]... [--dbx F]... [--mok F]...
  *                   [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...
  *                   [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted]
@@ -28,7 +30,10 @@
  * present. --json prints the verdict as a JSON object, its code as "reason";
  * --record prints its record line (src/core/verdict_reason.h), the form the
  * firmware prints after its sentence: verdict=refused image=IMAGE
- * reason=not-signed.
+ * reason=not-signed; -q prints nothing, the exit status answers.
+ * --efivars DIR takes db, dbx, MokListRT, MokListXRT and SbatLevelRT from
+ * an efivarfs directory (verify_machine.h), on top of any list option;
+ * with no list option at all, from the running system's.
  * verify --as-firmware decides as the firmware itself does when it starts
  * IMAGE (firmware_verdict.h: EDK2's rules, db and dbx only, nested
  * signatures unseen) and names the signature it goes by.
@@ -49,19 +54,24 @@
  * of lists of a type lockshim does not know with that type's GUID.
  * add-sbat writes IMAGE with CSV as its .sbat section to OUT. Exit status:
  * 0 allowed (or done), 1 refused (or rejected), 2 unusable arguments or
- * files.
+ * files. Options are parsed by getopt_long (cli_args.h): --opt=value or
+ * --opt value, in any order before, among or after the operands.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
 #include "check.h"
+#include "check_args.h"
+#include "cli_args.h"
 #include "file.h"
 #include "firmware_verdict.h"
 #include "json.h"
@@ -80,6 +90,7 @@
 #include "variable_data.h"
 #include "verdict_reason.h"
 #include "verify.h"
+#include "verify_machine.h"
 
 #define EXIT_REFUSED 1
 #define EXIT_USAGE   2
@@ -90,9 +101,11 @@ const char program_name[] = "lockshim";
 static const char verify_usage[] =
 	"verify [--db F]... [--dbx F]... [--mok F]... [--mokx F]...\n"
 	"                [--vendor-cert F]... [--vendor-dbx F]...\n"
+	"                [--efivars DIR [--mok-variables DIR]]\n"
 	"                [--sbat-level LEVEL | --no-sbat] [--shim-lock]\n"
-	"                [--json | --record] IMAGE\n"
-	"       lockshim verify --as-firmware [--db F]... [--dbx F]... [--json | --record] IMAGE\n";
+	"                [--json | --record | -q | --quiet] IMAGE\n"
+	"       lockshim verify --as-firmware [--db F]... [--dbx F]... [--efivars DIR]\n"
+	"                [--json | --record | -q | --quiet] IMAGE\n";
 static const char pcr_usage[] =
 	"pcr --predict [--event-log LOG] [--db F]... [--dbx F]... [--mok F]...\n"
 	"                [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...\n"
@@ -101,9 +114,6 @@ static const char pcr_usage[] =
 static const char hash_usage[] = "hash [--alg sha1|sha224|sha256|sha384|sha512] IMAGE\n";
 static const char esl_usage[] = "esl FILE (signature lists, an efivarfs file, a .auth)\n";
 static const char add_sbat_usage[] = "add-sbat CSV IMAGE OUT\n";
-static const char list_file_note[] =
-	"F: an EFI signature list, or a DER or PEM certificate\n"
-	"LEVEL: a file of SbatLevel text, or windows (what Windows' servicing writes)\n";
 
 static int cmd_verify(int argc, char **argv);
 static int cmd_pcr(int argc, char **argv);
@@ -130,7 +140,7 @@ static void print_usage(FILE *f)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "%s lockshim %s", i ? "      " : "usage:", commands[i].usage);
-	fputs(list_file_note, f);
+	fputs(cli_list_file_note, f);
 }
 
 static int usage(void)
@@ -161,67 +171,151 @@ static void print_verdict_json(const char *image, const struct verdict *v)
 	printf("}\n");
 }
 
+/* The getopt codes of the options besides the lists (policy_args.h). */
+enum {
+	OPT_JSON = POLICY_OPT_END,
+	OPT_RECORD,
+	OPT_SHIM_LOCK,
+	OPT_AS_FIRMWARE,
+	OPT_SBAT_LEVEL,
+	OPT_NO_SBAT,
+	OPT_EFIVARS,
+	OPT_MOK_VARIABLES,
+	OPT_PREDICT,
+	OPT_EVENT_LOG,
+	OPT_MOK_SB_STATE,
+	OPT_MOK_LIST_TRUSTED,
+	OPT_ALG,
+};
+
 /* What `lockshim verify` was asked; the trust lists go straight into the policy. */
 struct verify_args {
 	struct verify_policy policy;
 	const char *image_path;
-	const char *level_path; /* --sbat-level; NULL for the built-in level */
+	const char *level_path;        /* --sbat-level; NULL for the built-in level */
+	const char *efivars, *mokvars; /* --efivars, --mok-variables: a machine's lists */
+	bool lists_given;              /* a list option: no live default */
 	bool no_sbat;
-	bool json, record;
+	bool json, record, quiet;
 	bool as_firmware;            /* --as-firmware: the firmware's verdict, db and dbx only */
 	enum verify_request request; /* --shim-lock: VERIFY_FOR_LOADER */
 };
 
+static int take_verify_arg(int code, const char *arg, void *ctx);
+
+static const struct option verify_options[] = {
+	POLICY_LIST_OPTIONS,
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "record", no_argument, NULL, OPT_RECORD },
+	{ "shim-lock", no_argument, NULL, OPT_SHIM_LOCK },
+	{ "as-firmware", no_argument, NULL, OPT_AS_FIRMWARE },
+	{ "sbat-level", required_argument, NULL, OPT_SBAT_LEVEL },
+	{ "no-sbat", no_argument, NULL, OPT_NO_SBAT },
+	{ "efivars", required_argument, NULL, OPT_EFIVARS },
+	{ "mok-variables", required_argument, NULL, OPT_MOK_VARIABLES },
+	CLI_OPTION_QUIET,
+	CLI_OPTION_HELP,
+	{},
+};
+
+static const struct cli_command verify_command = {
+	"verify", verify_usage, verify_options, "hq", take_verify_arg,
+};
+
+/* One of verify's options or its IMAGE; each list file goes into the policy as it comes. */
+static int take_verify_arg(int code, const char *arg, void *ctx)
+{
+	struct verify_args *a = ctx;
+	struct sig_db *db = policy_list_for(&a->policy, code);
+
+	if (db) {
+		a->lists_given = true;
+		return policy_add_list_file(&a->policy, db, arg) < 0 ? CLI_FAILED : 0;
+	}
+	switch (code) {
+	case OPT_JSON:
+		a->json = true;
+		return 0;
+	case OPT_RECORD:
+		a->record = true;
+		return 0;
+	case 'q':
+		a->quiet = true;
+		return 0;
+	case OPT_SHIM_LOCK:
+		a->request = VERIFY_FOR_LOADER;
+		return 0;
+	case OPT_AS_FIRMWARE:
+		a->as_firmware = true;
+		return 0;
+	case OPT_SBAT_LEVEL:
+		return cli_take_once(&verify_command, code, &a->level_path, arg);
+	case OPT_NO_SBAT:
+		a->no_sbat = true;
+		return 0;
+	case OPT_EFIVARS:
+		return cli_take_once(&verify_command, code, &a->efivars, arg);
+	case OPT_MOK_VARIABLES:
+		return cli_take_once(&verify_command, code, &a->mokvars, arg);
+	case CLI_OPERAND:
+		return cli_take_once(&verify_command, code, &a->image_path, arg);
+	}
+	return cli_usage_error(&verify_command, "option code %d unexpected", code);
+}
+
 /*
  * Parse verify's arguments into @args, adding each list file to the policy
- * as its option comes. Returns 0, or -1 having printed the usage or why a
- * file was refused.
+ * as its option comes. Returns CLI_PARSED, or how parsing stopped (the
+ * usage, or why a file was refused, said).
  */
-static int parse_verify_args(int argc, char **argv, struct verify_args *args)
+static enum cli_parsed parse_verify_args(int argc, char **argv, struct verify_args *args)
 {
-	for (int i = 1; i < argc; i++) {
-		struct sig_db *db = policy_list_option(&args->policy, argv[i]);
+	const struct cli_command *c = &verify_command;
+	enum cli_parsed parsed = cli_parse(c, argc, argv, args);
 
-		if (db) {
-			if (i + 1 >= argc) {
-				usage();
-				return -1;
-			}
-			if (policy_add_list_file(&args->policy, db, argv[++i]) < 0)
-				return -1;
-		} else if (strcmp(argv[i], "--json") == 0 && !args->record) {
-			args->json = true;
-		} else if (strcmp(argv[i], "--record") == 0 && !args->json) {
-			args->record = true;
-		} else if (strcmp(argv[i], "--shim-lock") == 0) {
-			args->request = VERIFY_FOR_LOADER;
-		} else if (strcmp(argv[i], "--as-firmware") == 0) {
-			args->as_firmware = true;
-		} else if (strcmp(argv[i], "--sbat-level") == 0 && i + 1 < argc &&
-			   !args->level_path && !args->no_sbat) {
-			args->level_path = argv[++i];
-		} else if (strcmp(argv[i], "--no-sbat") == 0 && !args->level_path) {
-			args->no_sbat = true;
-		} else if (argv[i][0] == '-' || args->image_path) {
-			usage();
-			return -1;
-		} else {
-			args->image_path = argv[i];
-		}
-	}
-	if (!args->image_path) {
-		usage();
-		return -1;
-	}
+	if (parsed != CLI_PARSED)
+		return parsed;
+	if ((!args->image_path && cli_usage_error(c, "no IMAGE")) ||
+	    (args->json + args->record + args->quiet > 1 &&
+	     cli_usage_error(c, "one of --json, --record and -q")) ||
+	    (args->level_path && args->no_sbat &&
+	     cli_usage_error(c, "--sbat-level or --no-sbat, not both")) ||
+	    (args->mokvars && !args->efivars && args->lists_given &&
+	     cli_usage_error(c, "--mok-variables goes with --efivars")))
+		return CLI_STOP;
 	/* the firmware knows no MOK, vendor list or SBAT */
 	if (args->as_firmware &&
 	    (args->request != VERIFY_TO_START || args->level_path || args->no_sbat ||
-	     !sig_db_is_empty(&args->policy.vendor) || !sig_db_is_empty(&args->policy.vendor_dbx) ||
-	     !sig_db_is_empty(&args->policy.mok) || !sig_db_is_empty(&args->policy.mokx))) {
-		say_error("--as-firmware takes only --db, --dbx and --json or --record");
-		usage();
+	     args->mokvars || !sig_db_is_empty(&args->policy.vendor) ||
+	     !sig_db_is_empty(&args->policy.vendor_dbx) || !sig_db_is_empty(&args->policy.mok) ||
+	     !sig_db_is_empty(&args->policy.mokx))) {
+		cli_usage_error(c, "--as-firmware takes only --db, --dbx, --efivars and --json, "
+				   "--record or -q");
+		return CLI_STOP;
+	}
+	return CLI_PARSED;
+}
+
+/*
+ * With no list option, the running system's lists, as sbctl verify and
+ * mokutil --test-key take them: its efivarfs and MokVar table. Returns 0,
+ * or -1 having said why there are none.
+ */
+static int live_lists(struct verify_args *args)
+{
+	if (args->efivars || args->lists_given)
+		return 0;
+	if (access(LIVE_EFIVARS, F_OK) != 0) {
+		say_error("verify: no list given (--db, --dbx, --mok, --mokx, --vendor-cert, "
+			  "--vendor-dbx or --efivars DIR), and no running system's: %s: %s (not "
+			  "booted through UEFI, or efivarfs not mounted)",
+			  LIVE_EFIVARS, strerror(errno));
 		return -1;
 	}
+	args->efivars = LIVE_EFIVARS;
+	/* no MokVar table at this boot (no loader installed one): none, not an error */
+	if (!args->mokvars && access(LIVE_MOKVARS, F_OK) == 0)
+		args->mokvars = LIVE_MOKVARS;
 	return 0;
 }
 
@@ -286,19 +380,39 @@ static int verify_as_firmware(const struct verify_args *args, const uint8_t *ima
 static int cmd_verify(int argc, char **argv)
 {
 	struct verify_args args = { .request = VERIFY_TO_START };
+	struct verify_machine machine = { 0 };
 	struct verdict verdict;
 	struct sbat level;
 	uint8_t *image, *level_text = NULL;
+	enum cli_parsed parsed;
 	size_t size;
-	int r = EXIT_USAGE;
+	int r = EXIT_USAGE, from_machine = 0;
 
 	verify_policy_init(&args.policy);
-	if (parse_verify_args(argc, argv, &args) < 0)
+	parsed = parse_verify_args(argc, argv, &args);
+	if (parsed != CLI_PARSED) {
+		r = parsed == CLI_HELP_SHOWN ? EXIT_SUCCESS : EXIT_USAGE;
 		goto out;
+	}
+	if (live_lists(&args) < 0 || (args.quiet && cli_quiet() < 0))
+		goto out;
+	if (args.efivars) {
+		machine.efivars = args.efivars;
+		machine.mokvars = args.mokvars;
+		machine.say = !args.json && !args.record;
+		if (verify_machine_lists(&machine, args.as_firmware, &args.policy) < 0)
+			goto out;
+	}
 	if (!args.no_sbat && !args.as_firmware) {
-		if (load_sbat_level(args.level_path, &level, &level_text) < 0)
+		if (args.efivars)
+			from_machine =
+				verify_machine_level(&machine, args.level_path, false, &level);
+		if (from_machine < 0 ||
+		    (!from_machine && load_sbat_level(args.level_path, &level, &level_text) < 0))
 			goto out;
 		args.policy.sbat_level = &level;
+	} else if (args.efivars && !args.as_firmware) {
+		verify_machine_level(&machine, NULL, true, &level);
 	}
 	if (read_file(args.image_path, &image, &size) < 0)
 		goto out;
@@ -314,6 +428,7 @@ static int cmd_verify(int argc, char **argv)
 	r = verdict.allowed ? EXIT_SUCCESS : EXIT_REFUSED;
 out:
 	free(level_text);
+	verify_machine_free(&machine);
 	verify_policy_free(&args.policy);
 	return r;
 }
@@ -325,6 +440,7 @@ struct predict_args {
 	uint8_t *mok_list, *mok_list_x, *vendor_dbx; /* OPENSSL_malloc'd */
 	const char *log_path;
 	const char *level_path;
+	bool predict;
 	uint8_t mok_sb_state;
 	/* in boot order: what lockshim starts, and what a second stage asks about */
 	struct predict_image {
@@ -335,66 +451,91 @@ struct predict_args {
 };
 
 /* The raw bytes a list option stands for in the MOK state (NULL: only the policy needs it). */
-static int predict_state_bytes(struct predict_args *args, const char *option, const char *path)
+static int predict_state_bytes(struct predict_args *args, int code, const char *path)
 {
-	struct {
-		const char *option;
-		uint8_t **data;
-		size_t *size;
-	} lists[] = {
-		{ "--mok", &args->mok_list, &args->state.mok_list_size },
-		{ "--mokx", &args->mok_list_x, &args->state.mok_list_x_size },
-		{ "--vendor-dbx", &args->vendor_dbx, &args->state.vendor_dbx_size },
-	};
-
-	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
-		if (strcmp(option, lists[l].option) == 0)
-			return policy_list_file_bytes(path, lists[l].data, lists[l].size);
+	switch (code) {
+	case POLICY_OPT_MOK:
+		return policy_list_file_bytes(path, &args->mok_list, &args->state.mok_list_size);
+	case POLICY_OPT_MOKX:
+		return policy_list_file_bytes(path, &args->mok_list_x,
+					      &args->state.mok_list_x_size);
+	case POLICY_OPT_VENDOR_DBX:
+		return policy_list_file_bytes(path, &args->vendor_dbx,
+					      &args->state.vendor_dbx_size);
+	}
 	return 0;
 }
 
-static int parse_predict_args(int argc, char **argv, struct predict_args *args)
+static int take_predict_arg(int code, const char *arg, void *ctx);
+
+static const struct option pcr_options[] = {
+	POLICY_LIST_OPTIONS,
+	{ "predict", no_argument, NULL, OPT_PREDICT },
+	{ "event-log", required_argument, NULL, OPT_EVENT_LOG },
+	{ "sbat-level", required_argument, NULL, OPT_SBAT_LEVEL },
+	{ "mok-sb-state", no_argument, NULL, OPT_MOK_SB_STATE },
+	{ "mok-list-trusted", no_argument, NULL, OPT_MOK_LIST_TRUSTED },
+	{ "shim-lock", required_argument, NULL, OPT_SHIM_LOCK },
+	CLI_OPTION_HELP,
+	{},
+};
+
+static const struct cli_command pcr_command = {
+	"pcr", pcr_usage, pcr_options, "h", take_predict_arg,
+};
+
+/* One of pcr's options or an IMAGE, the images in boot order with the --shim-lock ones. */
+static int take_predict_arg(int code, const char *arg, void *ctx)
 {
-	bool predict = false;
+	struct predict_args *a = ctx;
+	struct sig_db *db = policy_list_for(&a->policy, code);
 
-	for (int i = 1; i < argc; i++) {
-		struct sig_db *db = policy_list_option(&args->policy, argv[i]);
+	if (db) {
+		if (db == &a->policy.vendor && sk_X509_num(db->certs) > 0)
+			return cli_usage_error(&pcr_command,
+					       "one --vendor-cert: lockshim embeds one");
+		return policy_add_list_file(&a->policy, db, arg) < 0 ||
+				       predict_state_bytes(a, code, arg) < 0 ?
+			       CLI_FAILED :
+			       0;
+	}
+	switch (code) {
+	case OPT_PREDICT:
+		a->predict = true;
+		return 0;
+	case OPT_EVENT_LOG:
+		a->log_path = arg;
+		return 0;
+	case OPT_SBAT_LEVEL:
+		a->level_path = arg;
+		return 0;
+	case OPT_MOK_SB_STATE:
+		a->mok_sb_state = 1;
+		return 0;
+	case OPT_MOK_LIST_TRUSTED:
+		a->state.mok_list_trusted = true;
+		return 0;
+	case OPT_SHIM_LOCK:
+		a->images[a->n_images++] = (struct predict_image){ arg, VERIFY_FOR_LOADER };
+		return 0;
+	case CLI_OPERAND:
+		a->images[a->n_images++] = (struct predict_image){ arg, VERIFY_TO_START };
+		return 0;
+	}
+	return cli_usage_error(&pcr_command, "option code %d unexpected", code);
+}
 
-		if (db && i + 1 < argc) {
-			if (db == &args->policy.vendor && sk_X509_num(db->certs) > 0) {
-				predict = false; /* lockshim embeds one: a usage error */
-				break;
-			}
-			if (policy_add_list_file(&args->policy, db, argv[i + 1]) < 0 ||
-			    predict_state_bytes(args, argv[i], argv[i + 1]) < 0)
-				return -1;
-			i++;
-		} else if (strcmp(argv[i], "--predict") == 0) {
-			predict = true;
-		} else if (strcmp(argv[i], "--event-log") == 0 && i + 1 < argc) {
-			args->log_path = argv[++i];
-		} else if (strcmp(argv[i], "--sbat-level") == 0 && i + 1 < argc) {
-			args->level_path = argv[++i];
-		} else if (strcmp(argv[i], "--mok-sb-state") == 0) {
-			args->mok_sb_state = 1;
-		} else if (strcmp(argv[i], "--mok-list-trusted") == 0) {
-			args->state.mok_list_trusted = true;
-		} else if (strcmp(argv[i], "--shim-lock") == 0 && i + 1 < argc) {
-			args->images[args->n_images++] =
-				(struct predict_image){ argv[++i], VERIFY_FOR_LOADER };
-		} else if (argv[i][0] == '-') {
-			predict = false; /* a usage error */
-			break;
-		} else {
-			args->images[args->n_images++] =
-				(struct predict_image){ argv[i], VERIFY_TO_START };
-		}
-	}
-	if (!predict || !args->n_images) {
-		usage();
-		return -1;
-	}
-	return 0;
+static enum cli_parsed parse_predict_args(int argc, char **argv, struct predict_args *args)
+{
+	const struct cli_command *c = &pcr_command;
+	enum cli_parsed parsed = cli_parse(c, argc, argv, args);
+
+	if (parsed != CLI_PARSED)
+		return parsed;
+	if ((!args->predict && cli_usage_error(c, "--predict is what pcr does: give it")) ||
+	    (!args->n_images && cli_usage_error(c, "no IMAGE")))
+		return CLI_STOP;
+	return CLI_PARSED;
 }
 
 /*
@@ -450,13 +591,17 @@ static int cmd_pcr(int argc, char **argv)
 	const char *reason;
 	size_t log_size;
 	int r = EXIT_USAGE, der_len;
+	enum cli_parsed parsed = CLI_STOP;
 
 	verify_policy_init(&args.policy);
 	pcr_bank_reset(&bank);
 	measurer_init(&m, pcr_bank_extend_event, &bank);
 	args.images = calloc((size_t)argc, sizeof(*args.images));
-	if (!args.images || parse_predict_args(argc, argv, &args) < 0 ||
-	    load_sbat_level(args.level_path, &level, &level_text) < 0)
+	if (args.images)
+		parsed = parse_predict_args(argc, argv, &args);
+	if (parsed == CLI_HELP_SHOWN)
+		r = EXIT_SUCCESS;
+	if (parsed != CLI_PARSED || load_sbat_level(args.level_path, &level, &level_text) < 0)
 		goto out;
 	if (args.log_path) {
 		if (read_file(args.log_path, &log, &log_size) < 0)
@@ -507,29 +652,77 @@ out:
 	return r;
 }
 
+/* The operands of a subcommand that takes only files (esl, add-sbat, hash), in order. */
+struct operands {
+	const char *path[4]; /* one more than any takes, to name the extra one */
+	int n;
+	const char *alg; /* hash --alg */
+};
+
+static int take_operand(const struct cli_command *c, struct operands *o, const char *arg)
+{
+	if (o->n == (int)ARRAY_SIZE(o->path))
+		return cli_usage_error(c, "extra operand '%s'", arg);
+	o->path[o->n++] = arg;
+	return 0;
+}
+
+/* The operands of @c, exactly @n of them, into @o: CLI_PARSED, or how parsing stopped (said). */
+static enum cli_parsed parse_operands(const struct cli_command *c, int argc, char **argv,
+				      struct operands *o, int n)
+{
+	enum cli_parsed parsed = cli_parse(c, argc, argv, o);
+
+	if (parsed == CLI_PARSED && o->n != n) {
+		if (o->n < n)
+			cli_usage_error(c, "missing operand");
+		else
+			cli_usage_error(c, "extra operand '%s'", o->path[n]);
+		return CLI_STOP;
+	}
+	return parsed;
+}
+
+static int take_add_sbat_arg(int code, const char *arg, void *ctx);
+
+static const struct option help_only_options[] = { CLI_OPTION_HELP, {} };
+
+static const struct cli_command add_sbat_command = {
+	"add-sbat", add_sbat_usage, help_only_options, "h", take_add_sbat_arg,
+};
+
+static int take_add_sbat_arg(int code, const char *arg, void *ctx)
+{
+	(void)code; /* only operands reach here */
+	return take_operand(&add_sbat_command, ctx, arg);
+}
+
 static int cmd_add_sbat(int argc, char **argv)
 {
 	uint8_t *csv, *image, *out = NULL;
 	size_t csv_size, size, out_size;
+	struct operands o = { 0 };
 	const char *reason;
 	struct sbat sbat;
 	struct reason_buf why_buf;
 	const char *why;
+	enum cli_parsed parsed;
 	int r = EXIT_USAGE;
 
-	if (argc != 4)
-		return usage();
-	if (read_file(argv[1], &csv, &csv_size) < 0)
+	parsed = parse_operands(&add_sbat_command, argc, argv, &o, 3);
+	if (parsed != CLI_PARSED)
+		return parsed == CLI_HELP_SHOWN ? EXIT_SUCCESS : EXIT_USAGE;
+	if (read_file(o.path[0], &csv, &csv_size) < 0)
 		return EXIT_USAGE;
-	if (read_file(argv[2], &image, &size) < 0) {
+	if (read_file(o.path[1], &image, &size) < 0) {
 		free(csv);
 		return EXIT_USAGE;
 	}
 	if (sbat_parse(csv, csv_size, SBAT_SECTION, &sbat, &why, &why_buf) < 0)
-		say_error("%s: not a usable .sbat: %s", argv[1], why);
+		say_error("%s: not a usable .sbat: %s", o.path[0], why);
 	else if (pe_add_section(image, size, ".sbat", csv, csv_size, &out, &out_size, &reason) < 0)
-		say_error("%s: %s", argv[2], reason);
-	else if (write_file(argv[3], out, out_size) == 0)
+		say_error("%s: %s", o.path[1], reason);
+	else if (write_file(o.path[2], out, out_size) == 0)
 		r = EXIT_SUCCESS;
 	free(out);
 	free(image);
@@ -554,24 +747,49 @@ static const EVP_MD *hash_algorithm(const char *name)
 	return NULL;
 }
 
+static int take_hash_arg(int code, const char *arg, void *ctx);
+
+static const struct option hash_options[] = {
+	{ "alg", required_argument, NULL, OPT_ALG },
+	CLI_OPTION_HELP,
+	{},
+};
+
+static const struct cli_command hash_command = {
+	"hash", hash_usage, hash_options, "h", take_hash_arg,
+};
+
+static int take_hash_arg(int code, const char *arg, void *ctx)
+{
+	struct operands *o = ctx;
+
+	if (code != OPT_ALG)
+		return take_operand(&hash_command, o, arg);
+	if (!hash_algorithm(arg))
+		return cli_usage_error(&hash_command,
+				       "--alg '%s': one of sha1, sha224, sha256, sha384, sha512",
+				       arg);
+	o->alg = arg;
+	return 0;
+}
+
 static int cmd_hash(int argc, char **argv)
 {
 	uint8_t digest[EVP_MAX_MD_SIZE], *data;
-	const EVP_MD *md = EVP_sha256();
+	const EVP_MD *md;
+	struct operands o = { 0 };
 	struct pe_image *img;
 	unsigned int len;
 	const char *reason;
+	enum cli_parsed parsed;
 	size_t size;
 	int r = EXIT_REFUSED;
 
-	if (argc == 4 && strcmp(argv[1], "--alg") == 0) {
-		md = hash_algorithm(argv[2]);
-		argc -= 2;
-		argv += 2;
-	}
-	if (argc != 2 || !md)
-		return usage();
-	if (read_file(argv[1], &data, &size) < 0)
+	parsed = parse_operands(&hash_command, argc, argv, &o, 1);
+	if (parsed != CLI_PARSED)
+		return parsed == CLI_HELP_SHOWN ? EXIT_SUCCESS : EXIT_USAGE;
+	md = o.alg ? hash_algorithm(o.alg) : EVP_sha256();
+	if (read_file(o.path[0], &data, &size) < 0)
 		return EXIT_USAGE;
 	img = malloc(sizeof(*img));
 	if (img && pe_parse(data, size, img, &reason) == 0 &&
@@ -581,7 +799,7 @@ static int cmd_hash(int argc, char **argv)
 		printf("\n");
 		r = EXIT_SUCCESS;
 	} else {
-		say_error("%s: %s", argv[1], img ? reason : "out of memory");
+		say_error("%s: %s", o.path[0], img ? reason : "out of memory");
 	}
 	free(img);
 	free(data);
@@ -646,20 +864,35 @@ static int print_esl_list(const struct esl_list *list, void *ctx)
 	return 0;
 }
 
+static int take_esl_arg(int code, const char *arg, void *ctx);
+
+static const struct cli_command esl_command = {
+	"esl", esl_usage, help_only_options, "h", take_esl_arg,
+};
+
+static int take_esl_arg(int code, const char *arg, void *ctx)
+{
+	(void)code; /* only operands reach here */
+	return take_operand(&esl_command, ctx, arg);
+}
+
 static int cmd_esl(int argc, char **argv)
 {
 	enum list_form form = LIST_FORM_LISTS;
 	struct reason_buf why_buf;
+	struct operands o = { 0 };
 	const uint8_t *lists;
 	uint32_t attributes;
 	size_t size, lists_size;
 	const char *reason;
+	enum cli_parsed parsed;
 	uint8_t *data;
 	int rejected;
 
-	if (argc != 2)
-		return usage();
-	if (read_file(argv[1], &data, &size) < 0)
+	parsed = parse_operands(&esl_command, argc, argv, &o, 1);
+	if (parsed != CLI_PARSED)
+		return parsed == CLI_HELP_SHOWN ? EXIT_SUCCESS : EXIT_USAGE;
+	if (read_file(o.path[0], &data, &size) < 0)
 		return EXIT_USAGE;
 	/* an efivarfs file or a signed update: its lists, said; else the file as lists */
 	if (signature_lists_in(data, size, &form, &lists, &lists_size, &attributes, &reason,
@@ -697,9 +930,7 @@ static const struct command *command_named(const char *name)
 /* Asked for: @c's usage on stdout, and success. */
 static int command_help(const struct command *c)
 {
-	printf("usage: lockshim %s", c->usage);
-	if (strstr(c->usage, " F]") || strstr(c->usage, " LEVEL"))
-		fputs(list_file_note, stdout);
+	cli_print_usage(stdout, c->usage);
 	return EXIT_SUCCESS;
 }
 
@@ -742,8 +973,6 @@ static int run(int argc, char **argv)
 			say_error("unknown subcommand '%s'", argv[1]);
 		return usage();
 	}
-	if (argc == 3 && is_help(argv[2]))
-		return command_help(c);
 	return c->run(argc - 1, argv + 1);
 }
 

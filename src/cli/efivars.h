@@ -14,6 +14,10 @@
 
 #include "variables.h"
 
+/* The running system's: efivarfs, and the MokVar table the kernel shows when a loader made one. */
+#define LIVE_EFIVARS "/sys/firmware/efi/efivars"
+#define LIVE_MOKVARS "/sys/firmware/efi/mok-variables"
+
 /* One variable read whole; @data points into @file. */
 struct efivar {
 	bool present;

@@ -14,23 +14,31 @@
 #include "file.h"
 #include "macro.h"
 
-struct sig_db *policy_list_option(struct verify_policy *policy, const char *arg)
+struct sig_db *policy_list_for(struct verify_policy *policy, int code)
 {
-	const struct {
-		const char *option;
-		struct sig_db *db;
-	} lists[] = {
-		{ "--db", &policy->db },
-		{ "--dbx", &policy->dbx },
-		{ "--mok", &policy->mok },
-		{ "--mokx", &policy->mokx },
-		{ "--vendor-cert", &policy->vendor },
-		{ "--vendor-dbx", &policy->vendor_dbx },
+	struct sig_db *lists[] = {
+		[POLICY_OPT_DB - POLICY_OPT_DB] = &policy->db,
+		[POLICY_OPT_DBX - POLICY_OPT_DB] = &policy->dbx,
+		[POLICY_OPT_MOK - POLICY_OPT_DB] = &policy->mok,
+		[POLICY_OPT_MOKX - POLICY_OPT_DB] = &policy->mokx,
+		[POLICY_OPT_VENDOR_CERT - POLICY_OPT_DB] = &policy->vendor,
+		[POLICY_OPT_VENDOR_DBX - POLICY_OPT_DB] = &policy->vendor_dbx,
 	};
 
-	for (size_t l = 0; l < ARRAY_SIZE(lists); l++)
-		if (strcmp(arg, lists[l].option) == 0)
-			return lists[l].db;
+	if (code < POLICY_OPT_DB || code >= POLICY_OPT_END)
+		return NULL;
+	return lists[code - POLICY_OPT_DB];
+}
+
+struct sig_db *policy_list_option(struct verify_policy *policy, const char *arg)
+{
+	static const struct option options[] = { POLICY_LIST_OPTIONS };
+
+	if (strncmp(arg, "--", 2) != 0)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		if (strcmp(arg + 2, options[i].name) == 0)
+			return policy_list_for(policy, options[i].val);
 	return NULL;
 }
 

@@ -8,9 +8,36 @@
 #ifndef LOCKSHIM_POLICY_ARGS_H
 #define LOCKSHIM_POLICY_ARGS_H
 
+#include <getopt.h>
+
 #include "verify.h"
 
-/* The list of @policy that the option @arg fills; NULL when @arg is not one of them. */
+/* Their getopt codes, above any character. */
+enum {
+	POLICY_OPT_DB = 0x100,
+	POLICY_OPT_DBX,
+	POLICY_OPT_MOK,
+	POLICY_OPT_MOKX,
+	POLICY_OPT_VENDOR_CERT,
+	POLICY_OPT_VENDOR_DBX,
+	POLICY_OPT_END, /* a subcommand's own codes from here */
+};
+
+/* The options, for a getopt_long table (each takes a file). */
+#define POLICY_LIST_OPTIONS                                                         \
+	{ "db", required_argument, NULL, POLICY_OPT_DB },                           \
+		{ "dbx", required_argument, NULL, POLICY_OPT_DBX },                 \
+		{ "mok", required_argument, NULL, POLICY_OPT_MOK },                 \
+		{ "mokx", required_argument, NULL, POLICY_OPT_MOKX },               \
+		{ "vendor-cert", required_argument, NULL, POLICY_OPT_VENDOR_CERT }, \
+	{                                                                           \
+		"vendor-dbx", required_argument, NULL, POLICY_OPT_VENDOR_DBX        \
+	}
+
+/* The list of @policy that the option of getopt code @code fills; NULL when none. */
+struct sig_db *policy_list_for(struct verify_policy *policy, int code);
+
+/* The list of @policy that the option @arg ("--db") fills; NULL when @arg is not one of them. */
 struct sig_db *policy_list_option(struct verify_policy *policy, const char *arg);
 
 /*

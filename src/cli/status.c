@@ -29,6 +29,7 @@
 
 #include "boot_option.h"
 #include "boot_record.h"
+#include "cli_args.h"
 #include "efivars.h"
 #include "file.h"
 #include "json.h"
@@ -37,7 +38,6 @@
 
 #define EXIT_USAGE 2
 
-#define LIVE_EFIVARS    "/sys/firmware/efi/efivars"
 #define LIVE_SECURITYFS "/sys/kernel/security"
 /* what lockshim writes it with: volatile, never NV */
 #define BOOT_RECORD_ATTRIBUTES variables[VAR_LOCKSHIM_BOOT_LOG].attributes
@@ -49,29 +49,50 @@ struct status_args {
 	bool json;
 };
 
-static int parse_status_args(int argc, char **argv, struct status_args *a)
-{
-	for (int i = 1; i < argc; i++) {
-		const char **slot = NULL;
+enum {
+	OPT_JSON = 0x100,
+	OPT_EFIVARS,
+	OPT_SECURITYFS,
+};
 
-		if (strcmp(argv[i], "--json") == 0) {
-			a->json = true;
-			continue;
-		}
-		if (strcmp(argv[i], "--efivars") == 0)
-			slot = &a->efivars;
-		else if (strcmp(argv[i], "--securityfs") == 0)
-			slot = &a->securityfs;
-		if (!slot || i + 1 >= argc || *slot)
-			return -1;
-		*slot = argv[++i];
+static int take_status_arg(int code, const char *arg, void *ctx);
+
+static const struct option status_options[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "efivars", required_argument, NULL, OPT_EFIVARS },
+	{ "securityfs", required_argument, NULL, OPT_SECURITYFS },
+	CLI_OPTION_HELP,
+	{},
+};
+
+static const struct cli_command status_command = {
+	"status", status_usage, status_options, "h", take_status_arg,
+};
+
+static int take_status_arg(int code, const char *arg, void *ctx)
+{
+	struct status_args *a = ctx;
+	const char **slot = code == OPT_EFIVARS ? &a->efivars : &a->securityfs;
+
+	if (code == OPT_JSON) {
+		a->json = true;
+		return 0;
 	}
+	if (code == CLI_OPERAND)
+		return cli_usage_error(&status_command, "'%s': status takes no operand", arg);
+	return cli_take_once(&status_command, code, slot, arg);
+}
+
+static enum cli_parsed parse_status_args(int argc, char **argv, struct status_args *a)
+{
+	enum cli_parsed parsed = cli_parse(&status_command, argc, argv, a);
+
 	/* a copy of efivarfs is another machine's, or another time's: not this kernel's lockdown */
 	if (!a->securityfs && !a->efivars)
 		a->securityfs = LIVE_SECURITYFS;
 	if (!a->efivars)
 		a->efivars = LIVE_EFIVARS;
-	return 0;
+	return parsed;
 }
 
 /*
@@ -386,12 +407,12 @@ int cmd_status(int argc, char **argv)
 	struct efivar var;
 	const char *reason;
 	char lockdown[32], guid[VARIABLE_GUID_TEXT_SIZE];
+	enum cli_parsed parsed;
 	DIR *dir;
 
-	if (parse_status_args(argc, argv, &args) < 0) {
-		fprintf(stderr, "usage: lockshim %s", status_usage);
-		return EXIT_USAGE;
-	}
+	parsed = parse_status_args(argc, argv, &args);
+	if (parsed != CLI_PARSED)
+		return parsed == CLI_HELP_SHOWN ? EXIT_SUCCESS : EXIT_USAGE;
 	dir = opendir(args.efivars);
 	if (!dir) {
 		say_error("%s: %s (not booted through UEFI, or efivarfs not mounted)", args.efivars,

@@ -38,6 +38,16 @@ complete_is "automatic" check --sbat-level au
 complete_is "windows" check --sbat-level w
 complete_is "$tmp/dir-a" check --efivars "$tmp/"
 complete_is "$tmp/dir-a $tmp/file-a" verify --db "$tmp/"
+# getopt_long's --opt=value: split at '=' as bash does by default, or whole
+complete_is "$tmp/dir-a" check --efivars = "$tmp/"
+complete_is "automatic" check --sbat-level = au
+complete_is "--efivars=$tmp/dir-a" check "--efivars=$tmp/"
+complete_is "--sbat-level=windows" check --sbat-level=w
+# the options this parser added: -q's long name, verify's machine lists
+complete_is "--quiet" check --qu
+complete_is "--quiet" verify --qu
+complete_is "--efivars" verify --ef
+complete_is "$tmp/dir-a" verify --mok-variables "$tmp/"
 # a subcommand's options only: status has no --dbx-update
 complete_is "--efivars --help --json --securityfs" status --
 exit $failed

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # build/lockshim SUBCOMMAND --help: that subcommand's usage on stdout, exit
 # 0 (asked for, so not an error), for every subcommand, and `help SUB` the
-# same; --version; a usage error still prints every usage on stderr and
-# exits 2; output that cannot be written is a failure.
+# same; --version; an unknown subcommand prints every usage on stderr and
+# exits 2 (a subcommand's usage error, its own: test_cli_args.sh); output
+# that cannot be written is a failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -47,5 +48,6 @@ for args in "--help" "hash $BUILD/lockshimx64.efi"; do
 	[[ $r -eq 2 && $e == *"cannot write the output: No space left on device"* ]] &&
 		ok "cli: $args to a full disk: exit 2, said" || not_ok "cli: $args to /dev/full (exit $r: $e)"
 done
-expect 2 '^usage: lockshim check' "cli: check with a bad option: its usage, exit 2" -- check --no-such-option
+expect 2 "^lockshim check: unrecognized option '--no-such-option'"$'\n''usage: lockshim check' \
+	"cli: check with a bad option: named, then its usage, exit 2" -- check --no-such-option
 exit $failed

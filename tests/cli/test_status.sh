@@ -145,7 +145,8 @@ status missing
 [[ $rc -eq 0 && $out == *"Secure Boot: disabled"*"booted: unknown (no BootCurrent)"*"boot loader: none set"* ]] &&
 	ok "status: nothing at all recorded: said, exit 0" || not_ok "status: empty machine (exit $rc: $out)"
 expect 2 'not booted through UEFI' "status: no efivarfs: exit 2" -- status --efivars "$work/nowhere"
-expect 2 '^usage: lockshim status' "status: an unknown option: its usage, exit 2" -- status --frobnicate
+expect 2 "^lockshim status: unrecognized option '--frobnicate'"$'\n''usage: lockshim status' \
+	"status: an unknown option: named, then its usage, exit 2" -- status --frobnicate
 expect 0 '^usage: lockshim status \[--efivars DIR\] \[--securityfs DIR\] \[--json\]$' \
 	"status: --help: its usage, exit 0" -- status --help
 

@@ -9,6 +9,8 @@
 #       --sbat-level latest`, then SbatPolicy set to latest as `mokutil
 #       --set-sbat-policy latest` does
 # Each `check --json` is one line for the host: CHECK-JSON NAME {...}.
+# In s0, `lockshim verify` with no list option answers from this machine's
+# own lists, before and after the dbx update: VERIFY-RC NAME EXIT.
 
 # check NAME ARGS...: `lockshim check ARGS` as a person reads it, then as
 # the host compares it
@@ -20,6 +22,14 @@ check() {
 	echo "CHECK-RC $name $?"
 	sed 's/^/CHECK-ERR /' /tmp/$name.err
 	echo "CHECK-JSON $name $(cat /tmp/$name.json)"
+}
+
+# verify NAME IMAGE: `lockshim verify IMAGE` against the running machine's
+# lists, as a person reads it, then its exit status alone (-q)
+verify() {
+	step lockshim verify "$2"
+	lockshim verify -q "$2" >/tmp/verify.out
+	echo "VERIFY-RC $1 $? $(wc -c </tmp/verify.out)"
 }
 
 # set_var NAME-GUID FILE: FILE (attributes, then data) written in one call,
@@ -55,10 +65,14 @@ s0)
 	done
 	check today
 	check dbx --dbx-update /data/dbx-update.auth
+	verify debian $ESP/EFI/lockshim/debian.efi
+	verify mok $ESP/EFI/lockshim/mok.efi
+	verify rogue $ESP/EFI/lockshim/rogue.efi
 	dbx=dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f
 	# efivarfs marks a variable it cannot delete immutable
 	step chattr -i "$EFIVARS/$dbx"
 	step set_var $dbx /data/dbx-update.var && echo "CHECK-APPLIED dbx"
+	verify mok-revoked $ESP/EFI/lockshim/mok.efi
 	;;
 s1)
 	step cp /data/lockshimx64-next.efi $ESP/EFI/lockshim/lockshimx64.efi
