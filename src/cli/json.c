@@ -86,9 +86,15 @@ static struct {
 
 void json_output_begin(int argc, char **argv)
 {
+	static const char *const with_json[] = { "verify", "check", "status", "pcr" };
 	bool json = false;
 	FILE *buffer;
 
+	for (size_t i = 0; argc >= 2 && i < sizeof(with_json) / sizeof(with_json[0]); i++)
+		json = json || strcmp(argv[1], with_json[i]) == 0;
+	if (!json)
+		return; /* hash, esl, add-sbat: an argument "--json" is a file's name */
+	json = false;
 	/* options come before "--"; after it, "--json" would be a file's name */
 	for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
 		json = json || strcmp(argv[i], "--json") == 0;

@@ -48,7 +48,8 @@ void json_print_verdict(const char *word, const char *reason, const char *list, 
 			const char *message);
 
 /*
- * With --json among @argv's options, what the subcommand prints is held
+ * With --json among the options of @argv's verify, check, status or pcr
+ * (those that have it), what the subcommand prints is held
  * until json_output_end: an exit 2 (EXIT_USAGE) then prints the error
  * object {"schema", "error": {"code", "message"}} alone on stdout, never a
  * document cut short; the human message stays on stderr.

@@ -150,6 +150,10 @@ PY
 		not_ok "json: $name: exit 2 with --json ($(cat "$log/$name.json"))"
 done
 rm -f "$log"/*.rc
+# a subcommand without --json takes "--json" as a file's name: no object on stdout
+o=$("$cli" esl --json 2>/dev/null)
+[[ $? -eq 2 && -z $o ]] && ok "json: esl --json: a file's name, nothing on stdout" ||
+	not_ok "json: esl --json printed: $o"
 
 # ---- every document kept ---------------------------------------------------------
 shopt -s nullglob
