@@ -399,8 +399,10 @@ $(BUILD)/host-san/%.o: src/%.c $(FLAGS_DIR)/host-san
 	$(SAN_COMPILE) $(if $(filter src/cli/%,$<),-Isrc/cli) $(CLI_SETTINGS) -MMD -MP -c $< -o $@
 
 # `lockshim --version` says the release, as the loader's banner does.
-$(BUILD)/host/cli/cli.o $(BUILD)/host-san/cli/cli.o: $(BUILD)/efi/version.stamp
-$(BUILD)/host/cli/cli.o $(BUILD)/host-san/cli/cli.o: CLI_SETTINGS := -DLOCKSHIM_VERSION='"$(VERSION)"'
+# Its JSON documents say it too ("lockshim_version", json.c).
+VERSIONED_CLI_OBJS := $(foreach d,host host-san,$(BUILD)/$(d)/cli/cli.o $(BUILD)/$(d)/cli/json.o)
+$(VERSIONED_CLI_OBJS): $(BUILD)/efi/version.stamp
+$(VERSIONED_CLI_OBJS): CLI_SETTINGS := -DLOCKSHIM_VERSION='"$(VERSION)"'
 
 # The CLI applies the same embedded SBAT level as the loader: sbat_data.S for both.
 $(BUILD)/lockshim: $(CLI_OBJS) $(HOST_OBJS) $(BUILD)/host/core/sbat_data.o

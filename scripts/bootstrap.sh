@@ -16,6 +16,7 @@ packages=(
 	mtools                   # FAT images without loop devices
 	busybox-static           # test initramfs
 	mokutil swtpm tpm2-tools  # MOK tests; measured boot (TPM emulator, event log replay)
+	python3-jsonschema       # --json output against docs/lockshim.schema.json (test_json_schema.sh)
 	libsystemd-shared e2fsprogs  # Debian's bootctl and chattr in the check guest (test_check.sh)
 	linux-source-6.12 bc flex bison libelf-dev patch  # the companion kernel
 )

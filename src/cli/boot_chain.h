@@ -29,7 +29,8 @@ struct blob {
 
 /* What the next boot's decisions depend on. */
 struct machine_state {
-	bool secure_boot; /* SecureBoot=1 and SetupMode=0 */
+	bool secure_boot;                 /* SecureBoot=1 and SetupMode=0 */
+	bool secure_boot_var, setup_mode; /* SecureBoot=1, SetupMode=1: each as the firmware says */
 	struct blob kek, db, dbx;
 	/* the store's room as the loader found it at this boot (VariableInfo); unknown without */
 	struct variable_store_space store[STORE_SETS];

@@ -141,9 +141,9 @@ static int print_entry(const struct esl_entry *e, void *ctx)
 		json_print_key("well_known", true);
 		printf("%s", known ? "true" : "false");
 		json_print_key("signs", true);
-		json_print_string(known ? known->signs : "");
+		json_print_string_or_null(known ? known->signs : NULL);
 		json_print_key("not_after", true);
-		json_print_string(known ? known->not_after : "");
+		json_print_string_or_null(known ? known->not_after : NULL);
 		print_dependents(l, subject);
 		printf("}");
 	} else {

@@ -304,6 +304,21 @@ static void print_chain_text(const struct chain *c, const struct option *o)
 	chain_pcrs_print_text(&c->pcrs);
 }
 
+/* One image of a chain: its path, role, entry id and verdict (json_print_verdict). */
+static void print_step_json(const struct chain_step *s)
+{
+	printf("{");
+	json_print_key("image", false);
+	json_print_string(s->image);
+	json_print_key("role", true);
+	json_print_string(s->role);
+	json_print_key("id", true);
+	json_print_string_or_null(s->id);
+	json_print_verdict(verdict_word(s->allowed), verdict_reason_name(s->reason), s->list,
+			   s->entry, s->message);
+	printf("}");
+}
+
 static void print_chain_json(const struct chain *c, const struct option *o)
 {
 	printf("{");
@@ -324,44 +339,26 @@ static void print_chain_json(const struct chain *c, const struct option *o)
 	json_print_key("chain", true);
 	printf("[");
 	for (size_t i = 0; i < c->n_steps; i++) {
-		const struct chain_step *s = &c->steps[i];
-
-		printf("%s{", i ? ", " : "");
-		json_print_key("image", false);
-		json_print_string(s->image);
-		json_print_key("role", true);
-		json_print_string(s->role);
-		json_print_key("id", true);
-		json_print_string(s->id);
-		json_print_key("verdict", true);
-		json_print_string(verdict_word(s->allowed));
-		json_print_key("reason", true);
-		json_print_string(verdict_reason_name(s->reason));
-		json_print_key("list", true);
-		json_print_string(s->list);
-		json_print_key("entry", true);
-		json_print_string(s->entry);
-		json_print_key("message", true);
-		json_print_string(s->message);
-		printf("}");
+		printf("%s", i ? ", " : "");
+		print_step_json(&c->steps[i]);
 	}
 	printf("]");
 	chain_pcrs_print_json(&c->pcrs);
 	printf("}");
 }
 
-/* Where the next boot ends, and what it comes to. */
+/* The top-level answer: where the next boot ends, and what it comes to. */
 static void print_next_boot(const struct answer *a, bool json)
 {
 	const struct chain *c = a->next < a->n ? &a->chains[a->next] : NULL;
 
 	if (json) {
-		json_print_key("next_boot", false);
+		json_print_key("next_boot", true);
 		printf("{");
 		json_print_key("result", false);
 		json_print_string(result_name(a->result));
 		json_print_key("option", true);
-		json_print_string(c ? c->option : "");
+		json_print_string_or_null(c ? c->option : NULL);
 		json_print_key("why", true);
 		json_print_string(c ? c->why : "every option falls through");
 		printf("}");
@@ -376,7 +373,10 @@ static void print_next_boot(const struct answer *a, bool json)
 	}
 }
 
-/* One change of answer: an option's, or one image's in it (@step NULL: the whole option). */
+/*
+ * One change of answer: an option's, or one image's in it (@step NULL: the
+ * whole option); in JSON one shape for both, "step" null for an option's.
+ */
 static void print_change(const struct chain *c, const struct chain_step *step, bool boots_before,
 			 bool json, size_t n)
 {
@@ -386,21 +386,15 @@ static void print_change(const struct chain *c, const struct chain_step *step, b
 		printf("%s{", n ? ", " : "");
 		json_print_key("option", false);
 		json_print_string(c->option);
-		if (step) {
-			json_print_key("image", true);
-			json_print_string(step->image);
-			json_print_key("role", true);
-			json_print_string(step->role);
-			json_print_key("verdict", true);
-			json_print_string(verdict_word(now));
-			json_print_key("reason", true);
-			json_print_string(verdict_reason_name(step->reason));
-		} else {
-			json_print_key("boots_before", true);
-			printf("%s", boots_before ? "true" : "false");
-			json_print_key("boots_after", true);
-			printf("%s", now ? "true" : "false");
-		}
+		json_print_key("boots_before", true);
+		printf("%s", boots_before ? "true" : "false");
+		json_print_key("boots_after", true);
+		printf("%s", c->boots ? "true" : "false");
+		json_print_key("step", true);
+		if (step)
+			print_step_json(step);
+		else
+			printf("null");
 		json_print_key("why", true);
 		json_print_string(step ? step->message : c->why);
 		printf("}");
@@ -411,6 +405,25 @@ static void print_change(const struct chain *c, const struct chain_step *step, b
 		printf("after this update %s will %s: %s\n", c->option,
 		       now ? "boot again" : "no longer boot", c->why);
 	}
+}
+
+/* The state the answer was decided with (after the update, for a what-if). */
+static void print_machine_json(const struct machine_state *m)
+{
+	json_print_key("machine", true);
+	printf("{");
+	json_print_key("secure_boot", false);
+	printf("%s", m->secure_boot_var ? "true" : "false");
+	json_print_key("setup_mode", true);
+	printf("%s", m->setup_mode ? "true" : "false");
+	json_print_key("mok_validation", true);
+	printf("%s", m->validation_off ? "false" : "true");
+	json_print_key("sbat_level", true);
+	if (m->sbat_level.present)
+		json_print_counted(m->sbat_level.data, m->sbat_level.size);
+	else
+		printf("null");
+	printf("}");
 }
 
 /* The step of @b with @s's image and role; NULL when @b has none. */
@@ -669,21 +682,22 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	if (args.json) {
 		printf("{");
+		json_print_header();
+		print_next_boot(final, true);
+		print_machine_json(final_state);
 		if (what_if_given(&args.what_if)) {
-			json_print_key("changes", false);
+			json_print_key("changes", true);
 			printf("[");
 			print_changes(&before, &answer, true);
-			printf("], ");
+			printf("]");
 		}
-		json_print_key("entries", false);
+		json_print_key("entries", true);
 		printf("[");
 		for (size_t i = 0; i < final->n; i++) {
 			printf("%s", i ? ", " : "");
 			print_chain_json(&final->chains[i], &options[i]);
 		}
 		printf("], ");
-		print_next_boot(final, true);
-		printf(", ");
 		json_print_key("pending", false);
 		printf("[");
 		if (mok_pending_print(args.efivars, true) < 0)

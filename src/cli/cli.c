@@ -13,7 +13,7 @@
  *   lockshim pcr --predict [--event-log LOG] [--db F]... [--dbx F]... [--mok F]...
  *                   [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...
  *                   [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted]
- *                   {IMAGE | --shim-lock IMAGE}...
+ *                   [--json] {IMAGE | --shim-lock IMAGE}...
  *   lockshim hash [--alg sha1|sha224|sha256|sha384|sha512] IMAGE
  *   lockshim esl FILE
  *   lockshim add-sbat CSV IMAGE OUT
@@ -48,7 +48,8 @@
  * per call: Debian's GRUB asks twice for a kernel), measured even when
  * refused, as shim measures it before deciding. --mok-sb-state:
  * MokSBState is 1 (validation off: images unverified, no PCR 7 authority);
- * --mok-list-trusted: the MokListTrusted variable exists.
+ * --mok-list-trusted: the MokListTrusted variable exists; --json: the
+ * images' verdicts and the PCRs as one JSON document (docs/json.md).
  * hash prints IMAGE's Authenticode digest, SHA-256 unless --alg names
  * another (a dbx entry of that type). esl lists the entries of FILE, those
  * of lists of a type lockshim does not know with that type's GUID.
@@ -110,7 +111,7 @@ static const char pcr_usage[] =
 	"pcr --predict [--event-log LOG] [--db F]... [--dbx F]... [--mok F]...\n"
 	"                [--mokx F]... [--vendor-cert F] [--vendor-dbx F]...\n"
 	"                [--sbat-level LEVEL] [--mok-sb-state] [--mok-list-trusted]\n"
-	"                {IMAGE | --shim-lock IMAGE}...\n";
+	"                [--json] {IMAGE | --shim-lock IMAGE}...\n";
 static const char hash_usage[] = "hash [--alg sha1|sha224|sha256|sha384|sha512] IMAGE\n";
 static const char esl_usage[] = "esl FILE (signature lists, an efivarfs file, a .auth)\n";
 static const char add_sbat_usage[] = "add-sbat CSV IMAGE OUT\n";
@@ -145,29 +146,19 @@ static void print_usage(FILE *f)
 
 static int usage(void)
 {
+	json_error_usage();
 	print_usage(stderr);
 	return EXIT_USAGE;
 }
 
 static void print_verdict_json(const char *image, const struct verdict *v)
 {
-	printf("{\"image\": ");
+	printf("{");
+	json_print_header();
+	json_print_key("image", true);
 	json_print_string(image);
-	printf(", \"allowed\": %s, \"list\": ", v->allowed ? "true" : "false");
-	if (v->list)
-		json_print_string(v->list);
-	else
-		printf("null");
-	printf(", \"entry\": ");
-	if (v->entry[0])
-		json_print_string(v->entry);
-	else
-		printf("null");
-	printf(", \"message\": ");
-	json_print_string(v->message);
-	/* last, so the fields before keep their order */
-	printf(", \"reason\": ");
-	json_print_string(verdict_reason_name(v->reason));
+	json_print_verdict(v->allowed ? "allowed" : "refused", verdict_reason_name(v->reason),
+			   v->list, v->entry, v->message);
 	printf("}\n");
 }
 
@@ -446,8 +437,11 @@ struct predict_args {
 	struct predict_image {
 		const char *path;
 		enum verify_request request;
+		bool decided; /* @verdict is set: the image was read */
+		struct verdict verdict;
 	} * images; /* argc of them at most */
 	int n_images;
+	bool json;
 };
 
 /* The raw bytes a list option stands for in the MOK state (NULL: only the policy needs it). */
@@ -476,6 +470,7 @@ static const struct option pcr_options[] = {
 	{ "mok-sb-state", no_argument, NULL, OPT_MOK_SB_STATE },
 	{ "mok-list-trusted", no_argument, NULL, OPT_MOK_LIST_TRUSTED },
 	{ "shim-lock", required_argument, NULL, OPT_SHIM_LOCK },
+	{ "json", no_argument, NULL, OPT_JSON },
 	CLI_OPTION_HELP,
 	{},
 };
@@ -515,11 +510,16 @@ static int take_predict_arg(int code, const char *arg, void *ctx)
 	case OPT_MOK_LIST_TRUSTED:
 		a->state.mok_list_trusted = true;
 		return 0;
+	case OPT_JSON:
+		a->json = true;
+		return 0;
 	case OPT_SHIM_LOCK:
-		a->images[a->n_images++] = (struct predict_image){ arg, VERIFY_FOR_LOADER };
+		a->images[a->n_images++] =
+			(struct predict_image){ .path = arg, .request = VERIFY_FOR_LOADER };
 		return 0;
 	case CLI_OPERAND:
-		a->images[a->n_images++] = (struct predict_image){ arg, VERIFY_TO_START };
+		a->images[a->n_images++] =
+			(struct predict_image){ .path = arg, .request = VERIFY_TO_START };
 		return 0;
 	}
 	return cli_usage_error(&pcr_command, "option code %d unexpected", code);
@@ -546,7 +546,7 @@ static enum cli_parsed parse_predict_args(int argc, char **argv, struct predict_
  * goes on, as the second stage does.
  */
 static int predict_image(struct measurer *m, const struct verify_policy *policy, bool enforcing,
-			 const struct predict_image *which)
+			 struct predict_image *which)
 {
 	bool shim_lock = which->request == VERIFY_FOR_LOADER, refused;
 	const char *path = which->path;
@@ -558,6 +558,8 @@ static int predict_image(struct measurer *m, const struct verify_policy *policy,
 	if (read_file(path, &image, &size) < 0)
 		return EXIT_USAGE;
 	verify_image(image, size, policy, which->request, &verdict);
+	which->verdict = verdict;
+	which->decided = true;
 	refused = enforcing && !verdict.allowed;
 	if (refused)
 		say_error("%s would be refused: %s", path, verdict.message);
@@ -578,6 +580,48 @@ static void print_pcr(const struct pcr_bank *bank, int pcr)
 	for (int i = 0; i < 32; i++)
 		printf("%02x", bank->pcr[pcr][i]);
 	printf("\n");
+}
+
+/*
+ * pcr --predict --json: each image read and its verdict (in boot order, up
+ * to the one refused), and the PCRs, null when @predicted is false (an
+ * image lockshim starts is refused: the boot stops there).
+ */
+static void print_predict_json(const struct predict_args *args, const struct pcr_bank *bank,
+			       bool predicted)
+{
+	static const int pcrs[] = { PCR_BOOT_APPLICATIONS, PCR_SECURE_BOOT_POLICY, PCR_MOK };
+
+	printf("{");
+	json_print_header();
+	json_print_key("images", true);
+	printf("[");
+	for (int i = 0; i < args->n_images && args->images[i].decided; i++) {
+		const struct predict_image *p = &args->images[i];
+		const struct verdict *v = &p->verdict;
+
+		printf("%s{", i ? ", " : "");
+		json_print_key("image", false);
+		json_print_string(p->path);
+		json_print_key("request", true);
+		json_print_string(p->request == VERIFY_FOR_LOADER ? "shim-lock" : "start");
+		json_print_verdict(v->allowed ? "allowed" : "refused",
+				   verdict_reason_name(v->reason), v->list, v->entry, v->message);
+		printf("}");
+	}
+	printf("]");
+	json_print_key("pcrs", true);
+	if (!predicted) {
+		printf("null}\n");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(pcrs); i++) {
+		printf(i ? ", \"%d\": \"" : "{\"%d\": \"", pcrs[i]);
+		for (int k = 0; k < 32; k++)
+			printf("%02x", bank->pcr[pcrs[i]][k]);
+		printf("\"");
+	}
+	printf("}}\n");
 }
 
 static int cmd_pcr(int argc, char **argv)
@@ -633,8 +677,12 @@ static int cmd_pcr(int argc, char **argv)
 	for (int i = 0; i < args.n_images; i++) {
 		r = predict_image(&m, &args.policy, !args.mok_sb_state, &args.images[i]);
 		if (r)
-			goto out;
+			break;
 	}
+	if (args.json && r != EXIT_USAGE)
+		print_predict_json(&args, &bank, r == EXIT_SUCCESS);
+	if (r || args.json)
+		goto out;
 	print_pcr(&bank, PCR_BOOT_APPLICATIONS);
 	print_pcr(&bank, PCR_SECURE_BOOT_POLICY);
 	print_pcr(&bank, PCR_MOK);
@@ -978,5 +1026,6 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	return flushed(run(argc, argv));
+	json_output_begin(argc, argv);
+	return flushed(json_output_end(run(argc, argv)));
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "file.h"
+#include "json.h"
 
 const char cli_list_file_note[] =
 	"F: an EFI signature list, or a DER or PEM certificate\n"
@@ -28,13 +29,15 @@ static void usage_hint(const struct cli_command *c)
 
 int cli_usage_error(const struct cli_command *c, const char *fmt, ...)
 {
+	char message[256];
 	va_list args;
 
-	fprintf(stderr, "%s %s: ", program_name, c->name);
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	vsnprintf(message, sizeof(message), fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
+	json_error_usage();
+	json_error_said(message);
+	fprintf(stderr, "%s %s: %s\n", program_name, c->name, message);
 	usage_hint(c);
 	return CLI_USAGE_ERROR;
 }
@@ -74,6 +77,7 @@ enum cli_parsed cli_parse(const struct cli_command *c, int argc, char **argv, vo
 			return CLI_HELP_SHOWN;
 		}
 		if (code == '?') { /* getopt said what */
+			json_error_usage();
 			usage_hint(c);
 			return CLI_STOP;
 		}

@@ -10,11 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json.h"
+
 /* Larger inputs are not images, lists or SBAT text: refused before allocating. */
 #define MAX_FILE_SIZE (1024UL * 1024 * 1024)
 
 void say_error(const char *fmt, ...)
 {
+	char message[512]; /* for --json's error object; stderr gets it whole */
 	va_list args;
 
 	fprintf(stderr, "%s: ", program_name);
@@ -22,6 +25,10 @@ void say_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, args);
 	va_end(args);
 	fputc('\n', stderr);
+	va_start(args, fmt);
+	vsnprintf(message, sizeof(message), fmt, args);
+	va_end(args);
+	json_error_said(message);
 }
 
 static const char *file_type(mode_t mode)

@@ -167,7 +167,9 @@ int machine_state_read(const char *efivars, const char *mokvars, struct machine_
 	    read_byte(&v, &setup_mode) < 0)
 		return efivar_free(&v), -1;
 	efivar_free(&v);
-	m->secure_boot = secure_boot == 1 && setup_mode == 0;
+	m->secure_boot_var = secure_boot == 1;
+	m->setup_mode = setup_mode == 1;
+	m->secure_boot = m->secure_boot_var && !m->setup_mode;
 	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
 		enum variable_id id = lists[i].id;
 		int r = variables[id].role == ROLE_RUNTIME_MIRROR ?

@@ -41,7 +41,7 @@ void chain_pcrs_print_json(const struct chain_pcrs *pcrs)
 	if (!pcrs->predicted) {
 		printf("null");
 		json_print_key("pcrs_note", true);
-		json_print_string(pcrs->note);
+		json_print_string_or_null(pcrs->note);
 		return;
 	}
 	printf("{\"4\": \"");

@@ -168,13 +168,16 @@ static void print_json(const struct efivar *var, const struct boot_record_view *
 	bool first = true;
 
 	printf("{");
+	json_print_header();
+	json_print_key("record", true);
+	printf("{");
 	json_print_key("variable", false);
 	json_print_string(strrchr(var->source, '/') ? strrchr(var->source, '/') + 1 : var->source);
 	printf(", \"attributes\": %u, \"version\": %d", (unsigned int)var->attributes,
 	       BOOT_RECORD_VERSION);
 	json_print_key("lockshim", true);
 	json_print_string(view->version);
-	printf(", \"dropped\": %llu", (unsigned long long)view->dropped);
+	printf(", \"dropped\": %llu}", (unsigned long long)view->dropped);
 	print_json_value_or_null("secure_boot",
 				 value_of(view->secure_boot, view->secure_boot_len, "secure-boot",
 					  secure_boot, sizeof(secure_boot)),
@@ -193,14 +196,16 @@ static void print_json(const struct efivar *var, const struct boot_record_view *
 		first = false;
 	}
 	printf("]");
+	/* the image lockshim started, its verdict as everywhere (no message: a record keeps none) */
 	json_print_key("started", true);
 	if (view->started) {
 		const struct record_fields *f = fields_of(view->started, view->started_len);
-		static const char *const keys[] = { "image", "verdict", "reason", "list", "entry" };
 
 		printf("{");
-		for (size_t i = 0; i < 5; i++)
-			print_json_value_or_null(keys[i], record_value(f, keys[i]), i > 0);
+		json_print_key("image", false);
+		json_print_string(record_value(f, "image"));
+		json_print_verdict(record_value(f, "verdict"), record_value(f, "reason"),
+				   record_value(f, "list"), record_value(f, "entry"), NULL);
 		printf("}");
 	} else {
 		printf("null");
@@ -369,7 +374,10 @@ static void print_machine_text(const struct machine_view *m, const char *securit
 
 static void print_machine_json(const struct machine_view *m, const char *lockdown)
 {
-	printf("{\"record\": null");
+	printf("{");
+	json_print_header();
+	json_print_key("record", true);
+	printf("null");
 	json_print_key("secure_boot", true);
 	json_print_string(m->secure_boot);
 	printf(", \"mok_validation\": %s", m->mok_validation ? "true" : "false");

@@ -48,6 +48,11 @@ usage_error() {
 	local -a lines
 	mapfile -t lines <<<"$e"
 	# another subcommand's usage line would start "lockshim OTHER "
+	# with --json, stdout holds the error object (docs/json.md), the reason in it
+	local want_o=
+	[[ " $* " == *" --json "* ]] &&
+		want_o=$(python3 -c 'import json, sys; print(json.dumps(json.loads(sys.argv[1])["error"]))' "$o" 2>/dev/null) &&
+		[[ $want_o == '{"code": "usage", "message": "'"${first#lockshim $sub: }"'"}' ]] && o=
 	if [[ $r -eq 2 && -z $o && ${lines[0]} == "$first" && ${lines[1]} == "usage: lockshim $sub "* &&
 		${lines[-1]} == "Try 'lockshim help $sub'." ]] &&
 		! grep -v "lockshim $sub " <<<"$e" | grep -q "lockshim \(verify\|pcr\|check\|status\|hash\|esl\|add-sbat\) "; then
@@ -174,7 +179,7 @@ vexpect 1 $'\n'"refused: " "--as-firmware: MOK is not the firmware's" -- --as-fi
 same "verify --efivars=DIR is --efivars DIR" -- \
 	verify --efivars="$m/vars" "$work/mok.efi" -- verify --efivars "$m/vars" "$work/mok.efi"
 run_cli verify --efivars "$m/vars" --json "$work/mok.efi"
-python3 -c 'import json, sys; j = json.loads(sys.argv[1]); assert j["allowed"] is True and j["list"] == "MokList", j' "$out" &&
+python3 -c 'import json, sys; j = json.loads(sys.argv[1]); assert j["verdict"] == "allowed" and j["list"] == "MokList", j' "$out" &&
 	[[ $out != *"# "* ]] && ok "verify --efivars --json: the one JSON object, no source lines" ||
 	not_ok "verify --efivars --json ($out)"
 

@@ -395,19 +395,19 @@ json_check() {
 	fi
 }
 json_check "json: allowed by db root CA" \
-	'j["allowed"] is True and j["list"] == "db" and "'"$root_cn"'" in j["entry"]' -- \
+	'j["verdict"] == "allowed" and j["list"] == "db" and "'"$root_cn"'" in j["entry"]' -- \
 	verify --db "$work/root.esl" "$work/leaf.efi"
 json_check "json: allowed by digest in MokList" \
-	'j["allowed"] is True and j["list"] == "MokList" and j["entry"] and "SHA-256 digest" in j["message"]' -- \
+	'j["verdict"] == "allowed" and j["list"] == "MokList" and j["entry"] and "SHA-256 digest" in j["message"]' -- \
 	verify --mok "$work/hash.esl" "$unsigned"
 json_check "json: refused by digest in dbx" \
-	'j["allowed"] is False and j["list"] == "dbx" and j["entry"]' -- \
+	'j["verdict"] == "refused" and j["list"] == "dbx" and j["entry"]' -- \
 	verify --vendor-cert "$pki/vendor.der" --dbx "$work/hash.esl" "$work/vendor.efi"
 json_check "json: refused by intermediate in vendor dbx" \
-	'j["allowed"] is False and j["list"] == "vendor dbx" and "'"$inter_cn"'" in j["entry"]' -- \
+	'j["verdict"] == "refused" and j["list"] == "vendor dbx" and "'"$inter_cn"'" in j["entry"]' -- \
 	verify --db "$work/root.esl" --vendor-dbx "$work/inter.esl" "$work/leaf.efi"
 json_check "json: unsigned refused, list and entry null" \
-	'j["allowed"] is False and j["reason"] == "not-signed" and j["list"] is None and j["entry"] is None and j["message"] == "image is not signed"' -- \
+	'j["verdict"] == "refused" and j["reason"] == "not-signed" and j["list"] is None and j["entry"] is None and j["message"] == "image is not signed"' -- \
 	verify --db "$work/root.esl" "$unsigned"
 json_check "json: the reason code of a dbx digest" \
 	'j["reason"] == "deny-digest"' -- \
@@ -421,14 +421,14 @@ run_cli verify --json --db "$work/root.esl" "$unsigned" >/dev/null
 odd=$work/'we"ird\name	tab.efi'
 cp "$work/leaf.efi" "$odd"
 json_check "json: image name with a quote, a backslash and a tab is escaped" \
-	'j["allowed"] is True' -- verify --db "$work/root.esl" "$odd"
+	'j["verdict"] == "allowed"' -- verify --db "$work/root.esl" "$odd"
 sbsign_as "$keys/odd" "$unsigned" "$work/odd-signer.efi"
 odd_cn='odd "quoted" back\slash'
 NEEDLE=$odd_cn json_check "json: signer subject with a quote and a backslash is escaped" \
-	'j["allowed"] is True and j["list"] == "vendor" and j["entry"] == "/CN=" + NEEDLE' -- \
+	'j["verdict"] == "allowed" and j["list"] == "vendor" and j["entry"] == "/CN=" + NEEDLE' -- \
 	verify --vendor-cert "$keys/odd.der" "$work/odd-signer.efi"
 NEEDLE=$odd_cn json_check "json: refused by a subject with a quote in dbx is escaped" \
-	'j["allowed"] is False and j["list"] == "dbx" and NEEDLE in j["message"]' -- \
+	'j["verdict"] == "refused" and j["list"] == "dbx" and NEEDLE in j["message"]' -- \
 	verify --vendor-cert "$keys/odd.der" --dbx "$keys/odd.crt" "$work/odd-signer.efi"
 
 # ---- --record: the record line, as src/core/verdict_reason.h says ---------------

@@ -365,7 +365,7 @@ cases() {
 	sx 1 '^refused: .*SBAT revokes component linux generation 1' "verify: CRLF level file" -- \
 		"${v[@]}" --sbat-level "$work/level-crlf.csv" "$work/vendor.efi"
 	sx 0 '^allowed: ' "verify: NUL-padded level file" -- "${v[@]}" --sbat-level "$work/level-padded.csv" "$work/vendor.efi"
-	sx 1 '"allowed": false, "list": "SbatLevel", .*"message": "SBAT revokes component linux' \
+	sx 1 '"verdict": "refused", "reason": "sbat-revoked", "list": "SbatLevel", .*"message": "SBAT revokes component linux' \
 		"verify --json: SBAT refusal names the SbatLevel list" -- \
 		"${v[@]}" --json --sbat-level "$work/level-linux2.csv" "$work/vendor.efi"
 	sx 1 '^refused: .*SBAT revokes component linux' "verify: a trusted signature does not override SBAT" -- \

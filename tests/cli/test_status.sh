@@ -59,11 +59,14 @@ status normal --json
 if python3 -c '
 import json, sys
 d = json.loads(sys.argv[1])
-assert d["variable"] == "LockshimBootLog-'$LG'" and d["attributes"] == 6, d
-assert d["lockshim"] == "0.9-12-g6ae17ca" and d["dropped"] == 0 and d["version"] == 1
+assert d["schema"] == 1, d
+rec = d["record"]
+assert rec["variable"] == "LockshimBootLog-'$LG'" and rec["attributes"] == 6, d
+assert rec["lockshim"] == "0.9-12-g6ae17ca" and rec["dropped"] == 0 and rec["version"] == 1
 assert d["secure_boot"] == "enforced"
 assert d["started"] == {"image": "\\EFI\\debian\\grubx64.efi", "verdict": "allowed",
-    "reason": "allowed-cert", "list": "vendor", "entry": "/CN=Debian Secure Boot CA"}, d["started"]
+    "reason": "allowed-cert", "list": "vendor", "entry": "/CN=Debian Secure Boot CA",
+    "message": None}, d["started"]
 assert d["lockdown"] == {"asked": "locked", "reason": "secure-boot", "kernel": "integrity"}
 r = d["records"]
 assert len(r) == 8 and r[0] == {"memory-attributes": "absent"}, r
@@ -84,7 +87,7 @@ EOF_RECORD
 expect_status 0 'records, 2 older ones gave way.*started: nothing recorded.*Secure Boot: off.*lockdown: lockshim asked nothing' \
 	"a record without a start: said, not guessed" early
 status early --json
-python3 -c 'import json, sys; d = json.loads(sys.argv[1]); assert d["started"] is None and d["lockdown"]["asked"] is None and d["dropped"] == 2, d' "$out" &&
+python3 -c 'import json, sys; d = json.loads(sys.argv[1]); assert d["started"] is None and d["lockdown"]["asked"] is None and d["record"]["dropped"] == 2, d' "$out" &&
 	ok "status: --json: null where nothing was recorded" || not_ok "status: --json of an early stop ($out)"
 
 # refused: exit 2, naming the variable and why

@@ -53,7 +53,7 @@ expect 1 '^refused: .*unsigned, and its SHA-256 digest is not in db' \
 	"cli: as firmware: unsigned: refused" -- \
 	verify --as-firmware --db "$ca/both-ca.esl" "$work/unsigned.efi"
 
-expect 0 '^\{"image": ".*new\.efi", "allowed": true, "list": "db", "entry": "/CN=lockshim test new CA", "message": "signature 0 \(signer /CN=lockshim test new signer\) trusted through db certificate /CN=lockshim test new CA", "reason": "allowed-cert"\}$' \
+expect 0 '^\{"schema": 1, "lockshim_version": "[^"]+", "image": ".*new\.efi", "verdict": "allowed", "reason": "allowed-cert", "list": "db", "entry": "/CN=lockshim test new CA", "message": "signature 0 \(signer /CN=lockshim test new signer\) trusted through db certificate /CN=lockshim test new CA"\}$' \
 	"cli: as firmware: --json, the verify shape" -- \
 	verify --as-firmware --json --db "$ca/both-ca.esl" "$work/new.efi"
 expect 1 '^verdict=refused image=[^ ]*both\.efi reason=deny-cert list=dbx entry="/CN=lockshim test old CA"$' \

@@ -28,7 +28,8 @@ and DIR/check.rc (`lockshim check --json` on DIR/efivars and DIR/esp),
 option by option as the firmware tried them: whether the firmware started
 the first stage, lockshim's verdict on the second stage and on the default
 kernel, whether the option booted, which kernel started, and check's exit
-status against whether the machine reached a kernel. Writes DIR/result.json
+status against whether the machine reached a kernel; and check.json must be
+check's document or error object (docs/lockshim.schema.json). Writes DIR/result.json
 and prints one line; exit status 0 when they agree, 1 when they differ.
 """
 import json
@@ -41,6 +42,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "qemu"))
 import check_boots  # noqa: E402  (the log's shapes, one definition)
+sys.path.insert(0, os.path.join(HERE, ".."))
+import json_schema_check  # noqa: E402
 import mkdmpstore  # noqa: E402
 
 VERSION = 1
@@ -435,6 +438,9 @@ def compare(state_path, d):
         prediction = json.load(open(os.path.join(d, "check.json")))
     except ValueError:
         prediction = None
+    # check's document, or its error object on exit 2: the contract of docs/json.md
+    schema = json.load(open(os.path.join(HERE, "..", "..", "docs", "lockshim.schema.json")))
+    invalid = json_schema_check.problems(schema, prediction, "check") if prediction is not None else []
     sizes = {}
     esp = os.path.join(d, "esp")
     for rel in state["files"]:
@@ -456,6 +462,7 @@ def compare(state_path, d):
     ended = "kernel" if booted else ("no-option" if any("No bootable option" in l for l in lines)
                                      else outcome)
     diffs, held = [], []
+    diffs += [("schema", f"check --json: {e}") for e in invalid[:3]]
     if ended == "timeout":
         # a boot that neither reached a kernel nor gave up in DIFF_TIMEOUT:
         # what it waits for is not modelled, said rather than compared away

@@ -102,7 +102,8 @@ def compare(entry, lines):
                              "but lockshim did not say it cannot find it")
             continue
         want = {"verdict": step["verdict"], "image": step["image"], "reason": step["reason"],
-                "list": step.get("list", ""), "entry": step.get("entry", "")}
+                # null in the prediction (docs/json.md), left out of the record
+                "list": step.get("list") or "", "entry": step.get("entry") or ""}
         got = next(recorded, None)
         if got is None:
             diffs.append(f"{step['image']} ({step.get('role', '')}): predicted {step['verdict']} "

@@ -166,7 +166,8 @@ guest_boot() {
 }
 
 # predictions BOOTLOG NAME [NAME...]: the guest's check --json outputs in
-# BOOTLOG (CHECK-JSON NAME ...), each in $CHECK_WORK/NAME.json.
+# BOOTLOG (CHECK-JSON NAME ...), each in $CHECK_WORK/NAME.json, valid
+# against the JSON contract (docs/lockshim.schema.json).
 predictions() {
 	local log=$1 name
 	shift
@@ -176,6 +177,11 @@ predictions() {
 			echo "FAIL: the guest printed no check --json for $name" >&2
 			return 1
 		fi
+		python3 tests/json_schema_check.py docs/lockshim.schema.json as check \
+			"$CHECK_WORK/$name.json" >&2 || {
+			echo "FAIL: the guest's check --json for $name is not the schema's" >&2
+			return 1
+		}
 	done
 }
 
@@ -216,13 +222,16 @@ expect_status_and_bootctl() {
 		echo "FAIL: LoaderTimeExecUSec $exec is not 1 ms or more after LoaderTimeInitUSec $init" >&2
 		return 1
 	}
-	sed -n 's/^STATUS-JSON //p' "$LOG" | python3 -c '
+	sed -n 's/^STATUS-JSON //p' "$LOG" >"$CHECK_WORK/status.json"
+	python3 tests/json_schema_check.py docs/lockshim.schema.json as status "$CHECK_WORK/status.json" >&2 ||
+		{ echo "FAIL: the guest's status --json is not the schema's" >&2; return 1; }
+	python3 -c '
 import json, sys
-d = json.load(sys.stdin)
+d = json.load(open(sys.argv[1]))
 s = d["started"]
 assert s["image"] == "\\EFI\\lockshim\\debian.efi" and s["verdict"] == "allowed", s
 assert d["secure_boot"] == "enforced", d["secure_boot"]
-' || { echo "FAIL: lockshim status --json did not name the started kernel" >&2; return 1; }
+' "$CHECK_WORK/status.json" || { echo "FAIL: lockshim status --json did not name the started kernel" >&2; return 1; }
 }
 
 # expect_live_verify: in the guest's first boot, `lockshim verify` with no
