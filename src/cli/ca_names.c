@@ -116,10 +116,8 @@ static int print_entry(const struct esl_entry *e, void *ctx)
 {
 	struct listing *l = ctx;
 	const struct well_known_ca *known;
-	const uint8_t *der = e->data;
-	char subject[256] = "(not a certificate)", text[65];
+	char subject[256], text[65];
 	uint8_t digest[32];
-	X509 *cert;
 
 	if (e->type != ESL_X509) {
 		l->others++;
@@ -128,10 +126,7 @@ static int print_entry(const struct esl_entry *e, void *ctx)
 	EVP_Digest(e->data, e->size, digest, NULL, EVP_sha256(), NULL);
 	hex(digest, sizeof(digest), text);
 	known = well_known_ca_find(digest);
-	cert = d2i_X509(NULL, &der, (long)e->size);
-	if (cert)
-		X509_NAME_oneline(X509_get_subject_name(cert), subject, sizeof(subject));
-	X509_free(cert);
+	esl_entry_subject(e, subject, sizeof(subject));
 	if (l->json) {
 		printf("%s{", l->certs ? ", " : "");
 		json_print_key("name", false);

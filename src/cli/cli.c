@@ -879,14 +879,10 @@ static void print_esl_entry(const struct esl_list *list, const struct esl_entry 
 	esl_guid_text(e->owner, owner);
 	printf("%-14s %s ", esl_type_name(e->type), owner);
 	if (e->type == ESL_X509) {
-		const unsigned char *p = e->data;
-		X509 *cert = d2i_X509(NULL, &p, (long)e->size);
-		char subject[256] = "(undecodable)";
+		char subject[256];
 
-		if (cert)
-			X509_NAME_oneline(X509_get_subject_name(cert), subject, sizeof(subject));
+		esl_entry_subject(e, subject, sizeof(subject));
 		printf("%s\n", subject);
-		X509_free(cert);
 		print_fingerprint("SHA1", EVP_sha1(), e->data, e->size);
 		print_fingerprint("SHA256", EVP_sha256(), e->data, e->size);
 		return;
