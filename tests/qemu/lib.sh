@@ -74,12 +74,17 @@
 # unsign_efi IN OUT            copy IN to OUT with every signature removed
 #
 # QEMU_BOOTS_LOG=FILE (tests/qemu/run): where the time goes, appended to
-# FILE: `boot ASKED STARTED ENDED LOG` for each run_qemu (when it asked for
-# a slot, when QEMU started and ended, seconds since the epoch), and
+# FILE: `boot ASKED STARTED ENDED LOG CPU` for each run_qemu (when it asked
+# for a slot, when QEMU started and ended, seconds since the epoch; the CPU
+# seconds of its QEMU), and
 # `cpu NAME: Ts, QEMU Qs; CPU: QEMU Cs, all As` for each scenario: its
 # wall and QEMU seconds, and the CPU seconds its QEMUs and all of it used
 # (these hold on a busy machine, where wall times do not). QEMU_CPU is the
 # sum of the first (run_qemu counts it only then).
+#
+# QEMU_SERIAL_TIMES=1: where a boot's time goes: each line of its serial
+# log also in LOG.raw.times, after the CPU seconds QEMU had used when it
+# came (tests/qemu/watch_serial.py).
 #
 # Variables: LOCKSHIM_ROOT (the repository), QEMU_BUILD (build/qemu),
 # LOCKSHIM_CACHE (the cache directory), OVMF_CODE, OVMF_VARS_BLANK,
@@ -322,7 +327,7 @@ run_qemu() {
 	# The previous run's log goes first: a run that cannot start leaves
 	# nothing a check could mistake for its own.
 	QEMU_OUTCOME=error QEMU_RC= QEMU_STOPPED_ON= QEMU_ELAPSED= LOG=$log
-	rm -f "$log" "$log.raw" "$log.err"
+	rm -f "$log" "$log.raw" "$log.err" "$log.raw.times"
 	if [[ ! -f $esp ]]; then echo "run_qemu: ESP image '${esp}' missing" >&2; return 1; fi
 	if [[ ! -f $vars ]]; then echo "run_qemu: VARS file '${vars}' missing" >&2; return 1; fi
 	if [[ ! -f $OVMF_CODE ]]; then echo "run_qemu: $OVMF_CODE missing (install ovmf)" >&2; return 1; fi
@@ -403,10 +408,14 @@ run_qemu() {
 	# shellcheck disable=SC2064  # expand the PIDs now
 	trap "kill -TERM $qpid $wpid ${tpid} 2>/dev/null; exit 130" INT TERM
 
-	local rc=0 cpu0
+	local rc=0 cpu0 boot_cpu=
 	[[ -z ${QEMU_BOOTS_LOG:-} ]] || { _children_cpu; cpu0=$CHILD_CPU; }
 	wait "$qpid" || rc=$?
-	[[ -z ${QEMU_BOOTS_LOG:-} ]] || { _children_cpu; QEMU_CPU=$(awk -v a="${QEMU_CPU:-0}" -v b="$cpu0" -v c="$CHILD_CPU" 'BEGIN { printf "%.1f", a + c - b }'); }
+	if [[ -n ${QEMU_BOOTS_LOG:-} ]]; then
+		_children_cpu
+		boot_cpu=$(awk -v b="$cpu0" -v c="$CHILD_CPU" 'BEGIN { printf "%.2f", c - b }')
+		QEMU_CPU=$(awk -v a="${QEMU_CPU:-0}" -v b="$boot_cpu" 'BEGIN { printf "%.1f", a + b }')
+	fi
 	kill "$wpid" 2>/dev/null
 	wait "$wpid" 2>/dev/null
 	if [[ -n $tpid ]]; then wait "$tpid" 2>/dev/null; echo; fi
@@ -419,7 +428,7 @@ run_qemu() {
 	if [[ -n $tpm_pid ]]; then kill "$tpm_pid" 2>/dev/null; wait "$tpm_pid" 2>/dev/null; fi
 	clean_serial <"$raw" >"$log"
 	QEMU_ELAPSED=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-	[[ -z ${QEMU_BOOTS_LOG:-} ]] || echo "boot $wait0 $t0 $t1 $log" >>"$QEMU_BOOTS_LOG"
+	[[ -z ${QEMU_BOOTS_LOG:-} ]] || echo "boot $wait0 $t0 $t1 $log $boot_cpu" >>"$QEMU_BOOTS_LOG"
 	QEMU_SECONDS=$(awk -v a="${QEMU_SECONDS:-0}" -v b="$QEMU_ELAPSED" 'BEGIN { printf "%.1f", a + b }')
 	if [[ -f $work/stopped ]]; then
 		QEMU_OUTCOME=stopped
