@@ -393,7 +393,8 @@ run_qemu() {
 		swtpm socket "${version[@]}" --tpmstate "dir=$work" --ctrl "type=unixio,path=$work/swtpm.sock" \
 			--terminate --log "file=$work/swtpm.log" &
 		tpm_pid=$!
-		for (( i = 0; i < 50; i++ )); do [[ -S $work/swtpm.sock ]] && break; sleep 0.1; done
+		# its socket comes within some 10 ms; the slot is held meanwhile
+		for (( i = 0; i < 500; i++ )); do [[ -S $work/swtpm.sock ]] && break; sleep 0.01; done
 		cmd+=(-chardev "socket,id=chrtpm,path=$work/swtpm.sock"
 			-tpmdev emulator,id=tpm0,chardev=chrtpm -device tpm-tis,tpmdev=tpm0)
 	fi
