@@ -558,10 +558,12 @@ mok_impostor_refused_mokx_unusable() {
 }
 
 # owner_enroll NAME VARS CHOICE FILE: open the menu during the countdown and
-# enroll FILE (ESP path) with menu CHOICE; the manager writes MokList and reboots.
+# enroll FILE (ESP path) with menu CHOICE; the manager writes MokList and
+# reboots: no OS runs (run_qemu --firmware-only; the guest's end stops a
+# boot that went past the manager, which fails).
 owner_enroll() {
 	local name=$1 vars=$2 choice=$3 file=$4
-	boot_mok "$name" "$vars" "$BOOT_WORK/companion-vendor.efi" 'step true' \
+	boot_mok "$name" "$vars" "$BOOT_WORK/companion-vendor.efi" 'step true' --firmware-only \
 		--stop 'MOK manager: rebooting' --stop 'MOKUTIL-GUEST-DONE' \
 		--send-on 'press any key for the MOK manager' ' ' \
 		--send-on 'Choice \(continues booting' "$choice" \
