@@ -56,9 +56,6 @@ GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c
 LOCKSHIM_MISSING=
 BOOT_RUN_OPTS=()
 BOOT_ESP_EXTRA=()
-# What lockshim says only with a TPM ("lockshim: TPM: measuring into PCR 4,
-# 7 and 14", its warnings about measurements): never in a boot without one.
-TPM_SAID='^lockshim: .*(TPM|PCR|[Mm]easur)'
 
 # Build everything the scenarios share; on failure set PREP_ERROR (every
 # scenario then fails with it) rather than stopping.

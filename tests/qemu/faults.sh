@@ -185,7 +185,9 @@ set_fault_at() {
 
 # boot_fault WALK N SLOT [run_qemu options]: one boot of WALK's ESP (copy
 # SLOT) with call N failing (0: none), from a fresh copy of the walk's store,
-# kept as $FAULTS_WORK/WALK/N.fd; the log is $FAULTS_WORK/WALK/N.log.
+# kept as $FAULTS_WORK/WALK/N.fd; the log is $FAULTS_WORK/WALK/N.log. Every
+# boot of the walks ends at the latest as the kernel's EFI stub starts:
+# run_qemu --firmware-only.
 boot_fault() {
 	local walk=$1 n=$2 slot=$3; shift 3
 	local dir=$FAULTS_WORK/$walk base=${WALK_VARS[$walk]} esp=$walk
@@ -200,7 +202,7 @@ boot_fault() {
 	mkdir -p "$dir"
 	cp "$base" "$dir/$n.fd" && set_fault_at "$dir/$n.fd" "$n" || return 1
 	run_qemu --esp "$FAULTS_WORK/$esp-$slot.esp" --vars "$dir/$n.fd" --persist \
-		--log "$dir/$n.log" --timeout "$QEMU_TIMEOUT" --grace 0.1 \
+		--log "$dir/$n.log" --timeout "$QEMU_TIMEOUT" --grace 0.1 --firmware-only \
 		--stop "$KERNEL_STARTED" --stop 'No bootable option' --stop "$QEMU_CRASH" "${send[@]}" "$@"
 }
 
@@ -251,6 +253,8 @@ classify() {
 	fi
 	(( n == 0 )) || [[ -n $fault_at ]] || problem+=" not-reached"
 	LC_ALL=C grep -q -F 'fault: the system table no longer holds' "$log" && problem+=" system-table"
+	# the walks' TPM 1.2 is for OVMF's probe alone (run_qemu --firmware-only)
+	LC_ALL=C grep -q -E "$TPM_SAID" "$log" && problem+=" tpm-seen"
 	echo "$n|$kind|${problem# }|$detail" >"$dir/$n.result"
 }
 
@@ -499,7 +503,7 @@ power_cut() {
 	cp "$FAULTS_WORK/enrollment-1.esp" "$dir/esp.img" && cp "$VARS_ENROLL" "$dir/ref.fd" || return 1
 	# the reference: the enrollment boot, nothing cut; its MokList is the new one
 	run_qemu --esp "$dir/esp.img" --vars "$dir/ref.fd" --persist --log "$dir/ref.log" \
-		--timeout "$QEMU_TIMEOUT" --stop "$QEMU_CRASH" "${pw[@]}" -- "${trace[@]}" >/dev/null 2>&1
+		--timeout "$QEMU_TIMEOUT" --firmware-only --stop "$QEMU_CRASH" "${pw[@]}" -- "${trace[@]}" >/dev/null 2>&1
 	qemu_outcome "$name: reference boot" && expect_log '^MOK manager: rebooting$' || return 1
 	local new_list
 	new_list=$(moklist_of "$dir/ref.fd")
@@ -519,7 +523,7 @@ power_cut() {
 		python3 tests/qemu/power_cut.py "$dir/$j.log.err" "$dir/$j.pid" "$k" "$dir/$j.record" &
 		local killer=$!
 		run_qemu --esp "$dir/esp.img" --vars "$dir/$j.fd" --persist --log "$dir/$j.log" \
-			--timeout "$QEMU_TIMEOUT" --stop "$QEMU_CRASH" "${pw[@]}" -- "${trace[@]}" -pidfile "$dir/$j.pid" \
+			--timeout "$QEMU_TIMEOUT" --firmware-only --stop "$QEMU_CRASH" "${pw[@]}" -- "${trace[@]}" -pidfile "$dir/$j.pid" \
 			>/dev/null 2>&1
 		wait "$killer"
 		cut=$(cat "$dir/$j.record" 2>/dev/null)
@@ -529,12 +533,12 @@ power_cut() {
 		# ends QEMU, and the boot after that must reach the kernel)
 		local after=$dir/$j-after.log outcome=
 		run_qemu --esp "$dir/esp.img" --vars "$dir/$j.fd" --persist --log "$after" \
-			--timeout "$QEMU_TIMEOUT" --grace 0.1 --stop "$KERNEL_STARTED" --stop 'No bootable option' \
+			--timeout "$QEMU_TIMEOUT" --grace 0.1 --firmware-only --stop "$KERNEL_STARTED" --stop 'No bootable option' \
 			--stop "$QEMU_CRASH" "${pw[@]}" >/dev/null 2>&1
 		if [[ $QEMU_OUTCOME == exited ]] && LC_ALL=C grep -q '^MOK manager: rebooting' "$after"; then
 			after=$dir/$j-after2.log
 			run_qemu --esp "$dir/esp.img" --vars "$dir/$j.fd" --persist --log "$after" \
-				--timeout "$QEMU_TIMEOUT" --grace 0.1 --stop "$KERNEL_STARTED" --stop 'No bootable option' \
+				--timeout "$QEMU_TIMEOUT" --grace 0.1 --firmware-only --stop "$KERNEL_STARTED" --stop 'No bootable option' \
 				--stop "$QEMU_CRASH" "${pw[@]}" >/dev/null 2>&1
 		fi
 		if [[ $QEMU_OUTCOME != stopped || $QEMU_STOPPED_ON != "$KERNEL_STARTED" ]]; then

@@ -111,7 +111,8 @@ fwm_firmware() {
 	local esp=$FWM_WORK/$name.img vars=$QEMU_BUILD/vars-fw-db-$db-dbx-$dbx.fd
 	FWM_FIRMWARE=
 	make_esp "$esp" "$FWM_WORK/$image.efi" EFI/firmware/first.efi || return 1
-	run_qemu --esp "$esp" --vars "$vars" --log "$QEMU_BUILD/logs/$name.log" --timeout 60 \
+	# the marker or the firmware's refusal ends it: no OS (--firmware-only)
+	run_qemu --esp "$esp" --vars "$vars" --log "$QEMU_BUILD/logs/$name.log" --timeout 60 --firmware-only \
 		--stop 'LOADMARKER running' --stop 'Access Denied' --stop 'Security Violation' \
 		--stop 'No bootable option' || { rm -f "$esp"; return 1; }
 	rm -f "$esp"

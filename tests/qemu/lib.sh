@@ -33,6 +33,21 @@
 #       --tpm              attach a fresh TPM 2.0 (swtpm, its state in the run's
 #                          temporary directory, ended with the run) on the TPM
 #                          TIS device
+#       --firmware-only    the boot ends before any OS starts (a refusal, the
+#                          MOK manager, a stop on the kernel's EFI stub): a
+#                          fresh TPM 1.2 (swtpm) on the TPM TIS device, so that
+#                          OVMF's TPM probe ends at once. With no device there,
+#                          the TIS registers read 0, which OVMF takes for a TPM
+#                          and polls (MicroSecondDelay on the ACPI PM timer)
+#                          for two 750 ms timeouts, TPM 1.2's then TPM 2.0's:
+#                          about 1.1 s of CPU a boot. OVMF installs no TCG2
+#                          protocol for a TPM 1.2, and TCG2 is the only one
+#                          lockshim, the MOK manager and the kernel's EFI stub
+#                          ask for: they run as without a TPM (the same log
+#                          and the same variables afterwards, measured; a
+#                          log with lockshim's $TPM_SAID fails the run,
+#                          status 1). Not for a boot that runs an OS, which
+#                          would see the chip. Not with --tpm.
 #       --iommu            an emulated Intel IOMMU (intel-iommu, DMA and
 #                          interrupt remapping) in front of every PCI device;
 #                          the kernel takes it with intel_iommu=on
@@ -81,12 +96,17 @@
 # unsign_efi IN OUT            copy IN to OUT with every signature removed
 #
 # QEMU_BOOTS_LOG=FILE (tests/qemu/run): where the time goes, appended to
-# FILE: `boot ASKED STARTED ENDED LOG` for each run_qemu (when it asked for
-# a slot, when QEMU started and ended, seconds since the epoch), and
+# FILE: `boot ASKED STARTED ENDED LOG CPU` for each run_qemu (when it asked
+# for a slot, when QEMU started and ended, seconds since the epoch; the CPU
+# seconds of its QEMU), and
 # `cpu NAME: Ts, QEMU Qs; CPU: QEMU Cs, all As` for each scenario: its
 # wall and QEMU seconds, and the CPU seconds its QEMUs and all of it used
 # (these hold on a busy machine, where wall times do not). QEMU_CPU is the
 # sum of the first (run_qemu counts it only then).
+#
+# QEMU_SERIAL_TIMES=1: where a boot's time goes: each line of its serial
+# log also in LOG.raw.times, after the CPU seconds QEMU had used when it
+# came (tests/qemu/watch_serial.py).
 #
 # Variables: LOCKSHIM_ROOT (the repository), QEMU_BUILD (build/qemu),
 # LOCKSHIM_CACHE (the cache directory), OVMF_CODE, OVMF_VARS_BLANK,
@@ -120,6 +140,10 @@ QEMU_CRASH='!!!! X64 Exception Type'
 # EFI_SECURITY_VIOLATION: lockshim refused and returned (rather than hung
 # or crashed after its refusal line). A refusal boot stops on it.
 FIRMWARE_REFUSED='BdsDxe: failed to start Boot[0-9A-F]{4} .*: Security Violation'
+# What lockshim says only with a TPM ("lockshim: TPM: measuring into PCR 4,
+# 7 and 14", its warnings about measurements): never in a boot without one,
+# nor in one run_qemu --firmware-only.
+TPM_SAID='^lockshim: .*(TPM|PCR|[Mm]easur)'
 # The MOK manager's confirmation of a MokNew (answered with 'yes\r').
 MM_YES_ENROLL='Enroll these keys in MokList \(trusted\)\? Type'
 # The MOK manager's menu, whose 3 continues booting (as it does by itself
@@ -332,7 +356,8 @@ run_qemu() {
 		--send-on) sends+=("$2" "$3"); shift 3 ;;
 		--answer-chars) answer_chars=$2; shift 2 ;;
 		--tee) tee=1; shift ;;
-		--tpm) tpm=1; shift ;;
+		--tpm) tpm=2; shift ;;
+		--firmware-only) tpm=1; shift ;;
 		--iommu) iommu=(-device "intel-iommu,intremap=on"); shift ;;
 		--removable) disk=(-device qemu-xhci -device usb-storage,drive=esp,removable=on); shift ;;
 		--sata) machine=${machine/,sata=off/}; shift ;;
@@ -343,12 +368,12 @@ run_qemu() {
 	# The previous run's log goes first: a run that cannot start leaves
 	# nothing a check could mistake for its own.
 	QEMU_OUTCOME=error QEMU_RC= QEMU_STOPPED_ON= QEMU_ELAPSED= LOG=$log
-	rm -f "$log" "$log.raw" "$log.err"
+	rm -f "$log" "$log.raw" "$log.err" "$log.raw.times"
 	if [[ ! -f $esp ]]; then echo "run_qemu: ESP image '${esp}' missing" >&2; return 1; fi
 	if [[ ! -f $vars ]]; then echo "run_qemu: VARS file '${vars}' missing" >&2; return 1; fi
 	if [[ ! -f $OVMF_CODE ]]; then echo "run_qemu: $OVMF_CODE missing (install ovmf)" >&2; return 1; fi
 	if (( tpm )) && ! command -v swtpm >/dev/null; then
-		echo "run_qemu: --tpm: swtpm missing (scripts/bootstrap.sh installs it)" >&2; return 1
+		echo "run_qemu: --tpm, --firmware-only: swtpm missing (scripts/bootstrap.sh installs it)" >&2; return 1
 	fi
 
 	mkdir -p "$(dirname "$log")" "$LOCKSHIM_CACHE"
@@ -384,10 +409,13 @@ run_qemu() {
 	# the TPM once the slot is ours: nothing to end on the way out before
 	local tpm_pid= i
 	if (( tpm )); then
-		swtpm socket --tpm2 --tpmstate "dir=$work" --ctrl "type=unixio,path=$work/swtpm.sock" \
+		local -a version=()
+		(( tpm == 2 )) && version=(--tpm2)
+		swtpm socket "${version[@]}" --tpmstate "dir=$work" --ctrl "type=unixio,path=$work/swtpm.sock" \
 			--terminate --log "file=$work/swtpm.log" &
 		tpm_pid=$!
-		for (( i = 0; i < 50; i++ )); do [[ -S $work/swtpm.sock ]] && break; sleep 0.1; done
+		# its socket comes within some 10 ms; the slot is held meanwhile
+		for (( i = 0; i < 500; i++ )); do [[ -S $work/swtpm.sock ]] && break; sleep 0.01; done
 		cmd+=(-chardev "socket,id=chrtpm,path=$work/swtpm.sock"
 			-tpmdev emulator,id=tpm0,chardev=chrtpm -device tpm-tis,tpmdev=tpm0)
 	fi
@@ -424,10 +452,14 @@ run_qemu() {
 	# shellcheck disable=SC2064  # expand the PIDs now
 	trap "kill -TERM $qpid $wpid ${tpid} 2>/dev/null; exit 130" INT TERM
 
-	local rc=0 cpu0
+	local rc=0 cpu0 boot_cpu=
 	[[ -z ${QEMU_BOOTS_LOG:-} ]] || { _children_cpu; cpu0=$CHILD_CPU; }
 	wait "$qpid" || rc=$?
-	[[ -z ${QEMU_BOOTS_LOG:-} ]] || { _children_cpu; QEMU_CPU=$(awk -v a="${QEMU_CPU:-0}" -v b="$cpu0" -v c="$CHILD_CPU" 'BEGIN { printf "%.1f", a + c - b }'); }
+	if [[ -n ${QEMU_BOOTS_LOG:-} ]]; then
+		_children_cpu
+		boot_cpu=$(awk -v b="$cpu0" -v c="$CHILD_CPU" 'BEGIN { printf "%.2f", c - b }')
+		QEMU_CPU=$(awk -v a="${QEMU_CPU:-0}" -v b="$boot_cpu" 'BEGIN { printf "%.1f", a + b }')
+	fi
 	kill "$wpid" 2>/dev/null
 	wait "$wpid" 2>/dev/null
 	if [[ -n $tpid ]]; then wait "$tpid" 2>/dev/null; echo; fi
@@ -440,7 +472,7 @@ run_qemu() {
 	if [[ -n $tpm_pid ]]; then kill "$tpm_pid" 2>/dev/null; wait "$tpm_pid" 2>/dev/null; fi
 	clean_serial <"$raw" >"$log"
 	QEMU_ELAPSED=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-	[[ -z ${QEMU_BOOTS_LOG:-} ]] || echo "boot $wait0 $t0 $t1 $log" >>"$QEMU_BOOTS_LOG"
+	[[ -z ${QEMU_BOOTS_LOG:-} ]] || echo "boot $wait0 $t0 $t1 $log $boot_cpu" >>"$QEMU_BOOTS_LOG"
 	QEMU_SECONDS=$(awk -v a="${QEMU_SECONDS:-0}" -v b="$QEMU_ELAPSED" 'BEGIN { printf "%.1f", a + b }')
 	if [[ -f $work/stopped ]]; then
 		QEMU_OUTCOME=stopped
@@ -452,6 +484,10 @@ run_qemu() {
 		QEMU_RC=$rc
 	fi
 	rm -rf "$work"
+	if (( tpm == 1 )) && LC_ALL=C grep -qE "$TPM_SAID" "$log"; then
+		echo "run_qemu: --firmware-only, yet lockshim saw a TPM (log: $log)" >&2
+		return 1
+	fi
 	if [[ $QEMU_OUTCOME == timeout ]]; then
 		echo "run_qemu: timed out after ${timeout}s (log: $log)" >&2
 		return 2

@@ -244,16 +244,19 @@ lockdown_boot() {
 # that lockshim returned). Nothing after the line it stops on is read: the
 # probe's end is its last line, the firmware's refusal the boot's last
 # word (0.1 s of grace, not the 0.5 s in which the guest powered off).
+# LD_FIRMWARE_ONLY=1: a boot that must be refused, in which no OS runs
+# (run_qemu --firmware-only).
 lockdown_run() {
 	local name=$1 vars=$2; shift 2
 	local img=$LD_WORK/$name.img
-	local -a tee=()
+	local -a tee=() fw=()
 	(( LOCKDOWN_TEE )) && tee=(--tee)
+	(( ${LD_FIRMWARE_ONLY:-0} )) && fw=(--firmware-only)
 	make_esp "$img" "$@" || return 1
 	run_qemu --esp "$img" --vars "$vars" --log "$LD_LOGS/lockdown-$name.log" \
 		--timeout "$QEMU_TIMEOUT" --grace 0.1 \
 		--stop "$END_RE" --stop 'Kernel panic' --stop "${LD_REFUSAL_STOP:-lockshim: refusing}" \
-		--stop 'No bootable option' --stop 'launch: failed' --stop "$CRASH" "${tee[@]}" \
+		--stop 'No bootable option' --stop 'launch: failed' --stop "$CRASH" "${tee[@]}" "${fw[@]}" \
 		"${LD_RUN_OPTS[@]}"
 	local rc=$?
 	rm -f "$img"

@@ -162,11 +162,12 @@ expect_guest_read_variables() {
 # boot_mok_refused NAME VARS KERNEL [run_qemu options...]: a boot in which
 # lockshim must refuse KERNEL: it ends on the firmware's $FIRMWARE_REFUSED
 # (lockshim returned EFI_SECURITY_VIOLATION), not on lockshim's refusal line,
-# after which a lockshim that hung or went on would look the same.
+# after which a lockshim that hung or went on would look the same. No OS
+# runs: run_qemu --firmware-only.
 boot_mok_refused() {
 	local name=$1 vars=$2 kernel=$3
 	shift 3
-	REFUSAL_STOP=$FIRMWARE_REFUSED boot_mok "$name" "$vars" "$kernel" 'step true' "$@"
+	REFUSAL_STOP=$FIRMWARE_REFUSED boot_mok "$name" "$vars" "$kernel" 'step true' --firmware-only "$@"
 }
 
 # What the firmware says when lockshim, started by Boot0000 (mok_prepare),

@@ -166,7 +166,11 @@ boot_case_run() {
 		BOOT_RUN_OPTS=(--persist)
 	fi
 	if [[ -n ${BOOT_CASE[$name.refused]+set} ]]; then
-		# a refusal ends where the firmware says lockshim returned
+		# a refusal ends where the firmware says lockshim returned: no OS
+		# runs (run_qemu --firmware-only), but where the case shows that
+		# lockshim says nothing of a TPM when the machine has none
+		[[ ${BOOT_CASE[$name.then]:-} == nothing_measured ]] ||
+			BOOT_RUN_OPTS=(--firmware-only "${BOOT_RUN_OPTS[@]}")
 		boot_lockshim "$name" "$VARS" "$loader" "$kernel" 0.1 \
 			"$FIRMWARE_REFUSED" 'No bootable option' 'EFI stub: ' "$MARKER" || return 1
 		BOOT_RUN_OPTS=()

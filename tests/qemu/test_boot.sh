@@ -209,6 +209,7 @@ boot_case outside_vendor_dbx_kernel_refused loader="$OUTSIDE/lockshim-db.efi" \
 # then fails its built-in shell with "Security Violation", then
 #   BdsDxe: No bootable option or device was found.
 sb_unsigned_lockshim_refused() {
+	local -a BOOT_RUN_OPTS=(--firmware-only) # OVMF starts no lockshim, nor an OS
 	boot_lockshim "${FUNCNAME[0]}" "$QEMU_BUILD/vars-secboot.fd" \
 		"$BOOT_WORK/lockshim-unsigned.efi" "$BOOT_WORK/kernel-vendor.efi" 0.5 \
 		'No bootable option' "$MARKER" || return 1

@@ -56,6 +56,13 @@
 #                               and pipefail turned the refusal into "the
 #                               kernel started": a flake seen in make check),
 #                               and still finds a boot that went on
+#   harness_firmware_only_tpm_said_fails  run_qemu --firmware-only fails
+#                               (status 1) a boot whose log has lockshim
+#                               saying anything of a TPM ($TPM_SAID: its
+#                               TPM 1.2 is for OVMF's probe alone), and
+#                               passes the same boot without that line, and
+#                               that line without --firmware-only (a stand-in
+#                               QEMU that prints the lines)
 #
 # A new self-test: a function returning 0 when the harness behaved, added
 # to SCENARIOS and described above; its work files in HARNESS_WORK, named
@@ -75,6 +82,7 @@ SCENARIOS=(
 	harness_refusal_is_lockshims_option
 	harness_guest_unread_variables_fail
 	harness_tables_refusal_long_log
+	harness_firmware_only_tpm_said_fails
 )
 
 HARNESS_WORK=$QEMU_BUILD/harness
@@ -138,6 +146,35 @@ harness_missing_input_fails() {
 		fails_with 'FAIL: QEMU did not run' qemu_outcome "$which missing" &&
 			fails_with 'no log file' expect_log -F 'LOCKSHIM-TEST-MARKER' || failed=1
 	done
+	(( failed == 0 ))
+}
+
+# _fake_qemu_says LINE...: QEMU, a stand-in that prints each LINE and exits.
+_fake_qemu_says() {
+	local fake=$HARNESS_WORK/fake-qemu
+	printf '#!/bin/sh\nprintf "%%s\\n"' >"$fake"
+	printf " '%s'" "$@" >>"$fake"
+	chmod +x "$fake"
+	QEMU=$fake
+}
+
+harness_firmware_only_tpm_said_fails() {
+	local log=$HARNESS_WORK/firmware-only.log esp=$HARNESS_WORK/esp.img vars=$HARNESS_WORK/vars.fd
+	local refused='BdsDxe: failed to start Boot0000 "lockshim" from x: Security Violation' failed=0 rc
+	: >"$esp"
+	cp "$OVMF_VARS_BLANK" "$vars" || return 1
+	local -a args=(--esp "$esp" --vars "$vars" --log "$log" --timeout 20)
+	_fake_qemu_says 'lockshim: TPM: measuring into PCR 4, 7 and 14' "$refused"
+	run_qemu "${args[@]}" --firmware-only 2>/dev/null
+	rc=$?
+	(( rc == 1 )) || { echo "FAIL: --firmware-only, lockshim measuring: run_qemu returned $rc" >&2; failed=1; }
+	run_qemu "${args[@]}" 2>/dev/null
+	rc=$?
+	(( rc == 0 )) || { echo "FAIL: the same boot without --firmware-only: run_qemu returned $rc" >&2; failed=1; }
+	_fake_qemu_says 'lockshim: SecureBoot=1 SetupMode=0' "$refused"
+	run_qemu "${args[@]}" --firmware-only 2>/dev/null
+	rc=$?
+	(( rc == 0 )) || { echo "FAIL: --firmware-only, lockshim silent of a TPM: run_qemu returned $rc" >&2; failed=1; }
 	(( failed == 0 ))
 }
 

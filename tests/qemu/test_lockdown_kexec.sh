@@ -374,7 +374,7 @@ sb_on_revoked_kernel_kexec_refused() {
 	local name=${FUNCNAME[0]} hash PROBE_INITRD=$PROBE_OLD_INITRD
 	need_lockshim || return 1
 	hash=$(build/lockshim hash "$OLD_KERNEL") || return 1
-	LD_REFUSAL_STOP=$FIRMWARE_REFUSED lockdown_run "$name-boot" "$SB_MOK_REVOKED_VARS" \
+	LD_REFUSAL_STOP=$FIRMWARE_REFUSED LD_FIRMWARE_ONLY=1 lockdown_run "$name-boot" "$SB_MOK_REVOKED_VARS" \
 		"$LD_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
 		"$OLD_KERNEL" EFI/BOOT/vmlinuz.efi "$PROBE_INITRD" EFI/BOOT/initrd.img 2>/dev/null
 	[[ $QEMU_STOPPED_ON == "$FIRMWARE_REFUSED" ]] || {

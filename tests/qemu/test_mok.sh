@@ -145,12 +145,13 @@ request_with_mokutil() {
 
 # Boot 2: lockshim starts the MOK manager; the harness answers each prompt.
 # It ends when the manager reboots, or when lockshim goes on to the kernel
-# (the manager changed nothing): the kernel itself is not needed here. (Not
-# on "booting in insecure mode", which lockshim says before the manager.)
+# (the manager changed nothing): the kernel itself is not needed here (nor
+# run: --firmware-only). (Not on "booting in insecure mode", which lockshim
+# says before the manager.)
 confirm_in_manager() {
 	local name=$1 vars=$2; shift 2
 	boot_mok "$name-confirm" "$vars" "$BOOT_WORK/companion-vendor.efi" 'step true' \
-		--stop 'MOK manager: rebooting' --stop 'lockshim: booting \\EFI' "$@" || return 1
+		--stop 'MOK manager: rebooting' --stop 'lockshim: booting \\EFI' --firmware-only "$@" || return 1
 	expect_log -F 'lockshim: starting the MOK manager' &&
 		expect_log -F 'lockshim: starting \EFI\lockshim\mmx64.efi: signed by /CN=lockshim test db, trusted through db certificate'
 }
@@ -557,10 +558,12 @@ mok_impostor_refused_mokx_unusable() {
 }
 
 # owner_enroll NAME VARS CHOICE FILE: open the menu during the countdown and
-# enroll FILE (ESP path) with menu CHOICE; the manager writes MokList and reboots.
+# enroll FILE (ESP path) with menu CHOICE; the manager writes MokList and
+# reboots: no OS runs (run_qemu --firmware-only; the guest's end stops a
+# boot that went past the manager, which fails).
 owner_enroll() {
 	local name=$1 vars=$2 choice=$3 file=$4
-	boot_mok "$name" "$vars" "$BOOT_WORK/companion-vendor.efi" 'step true' \
+	boot_mok "$name" "$vars" "$BOOT_WORK/companion-vendor.efi" 'step true' --firmware-only \
 		--stop 'MOK manager: rebooting' --stop 'MOKUTIL-GUEST-DONE' \
 		--send-on 'press any key for the MOK manager' ' ' \
 		--send-on 'Choice \(continues booting' "$choice" \

@@ -195,6 +195,8 @@ sbat_lockshim_revoked() {
 	printf 'v\0m\0l\0i\0n\0u\0z\0.\0e\0f\0i\0,\0x\0\n\0' >"$SBAT_WORK/BOOTX64.CSV"
 	local -a BOOT_ESP_EXTRA=("$BOOT_WORK/kernel-vendor.efi" EFI/vendor/vmlinuz.efi
 		"$SBAT_WORK/BOOTX64.CSV" EFI/vendor/BOOTX64.CSV)
+	# it boots nothing: no OS runs (run_qemu --firmware-only)
+	local -a BOOT_RUN_OPTS=(--firmware-only)
 	boot_lockshim "${FUNCNAME[0]}" "$VARS" \
 		"$SBAT_WORK/lockshim-previous-db.efi" "$BOOT_WORK/kernel-vendor.efi" 0.3 \
 		"$FIRMWARE_REFUSED" 'No bootable option' "$MARKER" || return 1

@@ -17,6 +17,11 @@ console as it came), cleaned as lib.sh's clean_serial cleans it, and
 EREs are matched line by line, as grep -E does (with Python's re: the
 patterns the tests use mean the same in both).
 
+QEMU_SERIAL_TIMES=1 in the environment (where the time of a boot goes):
+each whole line is also written to RAW.times after the CPU seconds the
+guest had used when it was seen (PID's children's, i.e. QEMU's: they hold
+on a busy machine) and the wall seconds since the watcher started.
+
 One process for the whole run: the shell loop it replaces forked a sed and
 a grep a pattern five times a second while the console grew, CPU the other
 guest beside this one could have used.
@@ -68,6 +73,21 @@ def printf_b(text):
     return PRINTF_B.sub(one, text).encode("latin-1")
 
 
+def qemu_cpu(pid):
+    """The CPU seconds (user + system) of PID's children (timeout's QEMU)."""
+    total = 0.0
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            kids = f.read().split()
+        for kid in kids:
+            with open(f"/proc/{kid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        pass
+    return total
+
+
 def main(argv):
     raw_path, fifo, stopped, pid, grace = argv[1:6]
     pid, grace = int(pid), float(grace)
@@ -92,6 +112,10 @@ def main(argv):
     asked_whole = []  # the N of each prompt on a whole line, in order
     done = 0  # RAW up to here is whole lines, each matched once already
     seen = -1
+    times = None
+    if os.environ.get("QEMU_SERIAL_TIMES"):
+        times = open(raw_path + ".times", "w")
+        t0 = time.monotonic()
     with open(fifo, "wb", buffering=0) as serial_in:
         while True:
             try:
@@ -120,6 +144,10 @@ def main(argv):
             whole = clean_lines(new[:cut])
             tail = clean_lines(new[cut:])
             done += cut
+            if times and whole:
+                stamp = f"{qemu_cpu(pid):7.2f} {time.monotonic() - t0:7.2f} "
+                times.write("".join(stamp + line.decode("latin-1") + "\n" for line in whole))
+                times.flush()
             asked_whole += [m.group(1) for line in whole for m in asked_re.finditer(line)]
             if answer is not None:
                 asked = asked_whole + [m.group(1) for line in tail for m in asked_re.finditer(line)]
