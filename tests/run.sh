@@ -11,8 +11,9 @@
 #    runner on fixtures that way), then
 # 2. tests/qemu/run: the QEMU scenarios of every tests/qemu/test_*.sh,
 #    scheduled together, LOCKSHIM_JOBS QEMU guests at a time (default: one
-#    a core), the longest first; each one's output shown whole. Their
-#    preparation runs beside step 1 (tests/qemu/run --prepare-only).
+#    a core), the longest first; each one's output shown whole. They run
+#    beside step 1, after their preparation (tests/qemu/run
+#    --prepare-only): their output is shown once step 1 is done.
 #
 # Counting: each program prints TAP-ish lines, `ok - NAME` / `not ok - NAME`,
 # and every such line counts as one pass or one failure; but an `ok` line
@@ -49,12 +50,20 @@ start=$(date +%s.%N)
 # run_one LABEL CMD...: run a test program, echo its output, count its lines.
 run_one() {
 	local label=$1; shift
-	local out rc p=0 f=0 line t0=$SECONDS
+	local out rc t0=$SECONDS
 	out=$(mktemp)
 	echo "== $label"
 	"$@" 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
-	durations+=("$(( SECONDS - t0 )) $label")
+	count_output "$label" "$out" "$rc" $(( SECONDS - t0 ))
+	rm -f "$out"
+}
+
+# count_output LABEL OUT RC SECONDS: count a finished program's lines (its
+# output in the file OUT, already shown) and its exit status RC.
+count_output() {
+	local label=$1 out=$2 rc=$3 p=0 f=0 line
+	durations+=("$4 $label")
 	while IFS= read -r line; do
 		case $line in
 		"not ok "*) f=$(( f + 1 )); failures+=("$label: ${line#not ok }") ;;
@@ -64,7 +73,6 @@ run_one() {
 		"ok "*) p=$(( p + 1 )) ;;
 		esac
 	done <"$out"
-	rm -f "$out"
 	if (( rc != 0 && f == 0 )); then
 		echo "not ok - $label (exit status $rc, no failing test reported)"
 		f=1; failures+=("$label: exit status $rc")
@@ -75,14 +83,27 @@ run_one() {
 	passed=$(( passed + p )) failed=$(( failed + f ))
 }
 
-# The QEMU scenarios' preparation (signing, VARS stores, ESP images: one
-# core, mostly) runs beside the unit tests; its output is shown after them.
-prep_pid=
+# The QEMU scenarios start beside the unit and CLI tests: first their
+# preparation (signing, VARS stores, ESP images: one core, mostly), then,
+# as soon as it is done, the scenarios themselves, so that no core waits
+# for the other kind of test to end. Their output is shown after the unit
+# and CLI tests', then followed as it comes; only the scenarios' lines
+# (build/qemu/run.log) count.
+qemu_pid=
 if (( unit && qemu )); then
-	rm -rf build/qemu/prepared
+	rm -rf build/qemu/prepared build/qemu/run.log build/qemu/run.rc
 	mkdir -p build/qemu
-	tests/qemu/run --prepare-only >build/qemu/prepare.log 2>&1 &
-	prep_pid=$!
+	{
+		echo "== tests/qemu/run --prepare-only (beside the unit tests)"
+		tests/qemu/run --prepare-only 2>&1
+		echo "== tests/qemu/run (beside the unit tests, once prepared)"
+		t0=$SECONDS
+		QEMU_PREPARED=1 tests/qemu/run 2>&1 | tee build/qemu/run.log
+		echo "${PIPESTATUS[0]} $(( SECONDS - t0 ))" >build/qemu/run.rc
+	} >build/qemu/suite.log 2>&1 &
+	qemu_pid=$!
+	# an interrupted run takes its QEMU guests with it
+	trap 'trap - INT TERM; kill 0' INT TERM
 fi
 
 if (( unit )); then
@@ -105,13 +126,16 @@ if (( unit )); then
 fi
 
 if (( qemu )); then
-	if [[ -n $prep_pid ]]; then
-		wait "$prep_pid"
-		echo "== tests/qemu/run --prepare-only (beside the unit tests)"
-		cat build/qemu/prepare.log
-		export QEMU_PREPARED=1
+	if [[ -n $qemu_pid ]]; then
+		tail -n +1 -f --pid="$qemu_pid" build/qemu/suite.log
+		wait "$qemu_pid"
+		# no run.rc: the suite did not finish, a failure of its own
+		read -r qemu_rc qemu_seconds <build/qemu/run.rc 2>/dev/null || qemu_rc=1 qemu_seconds=0
+		touch build/qemu/run.log
+		count_output tests/qemu/run build/qemu/run.log "$qemu_rc" "$qemu_seconds"
+	else
+		run_one tests/qemu/run tests/qemu/run
 	fi
-	run_one tests/qemu/run tests/qemu/run
 fi
 
 end=$(date +%s.%N)
