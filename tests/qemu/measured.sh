@@ -50,6 +50,8 @@ EV_AUTHORITY=0x800000e0
 TPM_LOG=tests/qemu/tpm_log.py
 VARS_HASH= VARS_DB_HASH= VARS_SDBOOT=
 SDBOOT_ESP_PATH='\EFI\systemd\systemd-bootx64.efi'
+FALLBACK_LABEL='Acme measured'
+FALLBACK_PARTUUID=6c6f636b-7368-6662-9d1a-000000000004
 
 # The guest's report: the PCRs, then the log.
 TPM_STEPS=$(cat <<'EOS'
@@ -80,6 +82,11 @@ measured_prepare() {
 	VARS_DB_HASH=$(mok_variant measured-db-hash --db-hash "$BOOT_WORK/companion-unsigned.efi" \
 		2>>"$PREP_LOG") || PREP_ERROR="VARS with the kernel's hash in db: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
 	sdboot_prepare
+	# tpm_fallback_kernel: a CSV as Debian writes its own (UCS-2, no byte
+	# order mark, LF) naming the vendor-signed companion kernel beside it
+	printf 'kernel.efi,%s,console=ttyS0 panic=-1,measured fallback\n' "$FALLBACK_LABEL" |
+		iconv -f UTF-8 -t UTF-16LE >"$MOK_WORK/fallback.csv" ||
+		PREP_ERROR="the fallback's BOOTX64.CSV (iconv) failed"
 	[[ -z $PREP_ERROR ]] && lockdown_prepare &&
 		_prep "launch.efi with .sbat" build/lockshim add-sbat tests/guest/sbat.csv \
 			"$GUEST/launch.efi" "$MOK_WORK/launch-sbat.efi" &&

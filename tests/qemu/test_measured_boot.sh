@@ -33,6 +33,15 @@
 #   tpm_mok_manager      the owner enters the MOK manager (MokTimeout, a key)
 #                        and continues: the manager in PCR 4 and its db entry
 #                        in PCR 7, then the kernel
+#   tpm_fallback_kernel  lockshim at the removable path of a GPT disk, no
+#                        boot option: its fallback creates the option
+#                        \EFI\Acme\BOOTX64.CSV names (the vendor-signed
+#                        companion kernel) and starts it as its next stage.
+#                        PCR 4 (equal to the log's replay) holds, after the
+#                        firmware's own images it tried first (its shell),
+#                        two images: lockshim (the firmware's event), then
+#                        the kernel (lockshim's); the CSV's check of the
+#                        kernel measures nothing
 #   tpm_grub_refused_as_shim  Debian's chain: lockshim (Debian's vendor
 #                        certificate) -> Debian's signed GRUB, whose grub.cfg
 #                        asks SHIM_LOCK about a rogue-signed kernel (refused)
@@ -70,6 +79,7 @@ SCENARIOS=(
 	tpm_mok_manager
 	tpm_companion_kernel
 	tpm_launch_loads_kernel
+	tpm_fallback_kernel
 	tpm_grub_refused_as_shim
 )
 
@@ -217,6 +227,50 @@ tpm_launch_loads_kernel() {
 		expect_authority "$name" "$(build/lockshim esl "$PKI/db.esl" | awk '/^[^ #]/ { print $2; exit }')" \
 			"$PKI/db.der" db "$DB_GUID" 2 &&
 		expect_prediction "$name" --db "$PKI/db.esl" "$MOK_WORK/launch-vendor.efi" "$kernel"
+}
+
+# The fallback's one boot (docs/fallback.md): the firmware measures
+# lockshim from the removable path; lockshim decides the CSV's kernel (not
+# measured: it has not run), creates its option, and reads, decides and
+# measures it again as its next stage. PCR 4's applications from the disk
+# are exactly lockshim, then the kernel.
+tpm_fallback_kernel() {
+	local name=${FUNCNAME[0]} w=$MOK_WORK kernel=$BOOT_WORK/companion-vendor.efi rc got want
+	printf '%s\n' "$TPM_STEPS" >"$w/$name.steps"
+	tests/initramfs/mokutil-guest.sh --base "$w/mokutil-guest.img" --steps "$w/$name.steps" \
+		"$w/$name-initrd.img" >/dev/null &&
+		make_esp "$w/$name.fat" "$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
+			"$w/fallback.csv" EFI/Acme/BOOTX64.CSV "$kernel" EFI/Acme/kernel.efi \
+			"$w/$name-initrd.img" EFI/Acme/initrd.img &&
+		python3 tests/qemu/mkgpt.py "$w/$name.img" "$w/$name.fat" "$FALLBACK_PARTUUID" || return 1
+	run_qemu --esp "$w/$name.img" --vars "$QEMU_BUILD/vars-secboot.fd" --log "$BOOT_LOGS/$name.log" \
+		--tpm --timeout "$QEMU_TIMEOUT" --stop 'TPM-LOG-END' --stop 'lockshim: refusing' \
+		--stop "BdsDxe: failed to start Boot[0-9A-F]{4} \"(UEFI Misc Device|$FALLBACK_LABEL)" \
+		--stop 'No bootable option' --stop "$CRASH" \
+		--stop 'Kernel panic'
+	rc=$?
+	rm -f "$w/$name.img" "$w/$name.fat" "$w/$name-initrd.img"
+	qemu_outcome "$name" || return 1
+	(( rc == 0 )) || return "$rc"
+	expect_log '^lockshim: fallback: created Boot[0-9A-F]{4} "'"$FALLBACK_LABEL"'" for \\EFI\\Acme\\kernel\.efi$' &&
+		expect_order '^lockshim: fallback: starting Boot[0-9A-F]{4} \(\\EFI\\Acme\\kernel\.efi\)' \
+			'^lockshim: booting \\EFI\\Acme\\kernel\.efi: ' &&
+		expect_order -F 'lockshim: booting \EFI\Acme\kernel.efi: ' 'TPM-LOG-END' &&
+		tpm_collect "$name" && expect_replay "$name" || return 1
+	want=$(build/lockshim hash "$BOOT_WORK/lockshim-db.efi" && build/lockshim hash "$kernel") || return 1
+	# but the firmware's own images it tried first (OVMF's shell, refused
+	# under Secure Boot): their device path starts with a firmware volume
+	# node (type 4, subtype 7), after the event's 32 bytes of header
+	got=$(awk -v t="$EV_APPLICATION" '$1 == 4 && $2 == t && substr($4, 65, 4) != "0407" { print $3 }' \
+		"$BOOT_LOGS/$name.events")
+	[[ $got == "$want" ]] || {
+		echo "FAIL: PCR 4's applications from the disk are not lockshim, then the kernel (< wanted, > the log):" >&2
+		diff <(echo "$want") <(echo "$got") | sed 's/^/| /' >&2
+		return 1
+	}
+	# no expect_prediction: pcr --predict takes the log's first application
+	# (here the shell) for lockshim's (tcg_log_replay_firmware)
+	expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der"
 }
 
 # Beside shim 16.1 (docs/measured-boot.md). The two boots with the
