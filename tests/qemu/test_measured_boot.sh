@@ -25,7 +25,10 @@
 #   tpm_db_hash_kernel   an unsigned kernel allowed by its hash in db
 #   tpm_sdboot_mok_kernel  lockshim -> systemd-boot (vendor) -> a MOK-signed
 #                        kernel through the firmware's LoadImage: each image
-#                        in PCR 4 once, each authority in PCR 7 once
+#                        in PCR 4 once, each authority in PCR 7 once; the
+#                        guest reads systemd-boot's Boot Loader Interface
+#                        variables, set over the four lockshim set
+#                        (docs/debian.md, "What bootctl shows"): none left with lockshim's text
 #   tpm_companion_kernel the companion kernel (kernel/build.sh, vendor-signed)
 #                        with the probe initramfs (tests/guest/probe_tpm.c
 #                        prints the PCRs and the log), lockshim its default
@@ -58,6 +61,14 @@
 #                        companion kernel, db-signed, through the firmware's
 #                        LoadImage with no override of its own: lockshim's
 #                        override measures it, once, with its device path
+#   sdboot_return_no_loader_write  lockshim -> systemd-boot, whose one entry
+#                        (an unsigned kernel) is refused: systemd-boot
+#                        returns, lockshim returns, and the firmware boots
+#                        Boot0001 (a db-signed kernel) in the same boot,
+#                        whose guest reads systemd-boot's Boot Loader
+#                        Interface variables still: lockshim wrote none after
+#                        the return; its record (written as it returned)
+#                        lists systemd-boot's refusal. No TPM
 #
 # Environment and output as for test_mok.sh (mok.sh gives the preparation).
 # Logs: build/qemu/logs/NAME.log; the guest's event log and tpm2_eventlog's
@@ -81,6 +92,7 @@ SCENARIOS=(
 	tpm_launch_loads_kernel
 	tpm_fallback_kernel
 	tpm_grub_refused_as_shim
+	sdboot_return_no_loader_write
 )
 
 tpm_vendor_kernel() {
@@ -137,17 +149,9 @@ tpm_db_hash_kernel() {
 # in PCR 4 once and each entry that allowed one in PCR 7 once.
 tpm_sdboot_mok_kernel() {
 	local name=${FUNCNAME[0]} w=$MOK_WORK rc
-	printf 'timeout 0\ndefault mok*\neditor no\n' >"$w/$name-loader.conf"
-	printf 'title MOK kernel\nlinux /EFI/debian/vmlinuz-mok.efi\ninitrd /EFI/debian/initrd.img\noptions console=ttyS0 panic=-1\n' \
-		>"$w/$name-entry.conf"
-	printf '%s\n' "$TPM_STEPS" >"$w/$name.steps"
-	tests/initramfs/mokutil-guest.sh --base "$w/mokutil-guest.img" --steps "$w/$name.steps" \
-		"$w/$name-initrd.img" >/dev/null &&
-		make_esp "$w/$name.img" "$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
-			"$w/systemd-boot.efi" EFI/systemd/systemd-bootx64.efi \
-			"$w/$name-loader.conf" loader/loader.conf "$w/$name-entry.conf" loader/entries/mok.conf \
-			"$w/kernel-mok.efi" EFI/debian/vmlinuz-mok.efi \
-			"$w/$name-initrd.img" EFI/debian/initrd.img || return 1
+	sdboot_esp "$name" mok \
+		$'title MOK kernel\nlinux /EFI/debian/vmlinuz-mok.efi\ninitrd /EFI/debian/initrd.img\noptions console=ttyS0 panic=-1\n' \
+		"$EFIVAR_STEPS"$'\n'"$TPM_STEPS" "$w/kernel-mok.efi" EFI/debian/vmlinuz-mok.efi || return 1
 	run_qemu --esp "$w/$name.img" --vars "$VARS_SDBOOT" --log "$BOOT_LOGS/$name.log" --tpm \
 		--timeout "$QEMU_TIMEOUT" --stop 'TPM-LOG-END' --stop 'lockshim: refusing' \
 		--stop 'No bootable option' --stop "$CRASH" --stop 'Kernel panic'
@@ -162,7 +166,8 @@ tpm_sdboot_mok_kernel() {
 		expect_authority "$name" "$(build/lockshim esl "$PKI/mok.esl" | awk '/^[^ #]/ { print $2; exit }')" \
 			"$PKI/mok.der" &&
 		expect_mok_list "$name" "$MOK_WORK/vendor.esl" "$PKI/mok.esl" &&
-		expect_prediction "$name" --mok "$PKI/mok.esl" "$w/systemd-boot.efi" "$w/kernel-mok.efi"
+		expect_prediction "$name" --mok "$PKI/mok.esl" "$w/systemd-boot.efi" "$w/kernel-mok.efi" &&
+		guest_efivars "$w/$name-efivars" && expect_sdboot_loader_vars "$w/$name-efivars"
 }
 
 # MokTimeout set: a key press starts the MOK manager (db-signed), the owner
@@ -227,6 +232,39 @@ tpm_launch_loads_kernel() {
 		expect_authority "$name" "$(build/lockshim esl "$PKI/db.esl" | awk '/^[^ #]/ { print $2; exit }')" \
 			"$PKI/db.der" db "$DB_GUID" 2 &&
 		expect_prediction "$name" --db "$PKI/db.esl" "$MOK_WORK/launch-vendor.efi" "$kernel"
+}
+
+# Nothing of the Boot Loader Interface after the next stage returns
+# (docs/debian.md, "What bootctl shows"): systemd-boot sets its variables over lockshim's,
+# its one entry (an unsigned kernel) is refused and it returns to lockshim,
+# which returns to the firmware; the firmware boots Boot0001 (a db-signed
+# kernel) in the same boot, whose guest still reads systemd-boot's
+# variables: a lockshim that set its own again after the return would show.
+sdboot_return_no_loader_write() {
+	local name=${FUNCNAME[0]} w=$MOK_WORK rc unsigned=$BOOT_WORK/companion-unsigned.efi
+	sdboot_esp "$name" unsigned \
+		$'title unsigned kernel\nlinux /EFI/debian/vmlinuz-unsigned.efi\noptions console=ttyS0\n' \
+		"$EFIVAR_STEPS" "$unsigned" EFI/debian/vmlinuz-unsigned.efi \
+		"$BOOT_WORK/companion-db.efi" EFI/debian/vmlinuz-db.efi || return 1
+	run_qemu --esp "$w/$name.img" --vars "$VARS_SDBOOT_RETURN" --log "$BOOT_LOGS/$name.log" \
+		--timeout "$QEMU_TIMEOUT" --stop 'EFIVAR-END' --stop 'MOKUTIL-GUEST-ERROR' \
+		--stop 'No bootable option' --stop "$CRASH" --stop 'Kernel panic'
+	rc=$?
+	rm -f "$w/$name.img" "$w/$name-initrd.img"
+	qemu_outcome "$name" && expect_guest_read_variables "$LOG" || return 1
+	(( rc == 0 )) || return "$rc"
+	expect_log -F "lockshim: refusing image from the second stage ($(stat -c %s "$unsigned") bytes): image is not signed" &&
+		expect_order -F "lockshim: $SDBOOT_ESP_PATH returned: " 'BdsDxe: failed to start Boot0000 "lockshim"' &&
+		expect_order -F 'BdsDxe: failed to start Boot0000 "lockshim"' 'BdsDxe: starting Boot0001 "kernel"' &&
+		expect_order -F 'BdsDxe: starting Boot0001 "kernel"' 'EFIVAR-END' &&
+		guest_efivars "$w/$name-efivars" && expect_sdboot_loader_vars "$w/$name-efivars" &&
+		# lockshim's record, written as it returned, with systemd-boot's refusal
+		expect_status "$w/$name-efivars" || return 1
+	grep -qxF "  verdict=refused image=buffer:$(stat -c %s "$unsigned") reason=not-signed" \
+		"$w/$name-efivars/status.txt" || {
+		echo "FAIL: status does not list systemd-boot's refused kernel" >&2
+		return 1
+	}
 }
 
 # The fallback's one boot (docs/fallback.md): the firmware measures
