@@ -301,7 +301,7 @@ shim_compare_prepare() {
 		'echo LOCKSHIM-GRUB: the rogue kernel' 'linux /boot/vmlinuz-rogue console=ttyS0 panic=-1' \
 		'echo LOCKSHIM-GRUB: the Debian kernel' 'linux /boot/vmlinuz console=ttyS0 panic=-1' \
 		'initrd /boot/initrd.img' '}' >"$SHIM_CMP/refused.cfg"
-	printf '%s\n' "$TPM_STEPS" >"$SHIM_CMP/steps"
+	printf '%s\n' "$EFIVAR_STEPS" "$TPM_STEPS" >"$SHIM_CMP/steps"
 	_prep "guest initramfs" tests/initramfs/mokutil-guest.sh --base "$MOK_WORK/mokutil-guest.img" \
 		--steps "$SHIM_CMP/steps" "$SHIM_CMP/initrd.img" || return 0
 	for first in lockshim shim; do

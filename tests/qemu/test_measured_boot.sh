@@ -56,7 +56,11 @@
 #                        stage's are the same (GRUB, the rogue kernel,
 #                        Debian's kernel twice), PCR 7's and 14's are the
 #                        same event for event, and so are the PCRs 7 and 14
-#                        (measured-boot-shim.sh shows them to people)
+#                        (measured-boot-shim.sh shows them to people).
+#                        `lockshim status` over the lockshim boot's record
+#                        (its guest's LockshimBootLog) lists GRUB's questions
+#                        through SHIM_LOCK with their verdicts: the rogue
+#                        kernel refused, Debian's allowed, as often as asked
 #   tpm_launch_loads_kernel  lockshim -> launch.efi (vendor), which loads the
 #                        companion kernel, db-signed, through the firmware's
 #                        LoadImage with no override of its own: lockshim's
@@ -335,6 +339,23 @@ tpm_grub_refused_as_shim() {
 
 	shim_compare_boot "$l" lockshim refused && expect_replay "$l" || return 1
 	pcr7[$l]=${TPM_PCR[7]} pcr14[$l]=${TPM_PCR[14]}
+	# `lockshim status` over this boot's record (README, "What lockshim
+	# decided this boot"): GRUB's two questions through SHIM_LOCK, each
+	# with its verdict, and GRUB as the image lockshim started
+	guest_efivars "$SHIM_CMP/$l-efivars" && expect_status "$SHIM_CMP/$l-efivars" || return 1
+	python3 - "$SHIM_CMP/$l-efivars/status.json" "$(stat -c %s "$SHIM_CMP/kernel-rogue.efi")" \
+		"$(stat -c %s "$SHIM_CMP/kernel-debian.efi")" <<'PY' || return 1
+import json, sys
+s = json.load(open(sys.argv[1]))
+rogue, debian = "buffer:" + sys.argv[2], "buffer:" + sys.argv[3]
+v = [(r["verdict"], r["image"], r.get("reason"), r.get("list"), r.get("entry"))
+     for r in s["records"] if "verdict" in r and r["image"].startswith("buffer:")]
+want = [("refused", rogue, "untrusted-signer", None, None)] + \
+    [("allowed", debian, "allowed-cert", "vendor", "/CN=Debian Secure Boot CA")] * (len(v) - 1)
+assert len(v) >= 2 and v == want, f"second stage's verdicts: {v}"
+st = s["started"]
+assert (st["image"], st["verdict"]) == ("\\EFI\\debian\\grubx64.efi", "allowed"), st
+PY
 	expect_log -F 'lockshim: booting \EFI\debian\grubx64.efi: signed by /CN=Debian Secure Boot Signer' &&
 		expect_log "lockshim: refusing image from the second stage \([0-9]+ bytes\): signer does not chain" &&
 		expect_log "lockshim: verdict=refused image=buffer:$(stat -c %s "$SHIM_CMP/kernel-rogue.efi") reason=untrusted-signer" &&
