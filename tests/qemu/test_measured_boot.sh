@@ -44,7 +44,8 @@
 #                        firmware's own images it tried first (its shell),
 #                        two images: lockshim (the firmware's event), then
 #                        the kernel (lockshim's); the CSV's check of the
-#                        kernel measures nothing
+#                        kernel measures nothing; `lockshim pcr --predict`
+#                        over the log gives the PCRs
 #   tpm_grub_refused_as_shim  Debian's chain: lockshim (Debian's vendor
 #                        certificate) -> Debian's signed GRUB, whose grub.cfg
 #                        asks SHIM_LOCK about a rogue-signed kernel (refused)
@@ -310,9 +311,10 @@ tpm_fallback_kernel() {
 		diff <(echo "$want") <(echo "$got") | sed 's/^/| /' >&2
 		return 1
 	}
-	# no expect_prediction: pcr --predict takes the log's first application
-	# (here the shell) for lockshim's (tcg_log_replay_firmware)
-	expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der"
+	# the prediction builds on the firmware's part up to lockshim's event,
+	# the shell's included
+	expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" &&
+		expect_prediction "$name" "$kernel"
 }
 
 # Beside shim 16.1 (docs/measured-boot.md). The two boots with the
