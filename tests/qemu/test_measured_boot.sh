@@ -341,9 +341,9 @@ tpm_grub_refused_as_shim() {
 
 	shim_compare_boot "$l" lockshim refused && expect_replay "$l" || return 1
 	pcr7[$l]=${TPM_PCR[7]} pcr14[$l]=${TPM_PCR[14]}
-	# `lockshim status` over this boot's record (README, "What lockshim
-	# decided this boot"): GRUB's two questions through SHIM_LOCK, each
-	# with its verdict, and GRUB as the image lockshim started
+	# `lockshim status` over this boot's record (docs/status.md): GRUB's
+	# two questions through SHIM_LOCK, each with its verdict, and GRUB as
+	# the image lockshim started
 	guest_efivars "$SHIM_CMP/$l-efivars" && expect_status "$SHIM_CMP/$l-efivars" || return 1
 	python3 - "$SHIM_CMP/$l-efivars/status.json" "$(stat -c %s "$SHIM_CMP/kernel-rogue.efi")" \
 		"$(stat -c %s "$SHIM_CMP/kernel-debian.efi")" <<'PY' || return 1
