@@ -177,10 +177,50 @@ int tcg_log_walk(const uint8_t *data, size_t size, tcg_log_visit_fn visit, void 
 	return 0;
 }
 
+/*
+ * Where the firmware's part ends: at the first stage's application event,
+ * the last one in PCR 4 before the first stage's own first event, MokList
+ * in PCR 14 (shim and lockshim measure it before anything runs). The
+ * firmware logs each image it tries, and those it refuses too (OVMF's
+ * shell, tried before the removable path), so the first application is not
+ * always the first stage's. A log without PCR 14 (a first stage that does
+ * not measure it) ends at its first application.
+ */
+struct first_stage {
+	size_t index;       /* of the event being visited */
+	size_t first, last; /* the first application's index, and the last's so far */
+	bool found;         /* an application seen */
+};
+
+#define FIRST_STAGE_FOUND 1
+
+static bool is_application(const struct tcg_log_event *event)
+{
+	return event->pcr == PCR_BOOT_APPLICATIONS &&
+	       event->type == EV_EFI_BOOT_SERVICES_APPLICATION;
+}
+
+static int first_stage_event(const struct tcg_log_event *event, void *ctx)
+{
+	struct first_stage *fs = ctx;
+	size_t index = fs->index++;
+
+	if (event->pcr == PCR_MOK && fs->found)
+		return FIRST_STAGE_FOUND;
+	if (is_application(event)) {
+		if (!fs->found)
+			fs->first = index;
+		fs->last = index;
+		fs->found = true;
+	}
+	return 0;
+}
+
 struct replay {
 	struct pcr_bank *bank;
 	const char *reason;
-	uint8_t *application; /* the first boot application's SHA-256 digest; NULL: not wanted */
+	uint8_t *application; /* the first stage's SHA-256 digest; NULL: not wanted */
+	size_t index, until;  /* of the event being visited; of the first stage's */
 };
 
 #define REPLAY_DONE   1
@@ -189,6 +229,7 @@ struct replay {
 static int replay_event(const struct tcg_log_event *event, void *ctx)
 {
 	struct replay *replay = ctx;
+	size_t index = replay->index++;
 
 	if (event->type == EV_NO_ACTION)
 		return 0; /* logged, never extended */
@@ -200,8 +241,7 @@ static int replay_event(const struct tcg_log_event *event, void *ctx)
 		replay->reason = "an event names a PCR out of range";
 		return REPLAY_FAILED;
 	}
-	if (event->pcr == PCR_BOOT_APPLICATIONS &&
-	    event->type == EV_EFI_BOOT_SERVICES_APPLICATION) {
+	if (index == replay->until) {
 		if (replay->application)
 			memcpy(replay->application, event->sha256, 32);
 		return REPLAY_DONE;
@@ -218,8 +258,18 @@ int tcg_log_replay_firmware(const uint8_t *data, size_t size, struct pcr_bank *b
 int tcg_log_replay_until_application(const uint8_t *data, size_t size, struct pcr_bank *bank,
 				     uint8_t application[32], const char **reason)
 {
-	struct replay replay = { bank, NULL, application };
-	int r = tcg_log_walk(data, size, replay_event, &replay, reason);
+	struct first_stage fs = {};
+	struct replay replay = { bank, NULL, application, 0, 0 };
+	int r = tcg_log_walk(data, size, first_stage_event, &fs, reason);
+
+	if (r < 0)
+		return -1;
+	if (!fs.found) {
+		*reason = "the log has no boot application in PCR 4 (was lockshim started?)";
+		return -1;
+	}
+	replay.until = r == FIRST_STAGE_FOUND ? fs.last : fs.first;
+	r = tcg_log_walk(data, size, replay_event, &replay, reason);
 
 	if (r == REPLAY_DONE)
 		return 0;

@@ -56,17 +56,20 @@ int tcg_log_walk(const uint8_t *data, size_t size, tcg_log_visit_fn visit, void 
 
 /*
  * Replay into @bank what the firmware measured before lockshim ran: every
- * event up to and including the first EV_EFI_BOOT_SERVICES_APPLICATION in
- * PCR 4 (the firmware's own measurement of the first boot application,
- * lockshim). Returns 0, or -1 with *@reason (not a log, no such event, an
+ * event up to and including its measurement of the first stage (lockshim),
+ * the last EV_EFI_BOOT_SERVICES_APPLICATION in PCR 4 before the first
+ * stage's first event in PCR 14 (MokList), or the first application when
+ * no event is in PCR 14. Images the firmware tried before (a boot option
+ * that failed, its shell refused under Secure Boot) are the firmware's
+ * part. Returns 0, or -1 with *@reason (not a log, no such event, an
  * event without a SHA-256 digest).
  */
 int tcg_log_replay_firmware(const uint8_t *data, size_t size, struct pcr_bank *bank,
 			    const char **reason);
 
 /*
- * tcg_log_replay_firmware, and the SHA-256 digest of that first boot
- * application into @application (NULL: not wanted): the Authenticode hash
+ * tcg_log_replay_firmware, and the SHA-256 digest of that first stage's
+ * application event into @application (NULL: not wanted): the Authenticode hash
  * of the first stage this boot started, which a prediction for another
  * first stage must not build on (lockshim check).
  */

@@ -111,4 +111,26 @@ expect 2 'not a crypto-agile log|Spec ID' "pcr: a file that is no event log is r
 expect 0 '^4 [0-9a-f]{64}' "pcr: over a firmware's log (a guest's, from the fuzz corpus)" -- \
 	pcr --predict --event-log tests/fuzz/corpus/fuzz_tcg_log/vendor-kernel.bin \
 	--vendor-cert "$pki/vendor.der" "$work/vendor.efi"
+# A fallback boot's log (test_measured_boot.sh tpm_fallback_kernel): the
+# firmware measured its shell (then refused it under Secure Boot) before
+# lockshim at the removable path. The firmware's part ends at lockshim's
+# application, the log's second, so PCR 4 is the firmware's up to it, then
+# the image's Authenticode digest
+fallback=tests/fuzz/corpus/fuzz_tcg_log/fallback-shell-first.bin
+want=$(python3 - "$fallback" "$("$cli" hash "$work/vendor.efi")" <<'PY'
+import hashlib, sys
+sys.path.insert(0, "tests/qemu")
+import tpm_log
+pcr, apps = bytes(32), 0
+for index, etype, digest, _ in tpm_log.events(open(sys.argv[1], "rb").read()):
+    if index != 4 or etype == tpm_log.EV_NO_ACTION or apps == 2:
+        continue
+    pcr = hashlib.sha256(pcr + digest).digest()
+    apps += etype == 0x80000003
+assert apps == 2
+print(hashlib.sha256(pcr + bytes.fromhex(sys.argv[2])).hexdigest())
+PY
+) || exit 1
+expect 0 "^4 $want" "pcr: after a fallback boot, PCR 4 builds on lockshim's event, not the shell's" -- \
+	pcr --predict --event-log "$fallback" --vendor-cert "$pki/vendor.der" "$work/vendor.efi"
 exit $failed

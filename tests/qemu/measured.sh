@@ -13,6 +13,11 @@
 #                          the PCRs; writes $BOOT_LOGS/NAME.events
 # expect_event, expect_kernel_measured, expect_authority, expect_mok_list,
 # expect_prediction, count_events: below
+# EFIVAR_STEPS             guest steps printing the Boot Loader Interface's
+#                          variables and LockshimBootLog; guest_efivars DIR
+#                          makes an efivarfs copy of them; loader_var,
+#                          expect_loader_var, expect_sdboot_loader_vars and
+#                          expect_status (`lockshim status` over it): below
 #
 # Beside shim 16.1 (docs/measured-boot.md): Debian's chain (firmware,
 # first stage, Debian's signed GRUB, Debian's signed kernel, the guest
@@ -48,8 +53,10 @@ EV_IPL=0x0000000d
 EV_APPLICATION=0x80000003
 EV_AUTHORITY=0x800000e0
 TPM_LOG=tests/qemu/tpm_log.py
-VARS_HASH= VARS_DB_HASH= VARS_SDBOOT=
+VARS_HASH= VARS_DB_HASH= VARS_SDBOOT= VARS_SDBOOT_RETURN=
 SDBOOT_ESP_PATH='\EFI\systemd\systemd-bootx64.efi'
+FALLBACK_LABEL='Acme measured'
+FALLBACK_PARTUUID=6c6f636b-7368-6662-9d1a-000000000004
 
 # The guest's report: the PCRs, then the log.
 TPM_STEPS=$(cat <<'EOS'
@@ -59,6 +66,19 @@ base64 /sys/kernel/security/tpm0/binary_bios_measurements | sed 's/^/TPM-B64 /'
 echo TPM-LOG-END
 EOS
 )
+
+# The guest's variables of the Boot Loader Interface's GUID and lockshim's
+# (LockshimBootLog): each efivarfs file (4 bytes of attributes, then the
+# data) in base64, one EFIVAR-B64 line per line of it, for guest_efivars.
+EFIVAR_STEPS=$(cat <<'EOS'
+for f in /sys/firmware/efi/efivars/*-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f \
+	/sys/firmware/efi/efivars/*-fa4589c8-983f-4879-98de-41989578e75d; do
+	[ -e "$f" ] && base64 "$f" | sed "s/^/EFIVAR-B64 ${f##*/} /"
+done
+echo EFIVAR-END
+EOS
+)
+LOADER_GUID=4a67b082-0a4c-41cf-b6c7-440b29bb8c4f
 
 measured_prepare() {
 	mok_prepare
@@ -80,6 +100,22 @@ measured_prepare() {
 	VARS_DB_HASH=$(mok_variant measured-db-hash --db-hash "$BOOT_WORK/companion-unsigned.efi" \
 		2>>"$PREP_LOG") || PREP_ERROR="VARS with the kernel's hash in db: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
 	sdboot_prepare
+	# sdboot_return_no_loader_write: systemd-boot's entry refused, lockshim
+	# returns, and the firmware goes on to Boot0001, a db-signed kernel
+	printf '\x00\x00\x01\x00' >"$MOK_WORK/BootOrder-0000-0001.bin"
+	_prep "the kernel's Boot0001" python3 tests/qemu/mkloadoption.py "$MOK_WORK/return-Boot0001.bin" \
+		kernel '\EFI\debian\vmlinuz-db.efi' 'initrd=\EFI\debian\initrd.img console=ttyS0 panic=-1' &&
+		VARS_SDBOOT_RETURN=$(tests/qemu/vars.sh --variant measured-sdboot-return \
+			--var "Boot0000:$GLOBAL_GUID:0x7:$MOK_WORK/sdboot-Boot0000.bin" \
+			--var "Boot0001:$GLOBAL_GUID:0x7:$MOK_WORK/return-Boot0001.bin" \
+			--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder-0000-0001.bin" "$PKI" \
+			2>>"$PREP_LOG" | tail -n1) && [[ -s $VARS_SDBOOT_RETURN ]] ||
+		PREP_ERROR="VARS for systemd-boot, then a kernel: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
+	# tpm_fallback_kernel: a CSV as Debian writes its own (UCS-2, no byte
+	# order mark, LF) naming the vendor-signed companion kernel beside it
+	printf 'kernel.efi,%s,console=ttyS0 panic=-1,measured fallback\n' "$FALLBACK_LABEL" |
+		iconv -f UTF-8 -t UTF-16LE >"$MOK_WORK/fallback.csv" ||
+		PREP_ERROR="the fallback's BOOTX64.CSV (iconv) failed"
 	[[ -z $PREP_ERROR ]] && lockdown_prepare &&
 		_prep "launch.efi with .sbat" build/lockshim add-sbat tests/guest/sbat.csv \
 			"$GUEST/launch.efi" "$MOK_WORK/launch-sbat.efi" &&
@@ -109,6 +145,24 @@ sdboot_prepare() {
 		--var "BootOrder:$GLOBAL_GUID:0x7:$MOK_WORK/BootOrder.bin" \
 		--var "MokList:$SHIM_GUID:0x3:$PKI/mok.esl" "$PKI" 2>>"$PREP_LOG" | tail -n1) &&
 		[[ -s $VARS_SDBOOT ]] || PREP_ERROR="VARS for systemd-boot: $(tail -n 3 "$PREP_LOG" | tr '\n' ' ')"
+}
+
+# sdboot_esp NAME ID ENTRY STEPS [SRC ESPPATH]...: $MOK_WORK/NAME.img, an
+# ESP with lockshim, systemd-boot booting ID at once, the Type #1 entry
+# text ENTRY as loader/entries/ID.conf, a mokutil guest running STEPS as
+# \EFI\debian\initrd.img ($MOK_WORK/NAME-initrd.img), and the SRC files.
+sdboot_esp() {
+	local name=$1 id=$2 entry=$3 steps=$4 w=$MOK_WORK
+	shift 4
+	printf 'timeout 0\ndefault %s*\neditor no\n' "$id" >"$w/$name-loader.conf"
+	printf '%s' "$entry" >"$w/$name-entry.conf"
+	printf '%s\n' "$steps" >"$w/$name.steps"
+	tests/initramfs/mokutil-guest.sh --base "$w/mokutil-guest.img" --steps "$w/$name.steps" \
+		"$w/$name-initrd.img" >/dev/null &&
+		make_esp "$w/$name.img" "$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
+			"$w/systemd-boot.efi" EFI/systemd/systemd-bootx64.efi \
+			"$w/$name-loader.conf" loader/loader.conf "$w/$name-entry.conf" "loader/entries/$id.conf" \
+			"$w/$name-initrd.img" EFI/debian/initrd.img "$@"
 }
 
 # tpm_collect NAME: the guest's log (from $LOG: the mokutil guest's TPM-*
@@ -247,7 +301,7 @@ shim_compare_prepare() {
 		'echo LOCKSHIM-GRUB: the rogue kernel' 'linux /boot/vmlinuz-rogue console=ttyS0 panic=-1' \
 		'echo LOCKSHIM-GRUB: the Debian kernel' 'linux /boot/vmlinuz console=ttyS0 panic=-1' \
 		'initrd /boot/initrd.img' '}' >"$SHIM_CMP/refused.cfg"
-	printf '%s\n' "$TPM_STEPS" >"$SHIM_CMP/steps"
+	printf '%s\n' "$EFIVAR_STEPS" "$TPM_STEPS" >"$SHIM_CMP/steps"
 	_prep "guest initramfs" tests/initramfs/mokutil-guest.sh --base "$MOK_WORK/mokutil-guest.img" \
 		--steps "$SHIM_CMP/steps" "$SHIM_CMP/initrd.img" || return 0
 	for first in lockshim shim; do
@@ -287,4 +341,93 @@ shim_compare_after_first_stage() {
 
 shim_compare_pcr_events() {
 	awk -v p="$2" '$1 == p { print $2, $3, $4 }' "$BOOT_LOGS/$1.events"
+}
+
+# guest_efivars DIR: the guest's EFIVAR-B64 files (EFIVAR_STEPS, from $LOG)
+# as a copy of efivarfs in DIR, a file NAME-GUID per variable.
+guest_efivars() {
+	local dir=$1 n
+	expect_log '^EFIVAR-END' || return 1
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	for n in $(tr -d '\r' <"$LOG" | sed -nE 's/^EFIVAR-B64 ([A-Za-z0-9]+-[0-9a-f-]{36}) .*/\1/p' | sort -u); do
+		tr -d '\r' <"$LOG" | sed -n "s/^EFIVAR-B64 $n //p" | base64 -d >"$dir/$n" || {
+			echo "FAIL: the guest's $n does not decode" >&2
+			return 1
+		}
+	done
+}
+
+# loader_var DIR NAME: the text of the Boot Loader Interface variable NAME
+# in the efivarfs copy DIR (UTF-16 after the attributes, without its NUL);
+# fails when it is absent.
+loader_var() {
+	python3 -c 'import sys
+d = open(sys.argv[1], "rb").read()[4:].decode("utf-16-le")
+print(d[:-1] if d.endswith("\0") else d)' "$1/$2-$LOADER_GUID" 2>/dev/null
+}
+
+# expect_loader_var DIR NAME PATTERN: NAME holds text matching the extended
+# regular expression PATTERN, whole.
+expect_loader_var() {
+	local got
+	got=$(loader_var "$1" "$2") || { echo "FAIL: the guest has no $2" >&2; return 1; }
+	[[ $got =~ ^($3)$ ]] && return 0
+	echo "FAIL: $2 is '$got', not /$3/" >&2
+	return 1
+}
+
+# expect_sdboot_loader_vars DIR: the Boot Loader Interface's variables in
+# the efivarfs copy DIR are those Debian's systemd-boot 252 sets, over the
+# four lockshim set before it started systemd-boot (said on the console:
+# no GPT partition, a CPU that reports a hypervisor): bootctl names
+# systemd-boot, and no variable still holds lockshim's text.
+expect_sdboot_loader_vars() {
+	local dir=$1 f
+	expect_order -F "lockshim: booting $SDBOOT_ESP_PATH: " \
+		'lockshim: Boot Loader Interface: LoaderInfo, LoaderFirmwareInfo, LoaderFirmwareType, LoaderImageIdentifier set' &&
+		expect_loader_var "$dir" LoaderInfo 'systemd-boot 252[^ ]*' &&
+		expect_loader_var "$dir" LoaderImageIdentifier '\\EFI\\systemd\\systemd-bootx64\.efi' &&
+		expect_loader_var "$dir" LoaderFirmwareInfo 'EDK II 1\.00' &&
+		expect_loader_var "$dir" LoaderFirmwareType 'UEFI 2\.70' || return 1
+	# set by systemd-boot alone
+	[[ -s $dir/LoaderFeatures-$LOADER_GUID && -s $dir/LoaderEntries-$LOADER_GUID ]] || {
+		echo "FAIL: no LoaderFeatures or LoaderEntries: systemd-boot set nothing?" >&2
+		return 1
+	}
+	for f in "$dir"/*-"$LOADER_GUID"; do
+		if tail -c +5 "$f" | tr -d '\000' | grep -qi lockshim; then
+			echo "FAIL: ${f##*/} still holds lockshim's text: $(tail -c +5 "$f" | tr -d '\000')" >&2
+			return 1
+		fi
+	done
+}
+
+# expect_status DIR: `lockshim status` over the record in the efivarfs copy
+# DIR (a real boot's) reads it, and each record it lists is one lockshim
+# said on the console ($LOG), verdicts as many as said there; its text in
+# DIR/status.txt, --json in DIR/status.json.
+expect_status() {
+	local dir=$1 line n_said n_read
+	build/lockshim status --efivars "$dir" >"$dir/status.txt" 2>&1 &&
+		build/lockshim status --efivars "$dir" --json >"$dir/status.json" 2>&1 || {
+		echo "FAIL: lockshim status over the guest's record: $(head -n 3 "$dir/status.txt")" >&2
+		return 1
+	}
+	grep -q '^lockshim .* recorded this boot in .*LockshimBootLog-' "$dir/status.txt" || {
+		echo "FAIL: lockshim status found no record:" >&2
+		sed 's/^/| /' "$dir/status.txt" >&2
+		return 1
+	}
+	while IFS= read -r line; do
+		LC_ALL=C grep -aqxF "lockshim: $line" "$LOG" || {
+			echo "FAIL: status lists a record the console never said: $line" >&2
+			return 1
+		}
+	done < <(sed -n 's/^  //p' "$dir/status.txt")
+	n_said=$(LC_ALL=C grep -ac '^lockshim: verdict=' "$LOG")
+	n_read=$(grep -c '^  verdict=' "$dir/status.txt")
+	(( n_said == n_read )) || {
+		echo "FAIL: the console said $n_said verdicts, status lists $n_read" >&2
+		return 1
+	}
 }

@@ -25,7 +25,10 @@
 #   tpm_db_hash_kernel   an unsigned kernel allowed by its hash in db
 #   tpm_sdboot_mok_kernel  lockshim -> systemd-boot (vendor) -> a MOK-signed
 #                        kernel through the firmware's LoadImage: each image
-#                        in PCR 4 once, each authority in PCR 7 once
+#                        in PCR 4 once, each authority in PCR 7 once; the
+#                        guest reads systemd-boot's Boot Loader Interface
+#                        variables, set over the four lockshim set
+#                        (docs/debian.md, "What bootctl shows"): none left with lockshim's text
 #   tpm_companion_kernel the companion kernel (kernel/build.sh, vendor-signed)
 #                        with the probe initramfs (tests/guest/probe_tpm.c
 #                        prints the PCRs and the log), lockshim its default
@@ -33,6 +36,16 @@
 #   tpm_mok_manager      the owner enters the MOK manager (MokTimeout, a key)
 #                        and continues: the manager in PCR 4 and its db entry
 #                        in PCR 7, then the kernel
+#   tpm_fallback_kernel  lockshim at the removable path of a GPT disk, no
+#                        boot option: its fallback creates the option
+#                        \EFI\Acme\BOOTX64.CSV names (the vendor-signed
+#                        companion kernel) and starts it as its next stage.
+#                        PCR 4 (equal to the log's replay) holds, after the
+#                        firmware's own images it tried first (its shell),
+#                        two images: lockshim (the firmware's event), then
+#                        the kernel (lockshim's); the CSV's check of the
+#                        kernel measures nothing; `lockshim pcr --predict`
+#                        over the log gives the PCRs
 #   tpm_grub_refused_as_shim  Debian's chain: lockshim (Debian's vendor
 #                        certificate) -> Debian's signed GRUB, whose grub.cfg
 #                        asks SHIM_LOCK about a rogue-signed kernel (refused)
@@ -44,11 +57,23 @@
 #                        stage's are the same (GRUB, the rogue kernel,
 #                        Debian's kernel twice), PCR 7's and 14's are the
 #                        same event for event, and so are the PCRs 7 and 14
-#                        (measured-boot-shim.sh shows them to people)
+#                        (measured-boot-shim.sh shows them to people).
+#                        `lockshim status` over the lockshim boot's record
+#                        (its guest's LockshimBootLog) lists GRUB's questions
+#                        through SHIM_LOCK with their verdicts: the rogue
+#                        kernel refused, Debian's allowed, as often as asked
 #   tpm_launch_loads_kernel  lockshim -> launch.efi (vendor), which loads the
 #                        companion kernel, db-signed, through the firmware's
 #                        LoadImage with no override of its own: lockshim's
 #                        override measures it, once, with its device path
+#   sdboot_return_no_loader_write  lockshim -> systemd-boot, whose one entry
+#                        (an unsigned kernel) is refused: systemd-boot
+#                        returns, lockshim returns, and the firmware boots
+#                        Boot0001 (a db-signed kernel) in the same boot,
+#                        whose guest reads systemd-boot's Boot Loader
+#                        Interface variables still: lockshim wrote none after
+#                        the return; its record (written as it returned)
+#                        lists systemd-boot's refusal. No TPM
 #
 # Environment and output as for test_mok.sh (mok.sh gives the preparation).
 # Logs: build/qemu/logs/NAME.log; the guest's event log and tpm2_eventlog's
@@ -70,7 +95,9 @@ SCENARIOS=(
 	tpm_mok_manager
 	tpm_companion_kernel
 	tpm_launch_loads_kernel
+	tpm_fallback_kernel
 	tpm_grub_refused_as_shim
+	sdboot_return_no_loader_write
 )
 
 tpm_vendor_kernel() {
@@ -127,17 +154,9 @@ tpm_db_hash_kernel() {
 # in PCR 4 once and each entry that allowed one in PCR 7 once.
 tpm_sdboot_mok_kernel() {
 	local name=${FUNCNAME[0]} w=$MOK_WORK rc
-	printf 'timeout 0\ndefault mok*\neditor no\n' >"$w/$name-loader.conf"
-	printf 'title MOK kernel\nlinux /EFI/debian/vmlinuz-mok.efi\ninitrd /EFI/debian/initrd.img\noptions console=ttyS0 panic=-1\n' \
-		>"$w/$name-entry.conf"
-	printf '%s\n' "$TPM_STEPS" >"$w/$name.steps"
-	tests/initramfs/mokutil-guest.sh --base "$w/mokutil-guest.img" --steps "$w/$name.steps" \
-		"$w/$name-initrd.img" >/dev/null &&
-		make_esp "$w/$name.img" "$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
-			"$w/systemd-boot.efi" EFI/systemd/systemd-bootx64.efi \
-			"$w/$name-loader.conf" loader/loader.conf "$w/$name-entry.conf" loader/entries/mok.conf \
-			"$w/kernel-mok.efi" EFI/debian/vmlinuz-mok.efi \
-			"$w/$name-initrd.img" EFI/debian/initrd.img || return 1
+	sdboot_esp "$name" mok \
+		$'title MOK kernel\nlinux /EFI/debian/vmlinuz-mok.efi\ninitrd /EFI/debian/initrd.img\noptions console=ttyS0 panic=-1\n' \
+		"$EFIVAR_STEPS"$'\n'"$TPM_STEPS" "$w/kernel-mok.efi" EFI/debian/vmlinuz-mok.efi || return 1
 	run_qemu --esp "$w/$name.img" --vars "$VARS_SDBOOT" --log "$BOOT_LOGS/$name.log" --tpm \
 		--timeout "$QEMU_TIMEOUT" --stop 'TPM-LOG-END' --stop 'lockshim: refusing' \
 		--stop 'No bootable option' --stop "$CRASH" --stop 'Kernel panic'
@@ -152,7 +171,8 @@ tpm_sdboot_mok_kernel() {
 		expect_authority "$name" "$(build/lockshim esl "$PKI/mok.esl" | awk '/^[^ #]/ { print $2; exit }')" \
 			"$PKI/mok.der" &&
 		expect_mok_list "$name" "$MOK_WORK/vendor.esl" "$PKI/mok.esl" &&
-		expect_prediction "$name" --mok "$PKI/mok.esl" "$w/systemd-boot.efi" "$w/kernel-mok.efi"
+		expect_prediction "$name" --mok "$PKI/mok.esl" "$w/systemd-boot.efi" "$w/kernel-mok.efi" &&
+		guest_efivars "$w/$name-efivars" && expect_sdboot_loader_vars "$w/$name-efivars"
 }
 
 # MokTimeout set: a key press starts the MOK manager (db-signed), the owner
@@ -219,6 +239,84 @@ tpm_launch_loads_kernel() {
 		expect_prediction "$name" --db "$PKI/db.esl" "$MOK_WORK/launch-vendor.efi" "$kernel"
 }
 
+# Nothing of the Boot Loader Interface after the next stage returns
+# (docs/debian.md, "What bootctl shows"): systemd-boot sets its variables over lockshim's,
+# its one entry (an unsigned kernel) is refused and it returns to lockshim,
+# which returns to the firmware; the firmware boots Boot0001 (a db-signed
+# kernel) in the same boot, whose guest still reads systemd-boot's
+# variables: a lockshim that set its own again after the return would show.
+sdboot_return_no_loader_write() {
+	local name=${FUNCNAME[0]} w=$MOK_WORK rc unsigned=$BOOT_WORK/companion-unsigned.efi
+	sdboot_esp "$name" unsigned \
+		$'title unsigned kernel\nlinux /EFI/debian/vmlinuz-unsigned.efi\noptions console=ttyS0\n' \
+		"$EFIVAR_STEPS" "$unsigned" EFI/debian/vmlinuz-unsigned.efi \
+		"$BOOT_WORK/companion-db.efi" EFI/debian/vmlinuz-db.efi || return 1
+	run_qemu --esp "$w/$name.img" --vars "$VARS_SDBOOT_RETURN" --log "$BOOT_LOGS/$name.log" \
+		--timeout "$QEMU_TIMEOUT" --stop 'EFIVAR-END' --stop 'MOKUTIL-GUEST-ERROR' \
+		--stop 'No bootable option' --stop "$CRASH" --stop 'Kernel panic'
+	rc=$?
+	rm -f "$w/$name.img" "$w/$name-initrd.img"
+	qemu_outcome "$name" && expect_guest_read_variables "$LOG" || return 1
+	(( rc == 0 )) || return "$rc"
+	expect_log -F "lockshim: refusing image from the second stage ($(stat -c %s "$unsigned") bytes): image is not signed" &&
+		expect_order -F "lockshim: $SDBOOT_ESP_PATH returned: " 'BdsDxe: failed to start Boot0000 "lockshim"' &&
+		expect_order -F 'BdsDxe: failed to start Boot0000 "lockshim"' 'BdsDxe: starting Boot0001 "kernel"' &&
+		expect_order -F 'BdsDxe: starting Boot0001 "kernel"' 'EFIVAR-END' &&
+		guest_efivars "$w/$name-efivars" && expect_sdboot_loader_vars "$w/$name-efivars" &&
+		# lockshim's record, written as it returned, with systemd-boot's refusal
+		expect_status "$w/$name-efivars" || return 1
+	grep -qxF "  verdict=refused image=buffer:$(stat -c %s "$unsigned") reason=not-signed" \
+		"$w/$name-efivars/status.txt" || {
+		echo "FAIL: status does not list systemd-boot's refused kernel" >&2
+		return 1
+	}
+}
+
+# The fallback's one boot (docs/fallback.md): the firmware measures
+# lockshim from the removable path; lockshim decides the CSV's kernel (not
+# measured: it has not run), creates its option, and reads, decides and
+# measures it again as its next stage. PCR 4's applications from the disk
+# are exactly lockshim, then the kernel.
+tpm_fallback_kernel() {
+	local name=${FUNCNAME[0]} w=$MOK_WORK kernel=$BOOT_WORK/companion-vendor.efi rc got want
+	printf '%s\n' "$TPM_STEPS" >"$w/$name.steps"
+	tests/initramfs/mokutil-guest.sh --base "$w/mokutil-guest.img" --steps "$w/$name.steps" \
+		"$w/$name-initrd.img" >/dev/null &&
+		make_esp "$w/$name.fat" "$BOOT_WORK/lockshim-db.efi" EFI/BOOT/BOOTX64.EFI \
+			"$w/fallback.csv" EFI/Acme/BOOTX64.CSV "$kernel" EFI/Acme/kernel.efi \
+			"$w/$name-initrd.img" EFI/Acme/initrd.img &&
+		python3 tests/qemu/mkgpt.py "$w/$name.img" "$w/$name.fat" "$FALLBACK_PARTUUID" || return 1
+	run_qemu --esp "$w/$name.img" --vars "$QEMU_BUILD/vars-secboot.fd" --log "$BOOT_LOGS/$name.log" \
+		--tpm --timeout "$QEMU_TIMEOUT" --stop 'TPM-LOG-END' --stop 'lockshim: refusing' \
+		--stop "BdsDxe: failed to start Boot[0-9A-F]{4} \"(UEFI Misc Device|$FALLBACK_LABEL)" \
+		--stop 'No bootable option' --stop "$CRASH" \
+		--stop 'Kernel panic'
+	rc=$?
+	rm -f "$w/$name.img" "$w/$name.fat" "$w/$name-initrd.img"
+	qemu_outcome "$name" || return 1
+	(( rc == 0 )) || return "$rc"
+	expect_log '^lockshim: fallback: created Boot[0-9A-F]{4} "'"$FALLBACK_LABEL"'" for \\EFI\\Acme\\kernel\.efi$' &&
+		expect_order '^lockshim: fallback: starting Boot[0-9A-F]{4} \(\\EFI\\Acme\\kernel\.efi\)' \
+			'^lockshim: booting \\EFI\\Acme\\kernel\.efi: ' &&
+		expect_order -F 'lockshim: booting \EFI\Acme\kernel.efi: ' 'TPM-LOG-END' &&
+		tpm_collect "$name" && expect_replay "$name" || return 1
+	want=$(build/lockshim hash "$BOOT_WORK/lockshim-db.efi" && build/lockshim hash "$kernel") || return 1
+	# but the firmware's own images it tried first (OVMF's shell, refused
+	# under Secure Boot): their device path starts with a firmware volume
+	# node (type 4, subtype 7), after the event's 32 bytes of header
+	got=$(awk -v t="$EV_APPLICATION" '$1 == 4 && $2 == t && substr($4, 65, 4) != "0407" { print $3 }' \
+		"$BOOT_LOGS/$name.events")
+	[[ $got == "$want" ]] || {
+		echo "FAIL: PCR 4's applications from the disk are not lockshim, then the kernel (< wanted, > the log):" >&2
+		diff <(echo "$want") <(echo "$got") | sed 's/^/| /' >&2
+		return 1
+	}
+	# the prediction builds on the firmware's part up to lockshim's event,
+	# the shell's included
+	expect_authority "$name" "$SHIM_GUID" "$PKI/vendor.der" &&
+		expect_prediction "$name" "$kernel"
+}
+
 # Beside shim 16.1 (docs/measured-boot.md). The two boots with the
 # grub.cfg that asks about the rogue kernel first stand for the plain pair
 # too: their PCR 4 holds the plain boot's events (GRUB, then Debian's kernel
@@ -243,6 +341,23 @@ tpm_grub_refused_as_shim() {
 
 	shim_compare_boot "$l" lockshim refused && expect_replay "$l" || return 1
 	pcr7[$l]=${TPM_PCR[7]} pcr14[$l]=${TPM_PCR[14]}
+	# `lockshim status` over this boot's record (docs/status.md): GRUB's
+	# two questions through SHIM_LOCK, each with its verdict, and GRUB as
+	# the image lockshim started
+	guest_efivars "$SHIM_CMP/$l-efivars" && expect_status "$SHIM_CMP/$l-efivars" || return 1
+	python3 - "$SHIM_CMP/$l-efivars/status.json" "$(stat -c %s "$SHIM_CMP/kernel-rogue.efi")" \
+		"$(stat -c %s "$SHIM_CMP/kernel-debian.efi")" <<'PY' || return 1
+import json, sys
+s = json.load(open(sys.argv[1]))
+rogue, debian = "buffer:" + sys.argv[2], "buffer:" + sys.argv[3]
+v = [(r["verdict"], r["image"], r.get("reason"), r.get("list"), r.get("entry"))
+     for r in s["records"] if "verdict" in r and r["image"].startswith("buffer:")]
+want = [("refused", rogue, "untrusted-signer", None, None)] + \
+    [("allowed", debian, "allowed-cert", "vendor", "/CN=Debian Secure Boot CA")] * (len(v) - 1)
+assert len(v) >= 2 and v == want, f"second stage's verdicts: {v}"
+st = s["started"]
+assert (st["image"], st["verdict"]) == ("\\EFI\\debian\\grubx64.efi", "allowed"), st
+PY
 	expect_log -F 'lockshim: booting \EFI\debian\grubx64.efi: signed by /CN=Debian Secure Boot Signer' &&
 		expect_log "lockshim: refusing image from the second stage \([0-9]+ bytes\): signer does not chain" &&
 		expect_log "lockshim: verdict=refused image=buffer:$(stat -c %s "$SHIM_CMP/kernel-rogue.efi") reason=untrusted-signer" &&
