@@ -23,7 +23,7 @@ die() { echo "sign-variants.sh: $*" >&2; exit 1; }
 usage() { die "usage: sign-variants.sh [--nest] [--output-dir DIR] --ca NAME KEY CERT [--ca NAME KEY CERT]... IMAGE"; }
 
 here=$(dirname "$0")
-nest= outdir= image= names=() keys=() certs=()
+nest='' outdir='' image='' names=() keys=() certs=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--nest) nest=1; shift ;;
