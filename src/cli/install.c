@@ -2,7 +2,7 @@
 /*
  * lockshim install [--esp DIR] [--vendor NAME] [--first-stage FILE|DIR]...
  *                  [--mok-manager FILE] [--efivars DIR] [--mok-variables DIR]
- *                  [--boot DIR] [--esp-partition UUID:NUMBER:START:SIZE]
+ *                  [--boot DIR] [--xbootldr DIR] [--esp-partition UUID:NUMBER:START:SIZE]
  *                  [--no-variables] [--dry-run] [--force]
  *
  * What shim-signed's postinst (with grub-install) and `bootctl install` do:
@@ -85,14 +85,14 @@
 const char install_usage[] =
 	"install [--esp DIR] [--vendor NAME] [--first-stage FILE|DIR]...\n"
 	"                [--mok-manager FILE] [--efivars DIR] [--mok-variables DIR]\n"
-	"                [--boot DIR] [--esp-partition UUID:NUMBER:START:SIZE]\n"
+	"                [--boot DIR] [--xbootldr DIR] [--esp-partition UUID:NUMBER:START:SIZE]\n"
 	"                [--no-variables] [--dry-run] [--force]\n"
 	"exit status: 0 installed (--dry-run: would be), 1 refused: no first stage the\n"
 	"             firmware accepts, or check says the machine would not boot after it,\n"
 	"             2 an argument or input cannot be used, or a write failed\n";
 
 struct install_args {
-	const char *esp, *vendor, *mok_manager, *efivars, *mokvars, *boot, *partition;
+	const char *esp, *vendor, *mok_manager, *efivars, *mokvars, *boot, *xbootldr, *partition;
 	const char *first_stage[MAX_CANDIDATES];
 	size_t n_first_stage;
 	bool no_variables, dry_run, force;
@@ -150,6 +150,7 @@ static int parse_install_args(int argc, char **argv, struct install_args *a)
 		OPT_EFIVARS,
 		OPT_MOKVARS,
 		OPT_BOOT,
+		OPT_XBOOTLDR,
 		OPT_PARTITION,
 		OPT_NO_VARS,
 		OPT_DRY_RUN,
@@ -163,6 +164,7 @@ static int parse_install_args(int argc, char **argv, struct install_args *a)
 		{ "efivars", required_argument, NULL, OPT_EFIVARS },
 		{ "mok-variables", required_argument, NULL, OPT_MOKVARS },
 		{ "boot", required_argument, NULL, OPT_BOOT },
+		{ "xbootldr", required_argument, NULL, OPT_XBOOTLDR },
 		{ "esp-partition", required_argument, NULL, OPT_PARTITION },
 		{ "no-variables", no_argument, NULL, OPT_NO_VARS },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -194,6 +196,9 @@ static int parse_install_args(int argc, char **argv, struct install_args *a)
 			break;
 		case OPT_BOOT:
 			slot = &a->boot;
+			break;
+		case OPT_XBOOTLDR:
+			slot = &a->xbootldr;
 			break;
 		case OPT_PARTITION:
 			slot = &a->partition;
@@ -1019,17 +1024,18 @@ static int run_check(char **argv, int argc, FILE *out)
 }
 
 /*
- * Check the machine as the install leaves it. Returns 0 when the next boot
- * reaches a kernel through the new option (@option; with no option, when it
- * reaches one at all), 1 when not, -1 when check could not answer; check's
- * whole answer is printed (to stderr unless it boots and @verbose is off).
+ * Check the machine as the install leaves it (@efivars, @esp: the copies).
+ * Returns 0 when the next boot reaches a kernel and the new option
+ * (@option, described @description; NULL: none) boots on its own (BootNext
+ * may come first), 1 when not, -1 when check could not answer; check's
+ * whole answer is printed on stderr unless it is 0.
  */
 static int check_after(const struct install_args *a, const char *efivars, const char *esp,
-		       const char *option)
+		       const char *option, const char *description)
 {
-	char *argv[16], line[1024], want[64];
+	char *argv[16], line[1024], want[FALLBACK_NAME_MAX + 64];
 	int argc = 0, rc;
-	bool ends_there = !option;
+	bool boots = !option, line_start = true;
 	FILE *out = tmpfile();
 
 	if (!out) {
@@ -1049,18 +1055,25 @@ static int check_after(const struct install_args *a, const char *efivars, const 
 		argv[argc++] = "--boot";
 		argv[argc++] = (char *)a->boot;
 	}
+	if (a->xbootldr) {
+		argv[argc++] = "--xbootldr";
+		argv[argc++] = (char *)a->xbootldr;
+	}
 	argv[argc] = NULL;
 	rc = run_check(argv, argc, out);
 	if (rc < 0) {
 		fclose(out);
 		return -1;
 	}
-	snprintf(want, sizeof(want), "next boot: boots at %s:", option ? option : "");
+	/* the option's own answer, as check prints it: BootNNNN "DESCRIPTION": boots: ... */
+	snprintf(want, sizeof(want), "%s \"%s\": boots:", option ? option : "", description);
 	rewind(out);
-	while (fgets(line, sizeof(line), out))
-		if (option && strncmp(line, want, strlen(want)) == 0)
-			ends_there = true;
-	if (rc == 0 && ends_there) {
+	while (fgets(line, sizeof(line), out)) {
+		if (option && line_start && strncmp(line, want, strlen(want)) == 0)
+			boots = true;
+		line_start = strchr(line, '\n') != NULL;
+	}
+	if (rc == 0 && boots) {
 		fclose(out);
 		return 0;
 	}
@@ -1071,10 +1084,8 @@ static int check_after(const struct install_args *a, const char *efivars, const 
 	fclose(out);
 	if (rc == 2)
 		return -1;
-	if (rc == 0)
-		say_error("install: the next boot would not start %s: it does not reach a kernel "
-			  "(see %s's line above)",
-			  option, option);
+	if (!boots)
+		say_error("install: the new option %s would not boot (its line above)", option);
 	return 1;
 }
 
@@ -1181,9 +1192,10 @@ int cmd_install(int argc, char **argv)
 	struct partition part = { 0 };
 	struct fallback_entry entry;
 	uint8_t hd[FALLBACK_HD_NODE_SIZE], *mm = NULL;
-	char esp[PATH_MAX], tmp[PATH_MAX], shadow[PATH_MAX + 16], csv_file[PATH_MAX + 16];
+	char esp[PATH_MAX], xbootldr[PATH_MAX], tmp[PATH_MAX], shadow[PATH_MAX + 16],
+		csv_file[PATH_MAX + 16];
 	size_t n = 0, mm_size = 0;
-	bool have_machine;
+	bool have_machine, live;
 	long chosen;
 	int r = EXIT_USAGE, checked;
 
@@ -1215,8 +1227,13 @@ int cmd_install(int argc, char **argv)
 			args.boot = "/boot";
 	}
 	have_machine = args.efivars != NULL;
-	if (find_esp(&args, esp, sizeof(esp)) < 0 ||
-	    (!args.no_variables && (args.partition ? partition_given(args.partition, &part) :
+	live = args.efivars && strcmp(args.efivars, LIVE_EFIVARS) == 0;
+	if (find_esp(&args, esp, sizeof(esp)) < 0)
+		goto out;
+	/* as check finds it live: by its partition type on the ESP's disk */
+	if (live && !args.xbootldr && xbootldr_find_live(args.esp, xbootldr, sizeof(xbootldr)))
+		args.xbootldr = xbootldr;
+	if ((!args.no_variables && (args.partition ? partition_given(args.partition, &part) :
 						     partition_live(args.esp, &part)) < 0) ||
 	    (have_machine && machine_state_read(args.efivars, args.mokvars, &m) < 0) ||
 	    read_candidates(&args, cands, &n) < 0 ||
@@ -1257,7 +1274,7 @@ int cmd_install(int argc, char **argv)
 		snprintf(shadow, sizeof(shadow), "%s/vars", tmp);
 		snprintf(esp, sizeof(esp), "%s/esp", tmp);
 		checked = check_after(&args, args.no_variables ? args.efivars : shadow, esp,
-				      args.no_variables ? NULL : plan->option_name);
+				      args.no_variables ? NULL : plan->option_name, args.vendor);
 		if (checked < 0 && !args.force)
 			goto out; /* check could not answer: exit 2, as check */
 		if (checked > 0 && !args.force) {
@@ -1270,9 +1287,9 @@ int cmd_install(int argc, char **argv)
 			goto out;
 		}
 		printf("check: %s\n",
-		       checked == 0 ?
-			       "the next boot reaches a kernel" :
-			       "the machine would not boot after it: installing anyway (--force)");
+		       checked == 0 ? "the next boot reaches a kernel" :
+		       checked > 0  ? "it would not boot: installing anyway (--force)" :
+				      "no answer: installing anyway (--force)");
 	}
 	if (write_all_of(&args, plan, &cands[chosen], mm, mm_size) < 0)
 		goto out;

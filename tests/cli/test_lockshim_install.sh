@@ -89,6 +89,12 @@ expect_install 0 'Boot0000 already starts \\EFI\\lockshim\\lockshimx64.efi.*Boot
 [[ $(snapshot "$s") == "$before" ]] && ok "install: again: the same files and variables" ||
 	not_ok "install: again changed something"
 
+# a BootNext set for one boot (a capsule update) comes first: the new option must boot on its own
+state "$s"
+printf '\001\000' >"$work/bootnext" && $mk var "$s/vars" BootNext $GG 0x7 "$work/bootnext"
+expect_install 0 'check: the next boot reaches a kernel.*writing BootOrder: 0000,0001' \
+	"BootNext naming the old option: the new one is checked on its own" "$s" --first-stage "$work/lockshim.efi"
+
 # BOOTX64.CSV as lockshim's fallback reads it: the removable path only, no option
 state "$s"
 expect_install 0 'no variables written \(--no-variables\)' "--no-variables writes the files only" \
@@ -117,7 +123,7 @@ unchanged "--dry-run" "$s" "$before"
 state "$s"
 cp "$work/kernel-rogue.efi" "$s/esp/EFI/lockshim/vmlinuz.efi"
 before=$(snapshot "$s")
-expect_install 1 'Boot0000 "lockshim": does not boot: .*vmlinuz.efi.*reason=untrusted-signer.*the next boot would not start Boot0000.*refusing' \
+expect_install 1 'Boot0000 "lockshim": does not boot: .*vmlinuz.efi.*reason=untrusted-signer.*the new option Boot0000 would not boot.*refusing' \
 	"refuses when lockshim would refuse the kernel it starts, with check's reason" "$s" \
 	--first-stage "$work/lockshim.efi"
 unchanged "refused kernel" "$s" "$before"
@@ -138,6 +144,25 @@ before=$(snapshot "$s")
 expect_install 1 'next boot: will not boot.*refusing: after it the next boot would not reach a kernel through Boot0000' \
 	"refuses when check says the next boot will not boot at all" "$s" --first-stage "$work/lockshim.efi"
 unchanged "no option boots" "$s" "$before"
+
+# ---- a write failing half-way leaves the old boot path whole
+state "$s"
+mkdir "$s/vars/.BootOrder-$GG.new" # where BootOrder would be written: it cannot be
+expect_install 2 "BootOrder-$GG.new: Is a directory" "a BootOrder that cannot be written fails (exit 2)" \
+	"$s" --first-stage "$work/lockshim.efi"
+rmdir "$s/vars/.BootOrder-$GG.new"
+check "$s"
+[[ $rc -eq 0 && -f $s/vars/Boot0000-$GG && $out == *'next boot: boots at Boot0001: it boots \EFI\old\vmlinuz.efi'* ]] &&
+	ok "install: files and option written, BootOrder not: the old option still boots first" ||
+	not_ok "install: after a failed BootOrder write (exit $rc: $out)"
+state "$s"
+mkdir "$s/esp/EFI/lockshim/.mmx64.efi.new"
+expect_install 2 "mmx64.efi.new: Is a directory" "a file that cannot be written fails (exit 2)" \
+	"$s" --first-stage "$work/lockshim.efi"
+[[ $(cd "$s/vars" && ls) == "$(cd "$template/vars" && ls)" && ! -e $s/esp/EFI/lockshim/mmx64.efi &&
+	-z $(find "$s/esp" -name '.*.new' -type f) ]] &&
+	ok "install: a file not written: no variable touched, no partial file" ||
+	not_ok "install: after a failed file write: $(ls -a "$s/vars" "$s/esp/EFI/lockshim")"
 
 # ---- the variants: which one this machine's db and dbx accept, and why
 ca=$BUILD/pki-ca
