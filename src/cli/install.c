@@ -258,14 +258,24 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A variant's file name: lockshimx64.efi.signed, or lockshimx64.efi.signed.<CA>. */
+/*
+ * A variant's file name: lockshimx64.efi.signed, or .signed.<CA> with a CA
+ * name as sign-variants.sh takes it; never dpkg's leftovers of an upgrade
+ * (.dpkg-new, .dpkg-old...).
+ */
 static bool variant_name(const char *name)
 {
 	static const char base[] = FIRST_STAGE SIGNED_SUFFIX;
 	size_t len = sizeof(base) - 1;
+	const char *ca = name + len + 1;
 
-	return strncmp(name, base, len) == 0 &&
-	       (name[len] == '\0' || (name[len] == '.' && name[len + 1]));
+	if (strncmp(name, base, len) != 0)
+		return false;
+	if (name[len] == '\0')
+		return true;
+	return name[len] == '.' && *ca && strncmp(ca, "dpkg-", 5) != 0 &&
+	       strspn(ca, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") ==
+		       strlen(ca);
 }
 
 static int add_candidate(struct candidate *c, size_t *n, const char *path)
@@ -308,8 +318,11 @@ static int add_directory(struct candidate *c, size_t *n, const char *dir)
 	}
 	qsort(names, count, sizeof(names[0]), by_name);
 	for (size_t i = 0; i < count; i++) {
-		if (snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >= (int)sizeof(path) ||
-		    add_candidate(c, n, path) < 0)
+		if (snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >= (int)sizeof(path)) {
+			say_error("%s: path too long", dir);
+			goto out;
+		}
+		if (add_candidate(c, n, path) < 0)
 			goto out;
 	}
 	if (*n == before) {

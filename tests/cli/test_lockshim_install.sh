@@ -191,9 +191,13 @@ expect_install 0 "first stage: $variants/lockshimx64.efi.signed.old: the firmwar
 	"db holding the old CA only: the old-signed variant, named by its db entry" "$s" --first-stage "$variants"
 chosen "db old" "$s" lockshimx64.efi.signed.old
 variant_state "$s" "$ca/new-ca.esl"
+cp "$variants/lockshimx64.efi.signed.old" "$variants/lockshimx64.efi.signed.dpkg-new" # an upgrade's leftover
 expect_install 0 "first stage: $variants/lockshimx64.efi.signed.new: the firmware accepts it: .*db certificate /CN=lockshim test new CA" \
 	"db holding the new CA only: the new-signed variant" "$s" --first-stage "$variants"
 chosen "db new" "$s" lockshimx64.efi.signed.new
+[[ $out != *dpkg-new* ]] && ok "install: dpkg's leftovers in the directory are not candidates" ||
+	not_ok "install: .dpkg-new taken as a variant: $out"
+rm "$variants/lockshimx64.efi.signed.dpkg-new"
 variant_state "$s" "$ca/both-ca.esl" "$ca/old-ca.esl"
 expect_install 0 "first stage: $variants/lockshimx64.efi.signed.new: .*not $variants/lockshimx64.efi.signed: the firmware would refuse it: signature 0 \\(signer /CN=lockshim test old signer\\) chains to dbx certificate /CN=lockshim test old CA" \
 	"dbx revoking the old CA: the new single one, the combined one refused" "$s" --first-stage "$variants"
