@@ -434,7 +434,8 @@ static long choose_first_stage(struct candidate *c, size_t n, const struct machi
 			       !c[i].fv.verdict.allowed ? "the firmware would refuse it" :
 			       !c[i].single             ? "accepted, but signed by several CAs: a "
 							  "dbx revoking any of them refuses it" :
-							  "accepted too, chosen after the other",
+			       better(&c[best], &c[i])  ? "accepted too, through an older db CA" :
+							  "accepted too, given after it",
 			       c[i].fv.verdict.message);
 out:
 	sig_db_free(&db);

@@ -207,6 +207,21 @@ expect_install 0 "the firmware accepts it: .*\\(one signature\\).*not $variants/
 	"db holding both: a single signature before the combined one" "$s" \
 	--first-stage "$variants/lockshimx64.efi.signed" --first-stage "$variants/lockshimx64.efi.signed.old"
 chosen "db both" "$s" lockshimx64.efi.signed.old
+# two single-signed variants both accepted: the one whose db CA is the
+# newest (a CA issued now, after the cached test PKI's), in either order given
+sleep 1 # a notBefore one second later at least, should the cached PKI be this second's
+XDG_CACHE_HOME=$work/cache tests/pki-ca.sh "$work/pki-now" || not_ok "install: a CA issued now"
+scripts/sign-variants.sh --output-dir "$work/now" --ca now "$work/pki-now/new-signer.key" \
+	"$work/pki-now/new-signer.crt" "$BUILD/lockshimx64.efi" >/dev/null
+cat "$ca/old-ca.esl" "$work/pki-now/new-ca.esl" >"$work/db-old-now.esl"
+for order in "$variants/lockshimx64.efi.signed.old $work/now/lockshimx64.efi.signed.now" \
+	"$work/now/lockshimx64.efi.signed.now $variants/lockshimx64.efi.signed.old"; do
+	variant_state "$s" "$work/db-old-now.esl"
+	read -r first second <<<"$order"
+	expect_install 0 "first stage: $work/now/lockshimx64.efi.signed.now: .*not $variants/lockshimx64.efi.signed.old: accepted too, through an older db CA" \
+		"both accepted: the newest db CA's, given ${first##*.} first" "$s" --first-stage "$first" --first-stage "$second"
+done
+
 variant_state "$s" "$ca/old-ca.esl" "$ca/old-ca.esl"
 before=$(snapshot "$s")
 expect_install 1 "signed.new: the firmware would refuse it: no signature.s signer chains to a db certificate.*signed.old: the firmware would refuse it: signature 0 .* chains to dbx certificate /CN=lockshim test old CA.*no first stage this machine.s db and dbx accept" \
