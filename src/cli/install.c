@@ -1207,7 +1207,7 @@ int cmd_install(int argc, char **argv)
 	struct fallback_entry entry;
 	uint8_t hd[FALLBACK_HD_NODE_SIZE], *mm = NULL;
 	char esp[PATH_MAX], xbootldr[PATH_MAX], tmp[PATH_MAX], shadow[PATH_MAX + 16],
-		csv_file[PATH_MAX + 16];
+		shadow_esp_dir[PATH_MAX + 16], csv_file[PATH_MAX + 16];
 	size_t n = 0, mm_size = 0;
 	bool have_machine, live;
 	long chosen;
@@ -1286,9 +1286,10 @@ int cmd_install(int argc, char **argv)
 		printf("not checked: no variables to check the machine with (--efivars)\n");
 	} else {
 		snprintf(shadow, sizeof(shadow), "%s/vars", tmp);
-		snprintf(esp, sizeof(esp), "%s/esp", tmp);
-		checked = check_after(&args, args.no_variables ? args.efivars : shadow, esp,
-				      args.no_variables ? NULL : plan->option_name, args.vendor);
+		snprintf(shadow_esp_dir, sizeof(shadow_esp_dir), "%s/esp", tmp);
+		checked = check_after(&args, args.no_variables ? args.efivars : shadow,
+				      shadow_esp_dir, args.no_variables ? NULL : plan->option_name,
+				      args.vendor);
 		if (checked < 0 && !args.force)
 			goto out; /* check could not answer: exit 2, as check */
 		if (checked > 0 && !args.force) {
