@@ -13,6 +13,8 @@
 #                        one, both, nested, against db/dbx holding either, beside
 #                        `lockshim verify --as-firmware` (tests/qemu/firmware-matrix-run;
 #                        a sample is in make check)
+#   make signed-variants SIGN_CAS="old:K:C new:K:C"  the first stage signed per CA
+#                        and combined, for lockshim install to choose from
 #   make bench           figures: throughput, boot overhead and sizes beside
 #                        rhboot/shim 16.1 (build/bench.json); never a test
 #   make VENDOR_CERT=f   embed f (DER) as the vendor certificate instead of the test one
@@ -477,6 +479,17 @@ package:
 .PHONY: distro-test
 distro-test: package
 	tests/distro/distro-test.sh build/package
+
+# The first stage signed once per CA and combined, for `lockshim install`
+# to choose from per machine: SIGN_CAS="NAME:KEY:CERT ..." (the oldest CA
+# first, as Debian combines them), SIGN_NEST=1 to nest the later
+# signatures (osslsigncode -nest) instead of appending them:
+# $(BUILD)/signed/lockshimx64.efi.signed.NAME and lockshimx64.efi.signed.
+.PHONY: signed-variants
+signed-variants: $(BUILD)/lockshimx64.efi $(BUILD)/lockshim
+	@test -n "$(SIGN_CAS)" || { echo 'signed-variants: set SIGN_CAS="NAME:KEY:CERT ..."' >&2; exit 1; }
+	LOCKSHIM_CLI=$(BUILD)/lockshim scripts/sign-variants.sh $(if $(SIGN_NEST),--nest) \
+	    $(foreach c,$(SIGN_CAS),--ca $(subst :, ,$(c))) --output-dir $(BUILD)/signed $(BUILD)/lockshimx64.efi
 
 # The firmware's verdict against lockshim's prediction in every cell of the
 # old/new CA matrix (a sample runs in make check: test_firmware_verdict.sh).

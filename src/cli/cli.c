@@ -75,6 +75,7 @@
 #include "cli_args.h"
 #include "file.h"
 #include "firmware_verdict.h"
+#include "install.h"
 #include "json.h"
 #include "macro.h"
 #include "measure.h"
@@ -131,6 +132,7 @@ static const struct command {
 	{ "pcr", pcr_usage, cmd_pcr },
 	{ "check", check_usage, cmd_check },
 	{ "status", status_usage, cmd_status },
+	{ "install", install_usage, cmd_install },
 	{ "hash", hash_usage, cmd_hash },
 	{ "esl", esl_usage, cmd_esl },
 	{ "add-sbat", add_sbat_usage, cmd_add_sbat },

@@ -63,7 +63,7 @@ usage_error() {
 }
 
 # ---- getopt's words, the subcommand's usage alone -------------------------------------
-for sub in verify pcr check status hash esl add-sbat; do
+for sub in verify pcr check status install hash esl add-sbat; do
 	usage_error "$sub" "lockshim $sub: unrecognized option '--bogus'" \
 		"$sub --bogus: getopt's line, $sub's usage alone, the hint, exit 2" -- "$sub" --bogus
 done
@@ -71,6 +71,10 @@ usage_error verify "lockshim verify: option '--db' requires an argument" \
 	"verify --db without its file: said, exit 2" -- verify --db
 usage_error check "lockshim check: option '--efivars' requires an argument" \
 	"check --efivars without its directory: said, exit 2" -- check --efivars
+usage_error install "lockshim install: option '--esp' requires an argument" \
+	"install --esp without its directory: said, exit 2" -- install --esp
+usage_error install "lockshim install: --vendor given twice ('a', 'b')" \
+	"install --vendor twice: both named" -- install --vendor a --vendor=b
 usage_error status "lockshim status: option '--securityfs' requires an argument" \
 	"status --securityfs without its directory: said, exit 2" -- status --securityfs
 usage_error hash "lockshim hash: option '--alg' requires an argument" \

@@ -30,6 +30,8 @@ complete_is() {
 complete_is "add-sbat" a
 complete_is "check" ch
 complete_is "esl" e
+complete_is "install" ins
+complete_is "--first-stage --force" install --f
 complete_is "--efivars --esp --event-log" check --e
 complete_is "--record" verify --re
 complete_is "--predict" pcr --pr

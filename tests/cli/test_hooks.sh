@@ -6,7 +6,8 @@
 # kernel signed by an unrelated key (the rogue key) with check's reason,
 # and lets a vendor-signed one through; the apt hook does the same with a
 # .deb built by dpkg-deb, for a kernel and for a GRUB, before anything is
-# unpacked (the machine's files unchanged).
+# unpacked (the machine's files unchanged), and for a dbx update a
+# package brings (secureboot-db, dbxtool) that revokes the booted kernel.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tests/cli/lib.sh
@@ -139,6 +140,29 @@ hook "apt lets Debian's GRUB package through" 0 '^$' apt_hook "$good_grub_deb"
 hook "apt: a kernel and a GRUB package at once, each image for its own files" 1 \
 	"incoming vmlinuz-$new\)"$'\n'"lockshim: \(below, each grubx64.efi on the ESP is the incoming one\)"$'\n'"  Boot0001" \
 	apt_hook "$vendor_deb" "$bad_grub_deb"
+# dbx updates as packages ship them (secureboot-db's sbkeysync keystore,
+# dbxtool's DBXUpdate files): signed .auth payloads appended to dbx
+dbx_auth() { # OUT IMAGE: a dbx update revoking IMAGE's SHA-256
+	python3 tests/cli/mkesl.py SHA256 "$1.esl" "$($cli hash "$2")" && $mk auth "$1" "$1.esl"
+}
+dbx_auth "$work/dbx-kernel.auth" "$m/boot/vmlinuz-$old"
+dbx_auth "$work/dbx-other.auth" "$BUILD/mmx64.efi" # an image this machine does not start
+revoking_deb=$(mkdeb secureboot-db usr/share/secureboot/updates/dbx/dbxupdate_x64.bin "$work/dbx-kernel.auth")
+other_dbx_deb=$(mkdeb secureboot-db usr/share/secureboot/updates/dbx/dbxupdate_x64.bin "$work/dbx-other.auth")
+dbxtool_deb=$(mkdeb dbxtool usr/share/dbxtool/DBXUpdate-2026-12-06-x64.bin "$work/dbx-kernel.auth")
+not_dbx_deb=$(mkdeb hello-lockshim-test usr/share/secureboot/updates/dbx/dbxupdate_x64.bin "$work/dbx-kernel.auth")
+before=$(snapshot)
+hook "apt stops a dbx update (secureboot-db) that revokes the kernel the machine boots, with check's reason" 1 \
+	"installing secureboot-db.*with the dbx update dbxupdate_x64.bin applied.*refused /boot/vmlinuz-$old .*reason=deny-digest list=dbx" \
+	apt_hook "$revoking_deb"
+[[ $(snapshot) == "$before" ]] && ok "hooks: apt's dbx check leaves the machine's files and variables as they were" ||
+	not_ok "hooks: apt's dbx check changed the machine"
+hook "apt stops dbxtool's DBXUpdate file that revokes it too" 1 \
+	"installing dbxtool.*refused /boot/vmlinuz-$old .*reason=deny-digest" apt_hook "$dbxtool_deb"
+hook "apt lets a dbx update through that revokes nothing the machine boots" 0 '^$' apt_hook "$other_dbx_deb"
+hook "apt: a dbx file in another package is not a dbx update" 0 '^$' apt_hook "$not_dbx_deb"
+hook "apt: a good kernel package beside a revoking dbx update: stopped" 1 \
+	"installing linux-image-$new secureboot-db.*reason=deny-digest" apt_hook "$vendor_deb" "$revoking_deb"
 # apt reads 60lockshim: one more Pre-Install-Pkgs command beside the system's,
 # which does nothing once lockshim-tools is removed and this file kept
 cmd=$(apt-config -c hooks/60lockshim dump DPkg::Pre-Install-Pkgs |

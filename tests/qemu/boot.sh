@@ -23,6 +23,18 @@
 #     arguments last, after --); more files on the ESP: the array
 #     BOOT_ESP_EXTRA (SRC ESPPATH pairs, as make_esp takes them).
 #
+# boot_disk NAME VARS IMAGE STOP...
+#     One boot of the VARS store and IMAGE (an ESP or a GPT disk), both
+#     written by the boot (--persist): the caller boots copies. It stops at
+#     a STOP, a crash, a kernel panic, the guest initramfs's error or OVMF's
+#     "No bootable option"; the log is $BOOT_LOGS/NAME.log (also $LOG).
+#     More run_qemu options: the array BOOT_RUN_OPTS, as for boot_lockshim.
+#
+# gpt_disk DISK PARTUUID SRC ESPPATH...
+#     A GPT disk DISK whose one partition (unique GUID PARTUUID, from LBA
+#     2048: mkgpt.py) is an ESP holding the files (make_esp), whose FAT image
+#     stays beside it as DISK.fat.
+#
 # _expect_kernel_refused REASON [RECORD]
 #     lockshim refused the kernel at $KPATH with REASON (and the record
 #     RECORD), the kernel never ran, and the firmware got
@@ -110,6 +122,25 @@ boot_lockshim() {
 	rm -f "$BOOT_WORK/$name.img"
 	qemu_outcome "$name" "no stop condition ($*)" || return 1
 	return $rc
+}
+
+boot_disk() {
+	local name=$1 vars=$2 image=$3 s
+	shift 3
+	local -a stops=() tee=()
+	for s in "$@" "$CRASH" 'Kernel panic' 'MOKUTIL-GUEST-ERROR' 'No bootable option'; do stops+=(--stop "$s"); done
+	(( BOOT_TEE )) && tee=(--tee)
+	run_qemu --esp "$image" --vars "$vars" --persist --log "$BOOT_LOGS/$name.log" \
+		--timeout "$QEMU_TIMEOUT" "${stops[@]}" "${tee[@]}" "${BOOT_RUN_OPTS[@]}"
+	local rc=$?
+	qemu_outcome "$name" || return 1
+	return $rc
+}
+
+gpt_disk() {
+	local out=$1 partuuid=$2
+	shift 2
+	make_esp "$out.fat" "$@" && python3 tests/qemu/mkgpt.py "$out" "$out.fat" "$partuuid"
 }
 
 # Shared by b and c: lockshim says why it refuses, the kernel's EFI stub never

@@ -114,14 +114,12 @@ check_prepare() {
 		--steps tests/qemu/check-guest.sh "$w/guest-s0.img" &&
 		_prep "check guest initramfs, boot 2" tests/initramfs/mokutil-guest.sh --base "$w/guest-s0.img" \
 			--add "$w/phase-s1:/data/phase" --steps tests/qemu/check-guest.sh "$w/guest-s1.img" &&
-		_prep "the machine's ESP" make_esp "$w/esp-s0.fat" \
+		_prep "the machine's disk (GPT, its ESP)" gpt_disk "$w/esp-s0.img" "$CHECK_PARTUUID" \
 			"$BOOT_WORK/lockshim-db.efi" EFI/lockshim/lockshimx64.efi \
 			"$BOOT_WORK/kernel-vendor.efi" EFI/lockshim/debian.efi \
 			"$BOOT_WORK/companion-mok.efi" EFI/lockshim/mok.efi \
 			"$w/rogue.efi" EFI/lockshim/rogue.efi \
-			"$w/guest-s0.img" boot/check-guest.img &&
-		_prep "the machine's disk (GPT)" python3 tests/qemu/mkgpt.py "$w/esp-s0.img" "$w/esp-s0.fat" \
-			"$CHECK_PARTUUID"
+			"$w/guest-s0.img" boot/check-guest.img
 }
 
 # boot_order_file OUT N...: BootOrder's data, Boot000N in that order.
@@ -138,9 +136,7 @@ boot_order_file() {
 # CHECK_FIRMWARE_ONLY=1: no OS runs in this boot (run_qemu --firmware-only).
 check_boot() {
 	local name=$1 vars=$2 esp=$3 order=$4; shift 4
-	local w=$CHECK_WORK s
-	local -a stops=() tee=() opts=()
-	(( ${CHECK_FIRMWARE_ONLY:-0} )) && opts=(--firmware-only)
+	local w=$CHECK_WORK
 	cp "$vars" "$w/$name.fd" && cp "$esp" "$w/$name.img" || return 1
 	if [[ -n $order ]]; then
 		# shellcheck disable=SC2086  # ORDER is a list of numbers
@@ -148,16 +144,12 @@ check_boot() {
 		python3 tests/qemu/mkdmpstore.py --set "$w/$name.fd" \
 			"BootOrder:$GLOBAL_GUID:0x7=$w/$name.order" || return 1
 	fi
-	for s in "$@" "$CRASH" 'Kernel panic' 'MOKUTIL-GUEST-ERROR' 'No bootable option'; do stops+=(--stop "$s"); done
-	(( BOOT_TEE )) && tee=(--tee)
 	# without the hypervisor bit: lockshim sets the Boot Loader Interface's
 	# times only then, as systemd-boot 252 does
-	run_qemu --esp "$w/$name.img" --vars "$w/$name.fd" --persist \
-		--log "$BOOT_LOGS/check-$name.log" --timeout "$QEMU_TIMEOUT" "${stops[@]}" "${tee[@]}" \
-		"${opts[@]}" -- -cpu qemu64,-hypervisor
-	local rc=$?
-	qemu_outcome "check-$name" || return 1
-	return $rc
+	# shellcheck disable=SC2054  # one QEMU argument, its commas its own
+	local -a BOOT_RUN_OPTS=(-- -cpu qemu64,-hypervisor)
+	(( ${CHECK_FIRMWARE_ONLY:-0} )) && BOOT_RUN_OPTS=(--firmware-only "${BOOT_RUN_OPTS[@]}")
+	boot_disk "check-$name" "$w/$name.fd" "$w/$name.img" "$@"
 }
 
 # guest_boot NAME VARS ESP ORDER: a boot that ends in the guest (Boot0001),
