@@ -10,6 +10,7 @@
 #include "file.h"
 #include "json.h"
 #include "signature_list.h"
+#include "verify.h"
 
 /*
  * The DER files of microsoft/secureboot_objects (PreSignedObjects/{KEK,DB}/
@@ -71,8 +72,8 @@ void ca_name(X509 *cert, char *out, size_t size)
 	OPENSSL_free(der);
 	if (known)
 		snprintf(out, size, "%s", known->name);
-	else if (!X509_NAME_oneline(X509_get_subject_name(cert), out, (int)size))
-		snprintf(out, size, "(unprintable subject)");
+	else
+		verdict_subject(cert, out, size);
 }
 
 struct listing {
